@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install everything the tests need, then run the whole test suite.
+# Used by README "Quick start" and by .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    if [ "$(id -u)" = "0" ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    else
+        echo "note: ${need_apt[*]} missing and not root; the tests that need them will be skipped" >&2
+    fi
+fi
+
+python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+python3 -m ruff check src tests benchmarks
+python3 -m pytest -q "$@"

@@ -1,0 +1,108 @@
+"""The ``colorclash`` command: serve the site, pit bots against each other, benchmark, verify.
+
+Each sub-command imports its implementation lazily so that ``colorclash --help`` stays fast
+and a missing optional dependency only affects the command that needs it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(
+    help="Color Clash: colour card games in the browser.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+    port: int = typer.Option(8000, help="TCP port."),
+    store: str = typer.Option(
+        "sqlite:///colorclash.sqlite3",
+        help="Where games are kept: sqlite:///PATH or redis://HOST:PORT/DB.",
+    ),
+) -> None:
+    """Start the game server (HTTP + WebSocket) and print the URL to open."""
+    from colorclash.server.run import run_server
+
+    run_server(host=host, port=port, store_url=store)
+
+
+@app.command()
+def simulate(
+    game: str = typer.Option("color-clash", help="Game: color-clash, coloretto or rainbow."),
+    preset: str = typer.Option(None, help="Rule preset (Color Clash)."),
+    players: int = typer.Option(..., help="Seats at each table."),
+    games: int = typer.Option(..., help="How many games to play."),
+    bots: str = typer.Option("random", help="Comma-separated bot levels, one per seat (cycled)."),
+    seed: int = typer.Option(0, help="Seed of the whole tournament."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+) -> None:
+    """Bot-vs-bot games with a progress bar, then a results table."""
+    from colorclash.simulate import run_simulation
+
+    run_simulation(
+        game=game,
+        preset=preset,
+        players=players,
+        games=games,
+        bots=[b.strip() for b in bots.split(",") if b.strip()],
+        seed=seed,
+        as_json=json_out,
+    )
+
+
+def _benchmarks_dir() -> Path:
+    """The repository's ``benchmarks/`` folder (benchmarks run from a checkout)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "benchmarks"
+        if (candidate / "__init__.py").exists():
+            return candidate
+    raise typer.BadParameter("benchmarks/ not found: run `colorclash bench` from a checkout")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="Which benchmark: engine, bots, server, ..."),
+) -> None:
+    """Run a benchmark from benchmarks/ (for example: colorclash bench engine)."""
+    folder = _benchmarks_dir()
+    path = folder / f"{name.replace('-', '_')}.py"
+    if not path.exists():
+        known = sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
+        raise typer.BadParameter(f"unknown benchmark {name!r}; known: {', '.join(known)}")
+    spec = importlib.util.spec_from_file_location(f"benchmarks.{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    code = module.main(list(ctx.args))
+    raise typer.Exit(code or 0)
+
+
+@app.command()
+def verify(
+    source: str = typer.Argument(
+        ..., help="A finished game record (JSON file, or '-' for stdin) with seed and actions."
+    ),
+) -> None:
+    """Check a finished game: the commitment matches the revealed seed and every draw follows."""
+    from colorclash.verify import verify_record_file
+
+    ok = verify_record_file(source)
+    raise typer.Exit(0 if ok else 1)
+
+
+def main() -> None:  # console-script entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
