@@ -18,4 +18,11 @@ fi
 
 python3 -m pip install -q --disable-pip-version-check -e '.[test]'
 python3 -m ruff check src tests benchmarks
-python3 -m pytest -q "$@"
+# Browser tests (Playwright's sync API) run in their own pytest process: they must not
+# share an event loop with the pytest-asyncio tests.
+status=0
+python3 -m pytest -q --ignore=tests/browser "$@" || status=$?
+if [ -d tests/browser ] && ls tests/browser/test_*.py >/dev/null 2>&1; then
+    python3 -m pytest -q tests/browser "$@" || status=$?
+fi
+exit $status
