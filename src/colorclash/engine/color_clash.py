@@ -1,0 +1,1011 @@
+"""The Color Clash rules engine: every preset of ``spec/color-clash.md`` (sections 1-7).
+
+One :class:`ColorClash` object is one match (one or more rounds). It is a state machine
+driven by ``apply(seat, action)``; the rules read :class:`~.presets.Options`, never preset
+names. The state is plain lists and ints so that a game is cheap to create, replay and copy.
+
+Phases of a round:
+
+``play``
+    ``turn`` plays, draws, takes a waiting stack, calls, or passes.
+``drawn``
+    ``turn`` drew a card that can be played: PLAY it or KEEP it.
+``color``
+    ``turn`` must choose the active colour without playing (a Wild turned as the first
+    card; a colourless face turned up by a Flip or the Midnight Clock).
+``call_window``
+    the last-card window (``standard``): the player down to one card may still call; every
+    other seat in the round may catch. The turn has already moved on but waits.
+``round_over``
+    a round of a longer match ended; any seat's ``next`` (or ``timeout``) deals the next.
+``game_over``
+    the match is over; ``result`` holds scores and winners.
+
+Turn handovers are counted for the Bomb fuse and the Midnight Clock (spec 6.2 and 7): the
+handover that ends the turn of the player who lit it is not counted; every later handover,
+including each skipped turn, counts one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from colorclash.engine.base import Action, Event, Game, IllegalAction, SeededRandom
+from colorclash.engine.cards import (
+    BOMB,
+    CLOCK,
+    COLORS,
+    DAY_NIGHT_POINTS,
+    DECKS,
+    DRAW,
+    FACES,
+    FLIP,
+    HUNT,
+    NUMBER,
+    REVERSE,
+    SHIELD,
+    SKIP,
+    SKIPALL,
+    WILD,
+)
+from colorclash.engine.presets import Options, make_options
+
+PLAY, DRAWN, COLOR, WINDOW, ROUND_OVER, GAME_OVER = (
+    "play", "drawn", "color", "call_window", "round_over", "game_over",
+)
+
+# Ranks of penalty faces on the siege ladder (spec 6).
+_LADDER = {"+2": 1, "W+4": 2}
+FUSE_LENGTH = 3
+CLOCK_LENGTH = 3
+BLAST = 4
+HUNT_LIMIT = 12
+CATCH_PENALTY = 2
+
+
+class ColorClash(Game):
+    """A match of Color Clash. See the module docstring and ``docs/engine.md``."""
+
+    game_name = "color-clash"
+
+    def __init__(
+        self,
+        *,
+        preset: str = "standard",
+        seats: int,
+        seed: int | str | bytes | None = None,
+        setup: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 6:
+            raise ValueError("Color Clash is played by 2 to 6 seats")
+        self.preset = preset
+        self.options: Options = make_options(preset, options)
+        self.n = seats
+        self.seed = seed
+        self.rng = SeededRandom(seed if seed is not None else 0)
+        self.double_faced = self.options.deck == "day-night"
+        self.side = 0  # 0 = day faces active, 1 = night (single-faced decks: always 0)
+        self._faces: dict[str, str] = {}  # card -> active face
+        self._faces_other: dict[str, str] = {}  # card -> inactive face
+        self.scores = [0] * seats  # match totals
+        self.round_scores: list[list[int]] = []
+        self.round_no = 0
+        self.first = 0  # seat left of the dealer in the current round
+        self._first_of_match: int | None = None
+        self._result: dict[str, Any] | None = None
+        self.substitutes: set[int] = set()
+        self.initial_order: list[str] = []
+        self._start_round(setup)
+
+    # ------------------------------------------------------------------ set-up
+
+    def _face_tables(self, cards: list[str]) -> None:
+        if self.double_faced:
+            day = {c: c.split("//")[0] for c in cards}
+            night = {c: c.split("//")[1] for c in cards}
+            for face in list(day.values()) + list(night.values()):
+                if face not in FACES:
+                    raise ValueError(f"unknown face {face!r}")
+            self._sides = (day, night)
+            self._faces, self._faces_other = self._sides[self.side], self._sides[1 - self.side]
+        else:
+            for c in cards:
+                if c not in FACES:
+                    raise ValueError(f"unknown card {c!r}")
+            self._faces = {c: c for c in cards}
+            self._faces_other = {}
+
+    def _start_round(self, setup: dict[str, Any] | None = None) -> None:
+        n = self.n
+        o = self.options
+        self.round_no += 1
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.shield_cards: list[str | None] = [None] * n
+        self.direction = 1
+        self.stack = 0
+        self.stack_kind: str | None = None
+        self.fuse: int | None = None
+        self.blast = 0
+        self._fuse_fresh = False
+        self.clock: int | None = None
+        self._clock_fresh = False
+        self.out: list[int] = []  # seats that emptied their hand this round, in order
+        self.called = [False] * n
+        self.window_seat: int | None = None
+        self.drawn_card: str | None = None
+        self.passes = 0
+        self.round_points: list[int] | None = None
+        self.round_winner: int | None = None
+        self._color_then = "play"  # after a `color` action: "play" (same seat) or "advance"
+        self._pending_color = False
+        self.side = 0
+        events: list[Event] = []
+        if setup is not None:
+            self._setup_from(setup)
+        else:
+            deck = DECKS[o.deck]()
+            self.rng.shuffle(deck)
+            self._face_tables(deck)
+            if self.round_no == 1:
+                self.initial_order = list(deck)
+            if o.first_player == "random" or self._first_of_match is None:
+                self.first = self.rng.randrange(n)
+                if self._first_of_match is None:
+                    self._first_of_match = self.first
+            else:
+                self.first = (self._first_of_match + self.round_no - 1) % n
+            for _ in range(o.hand_size):
+                for k in range(n):
+                    self.hands[(self.first + k) % n].append(deck.pop())
+            self.draw_pile = deck  # top of the pile is the end of the list
+            self.discard: list[str] = []
+            self._turn_first_card()
+            self.color = FACES[self.top_face].color
+        self.turn = self.first
+        self.phase = PLAY
+        self._start_events = events + self._first_card_effect()
+        if self.color is None and self.phase != COLOR:  # a setup with a wild on top
+            raise ValueError("setup with a wild on top needs 'color'")
+
+    def _setup_from(self, setup: dict[str, Any]) -> None:
+        """A position given by a test or a puzzle: hands, top, draw pile, first seat."""
+        try:
+            hands = [list(h) for h in setup["hands"]]
+            top = setup["top"]
+        except (KeyError, TypeError) as exc:
+            raise ValueError("setup needs 'hands' (one list per seat) and 'top'") from exc
+        if len(hands) != self.n:
+            raise ValueError(f"setup has {len(hands)} hands for {self.n} seats")
+        draw = list(setup.get("draw", []))
+        under = list(setup.get("discard", []))  # cards under the top, bottom first
+        cards = [c for h in hands for c in h] + [top] + draw + under
+        if self.double_faced:
+            # Day & Night setups name cards as DAY//NIGHT.
+            for c in cards:
+                if not isinstance(c, str) or c.count("//") != 1:
+                    raise ValueError(f"Day & Night cards are written DAY//NIGHT, not {c!r}")
+        self.side = 1 if setup.get("side") == "night" else 0
+        self._face_tables(cards)
+        self.hands = hands
+        self.draw_pile = list(reversed(draw))
+        self.discard = under + [top]
+        self.initial_order = list(cards)
+        first = setup.get("first", 0)
+        if not isinstance(first, int) or not 0 <= first < self.n:
+            raise ValueError("setup 'first' must be a seat number")
+        self.first = first
+        if self._first_of_match is None:
+            self._first_of_match = first
+        self.direction = -1 if setup.get("direction") == -1 else 1
+        color = setup.get("color")
+        top_color = FACES[self._faces[top]].color
+        if color is not None and color not in COLORS:
+            raise ValueError(f"setup 'color' must be one of {COLORS}")
+        self.color = top_color or color
+        for seat in setup.get("shields", []):
+            raise ValueError(f"setup 'shields' is not supported (seat {seat})")
+        self._from_setup = True
+
+    def _turn_first_card(self) -> None:
+        """Turn the first discard (spec 5.1, 5.2)."""
+        o = self.options
+        pile = self.draw_pile
+        tries = 0
+        while True:
+            card = pile.pop()
+            face = FACES[self._faces[card]]
+            if o.first_card == "number":
+                ok = face.kind == NUMBER
+            else:
+                ok = face.name != "W+4"
+            if ok or tries > len(pile) + 1:
+                self.discard.append(card)
+                return
+            pile.insert(0, card)  # to the bottom of the pile (decided here)
+            tries += 1
+
+    def _first_card_effect(self) -> list[Event]:
+        """Action cards turned first take effect in `standard` (spec 5.2)."""
+        events: list[Event] = [{"type": "deal", "round": self.round_no, "first": self.first,
+                                "top": self.top_face}]
+        face = FACES[self.top_face]
+        if self.options.first_card != "actions" or face.kind == NUMBER:
+            return events
+        first = self.first
+        if face.kind == SKIP:
+            events.append({"type": "skip", "seat": first})
+            self.turn = self._next_seat(first)
+        elif face.kind == REVERSE:
+            self.direction = -self.direction
+            events.append({"type": "reverse", "direction": self.direction})
+            self.turn = (first - self.direction) % self.n  # the dealer starts
+        elif face.kind == DRAW and face.color is not None:
+            self._draw_cards(first, face.penalty, events, reason=face.name)
+            events.append({"type": "skip", "seat": first})
+            self.turn = self._next_seat(first)
+        elif face.kind == WILD and self.color is None:
+            self.phase = COLOR
+            self._color_then = "play"
+        return events
+
+    @property
+    def top(self) -> str:
+        return self.discard[-1]
+
+    @property
+    def top_face(self) -> str:
+        return self._faces[self.discard[-1]]
+
+    # ------------------------------------------------------------------ turn order
+
+    def _active(self, seat: int) -> bool:
+        return seat not in self.out
+
+    def _active_count(self) -> int:
+        return self.n - len(self.out)
+
+    def _next_seat(self, seat: int) -> int:
+        n = self.n
+        s = (seat + self.direction) % n
+        out = self.out
+        if out:
+            while s in out:
+                s = (s + self.direction) % n
+        return s
+
+    def _handover(self, events: list[Event]) -> None:
+        """Move the turn one seat on, counting it for a lit fuse and a set clock."""
+        self.turn = self._next_seat(self.turn)
+        if self.fuse is not None:
+            if self._fuse_fresh:
+                self._fuse_fresh = False
+            else:
+                self.fuse -= 1
+                if self.fuse == 0:
+                    count = self.blast
+                    self.fuse = None
+                    self.blast = 0
+                    got = self._draw_cards(self.turn, count, events, reason="boom")
+                    events.append({"type": "boom", "seat": self.turn, "count": got})
+        if self.clock is not None:
+            if self._clock_fresh:
+                self._clock_fresh = False
+            else:
+                self.clock -= 1
+                if self.clock == 0:
+                    self.clock = None
+                    self._flip_table(events, cause="clock")
+                    if FACES[self.top_face].color is None:
+                        self._pending_color = True
+
+    def _advance(self, events: list[Event], steps: int = 1) -> None:
+        """End the current turn: hand it over ``steps`` times (steps-1 turns skipped)."""
+        for _ in range(steps):
+            self._handover(events)
+        self._begin_turn(events)
+
+    def _begin_turn(self, events: list[Event]) -> None:
+        self.phase = PLAY
+        self.drawn_card = None
+        seat = self.turn
+        if self.stack and self.shield_cards[seat] is not None:
+            shield = self.shield_cards[seat]
+            self.shield_cards[seat] = None
+            self.discard.insert(len(self.discard) - 1, shield)
+            events.append({"type": "blocked", "seat": seat, "count": self.stack})
+            self.stack = 0
+            self.stack_kind = None
+        if self._pending_color:
+            self._pending_color = False
+            self.phase = COLOR
+            self._color_then = "play"
+
+    # ------------------------------------------------------------------ cards moving
+
+    def _refill(self, events: list[Event]) -> bool:
+        """Shuffle the discard pile (all but its top) into a new draw pile."""
+        if self.draw_pile:
+            return True
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        events.append({"type": "reshuffle", "count": len(pile)})
+        return True
+
+    def _draw_cards(self, seat: int, count: int, events: list[Event], reason: str = "") -> int:
+        """Give ``seat`` up to ``count`` cards; returns how many it got."""
+        got = 0
+        hand = self.hands[seat]
+        for _ in range(count):
+            if not self.draw_pile and not self._refill(events):
+                break
+            hand.append(self.draw_pile.pop())
+            got += 1
+        if reason not in ("boom", "take", "hunt"):
+            events.append({"type": "draw", "seat": seat, "count": got, "reason": reason or "draw"})
+        return got
+
+    def _can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    # ------------------------------------------------------------------ rules of playing
+
+    def _matches(self, seat: int, face_name: str) -> bool:
+        """Can ``face_name`` be played by ``seat`` on the current top (no stack waiting)?"""
+        face = FACES[face_name]
+        if face.color is None:
+            if face.name == "W+4" and self.options.wild4_restricted:
+                color = self.color
+                faces = self._faces
+                return not any(FACES[faces[c]].color == color for c in self.hands[seat])
+            return True
+        if face.color == self.color:
+            return True
+        return face.rank == FACES[self.top_face].rank
+
+    def _answers(self, face_name: str) -> bool:
+        """Can ``face_name`` answer the waiting stack (spec 6)?"""
+        face = FACES[face_name]
+        stacking = self.options.stacking
+        kind = self.stack_kind
+        if stacking == "classic":
+            return kind == "+2" and face.rank == "+2"
+        if stacking == "ranked":
+            if face.kind == SHIELD:
+                return True
+            return face.rank in _LADDER and _LADDER[face.rank] >= _LADDER.get(kind, 9)
+        if stacking == "same":
+            return face.kind == DRAW and face.rank == kind
+        return False
+
+    def _playable(self, seat: int, face_name: str) -> bool:
+        if self.stack:
+            return self._answers(face_name)
+        return self._matches(seat, face_name)
+
+    def _playable_faces(self, seat: int) -> list[str]:
+        seen: list[str] = []
+        faces = self._faces
+        for card in self.hands[seat]:
+            f = faces[card]
+            if f not in seen and self._playable(seat, f):
+                seen.append(f)
+        return seen
+
+    @staticmethod
+    def _play_actions(face_name: str) -> list[Action]:
+        if FACES[face_name].color is None:
+            return [{"type": "play", "card": face_name, "color": c} for c in COLORS]
+        return [{"type": "play", "card": face_name}]
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == GAME_OVER:
+            return []
+        if phase == ROUND_OVER:
+            return list(range(self.n))
+        if phase == WINDOW:
+            return [self.window_seat] + [
+                s for s in range(self.n) if s != self.window_seat and s not in self.out
+            ]
+        return [self.turn]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self._result
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == GAME_OVER:
+            return []
+        if phase == ROUND_OVER:
+            return [{"type": "next"}] if 0 <= seat < self.n else []
+        if phase == WINDOW:
+            if seat == self.window_seat:
+                return [{"type": "call"}]
+            if seat in self.to_act:
+                return [{"type": "catch", "target": self.window_seat}]
+            return []
+        if seat != self.turn:
+            return []
+        if phase == COLOR:
+            return [{"type": "color", "color": c} for c in COLORS]
+        actions: list[Action] = []
+        if phase == DRAWN:
+            actions = self._play_actions(self.drawn_card)
+            actions.append({"type": "keep"})
+        else:
+            for f in self._playable_faces(seat):
+                actions.extend(self._play_actions(f))
+            if self.stack:
+                actions.append({"type": "take"})
+            elif self._can_draw():
+                actions.append({"type": "draw"})
+            elif not actions:
+                actions.append({"type": "pass"})
+        if (
+            self.options.call == "manual"
+            and len(self.hands[seat]) == 2
+            and not self.called[seat]
+        ):
+            actions.append({"type": "call"})
+        return actions
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action is an object with a 'type'")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
+        kind = action["type"]
+        handler = self._HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalAction(f"unknown action type {kind!r}")
+        if self.phase == GAME_OVER:
+            raise IllegalAction("the game is over")
+        events = handler(self, seat, action)
+        self.log.append((seat, dict(action)))
+        return events
+
+    @property
+    def start_events(self) -> list[Event]:
+        """Events of the deal of the current round (the turned card and its effect)."""
+        return list(self._start_events)
+
+    # ------------------------------------------------------------------ action handlers
+
+    def _require_turn(self, seat: int, *phases: str) -> None:
+        if self.phase not in phases or seat != self.turn:
+            if self.phase == WINDOW:
+                raise IllegalAction("wait: the last-card window is open")
+            if self.phase == ROUND_OVER:
+                raise IllegalAction("the round is over: the next one starts with 'next'")
+            if seat != self.turn:
+                raise IllegalAction(f"it is not seat {seat}'s turn")
+            if self.phase == COLOR:
+                raise IllegalAction("choose the colour first")
+            if self.phase == DRAWN:
+                raise IllegalAction("play or keep the card you drew")
+            raise IllegalAction(f"that action is not possible now ({self.phase})")
+
+    def _check_color(self, action: Action) -> str:
+        color = action.get("color")
+        if color not in COLORS:
+            raise IllegalAction("a wild needs a colour: R, B, Y or G")
+        return color
+
+    def _do_play(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, PLAY, DRAWN)
+        face_name = action.get("card")
+        if not isinstance(face_name, str) or face_name not in FACES:
+            raise IllegalAction(f"unknown card {face_name!r}")
+        face = FACES[face_name]
+        hand = self.hands[seat]
+        faces = self._faces
+        if self.phase == DRAWN:
+            if face_name != self.drawn_card:
+                raise IllegalAction("after a draw only the drawn card may be played (or kept)")
+            index = len(hand) - 1  # the drawn card is the newest in the hand
+        else:
+            index = next((i for i, c in enumerate(hand) if faces[c] == face_name), -1)
+            if index < 0:
+                raise IllegalAction(f"{face_name} is not in your hand")
+            if not self._playable(seat, face_name):
+                if self.stack:
+                    raise IllegalAction(
+                        f"{face_name} cannot answer the waiting +{self.stack}: answer it or take it"
+                    )
+                if face_name == "W+4" and self.options.wild4_restricted:
+                    raise IllegalAction("W+4 may be played only without a card of the active colour")
+                raise IllegalAction(f"{face_name} does not match {self.top_face}")
+        color = face.color
+        if color is None:
+            color = self._check_color(action)
+        # --- valid: mutate from here on
+        card = hand.pop(index)
+        self.passes = 0
+        self.drawn_card = None
+        events: list[Event] = []
+        if face.kind == SHIELD and not self.stack:
+            # A Shield with nothing waiting stands in front of its player (spec 6.1).
+            if self.shield_cards[seat] is None:
+                self.shield_cards[seat] = card
+                events.append({"type": "shield_up", "seat": seat, "card": face_name})
+            else:
+                self.discard.insert(len(self.discard) - 1, card)
+                events.append({"type": "shield_wasted", "seat": seat, "card": face_name})
+            return self._after_play(seat, face, events, effect=False)
+        self.discard.append(card)
+        self.color = color
+        ev: Event = {"type": "play", "seat": seat, "card": face_name}
+        if face.color is None:
+            ev["color"] = color
+        events.append(ev)
+        if face.color is None:
+            events.append({"type": "color_chosen", "seat": seat, "color": color})
+        return self._after_play(seat, face, events, effect=True)
+
+    def _after_play(self, seat: int, face: Any, events: list[Event], effect: bool) -> list[Event]:
+        o = self.options
+        hand = self.hands[seat]
+        if not hand and not o.last_card_effect:
+            # Table presets: emptying the hand wins at once; the card has no effect.
+            self.out.append(seat)
+            events.append({"type": "out", "seat": seat, "place": len(self.out)})
+            self._end_round(seat, events)
+            return events
+        window = False
+        if len(hand) == 1:
+            if o.call == "manual":
+                if self.called[seat]:
+                    events.append({"type": "last_card", "seat": seat})
+                else:
+                    window = True
+            elif o.call == "auto":
+                events.append({"type": "last_card", "seat": seat})
+            else:
+                events.append({"type": "one_card", "seat": seat})
+        self.called[seat] = False
+        if effect:
+            self._card_effect(seat, face, events)
+        else:
+            self._advance(events)
+        if self.phase in (ROUND_OVER, GAME_OVER):
+            return events
+        if not hand:
+            self._goes_out(seat, events)
+        if window and self.phase not in (ROUND_OVER, GAME_OVER) and hand:
+            self._saved_phase = self.phase
+            self.phase = WINDOW
+            self.window_seat = seat
+        return events
+
+    def _card_effect(self, seat: int, face: Any, events: list[Event]) -> None:
+        kind = face.kind
+        o = self.options
+        if kind == NUMBER or kind == WILD or kind == SHIELD:
+            if kind == SHIELD:  # a Shield answering a stack: the stack vanishes
+                events.append({"type": "shield_block", "seat": seat, "count": self.stack})
+                self.stack = 0
+                self.stack_kind = None
+            self._advance(events)
+        elif kind == SKIP:
+            skipped = self._next_seat(seat)
+            events.append({"type": "skip", "seat": skipped})
+            self._advance(events, 2)
+        elif kind == REVERSE:
+            if self._active_count() == 2:
+                skipped = self._next_seat(seat)
+                events.append({"type": "reverse", "direction": self.direction, "seat": skipped})
+                self._advance(events, 2)
+            else:
+                self.direction = -self.direction
+                events.append({"type": "reverse", "direction": self.direction})
+                self._advance(events)
+        elif kind == DRAW:
+            if o.stacking == "none":
+                victim = self._next_seat(seat)
+                self._handover(events)
+                self._draw_cards(victim, face.penalty, events, reason=face.name)
+                events.append({"type": "skip", "seat": victim})
+                self._advance(events)
+            else:
+                self.stack += face.penalty
+                self.stack_kind = face.rank
+                target = self._next_seat(seat)
+                events.append({"type": "stacked", "seat": target, "total": self.stack,
+                               "kind": self.stack_kind})
+                self._advance(events)
+        elif kind == BOMB:
+            self.blast = self.blast + 2 if self.fuse is not None else BLAST
+            self.fuse = FUSE_LENGTH
+            self._fuse_fresh = True
+            events.append({"type": "fuse_lit", "seat": seat, "fuse": FUSE_LENGTH,
+                           "blast": self.blast})
+            self._advance(events)
+        elif kind == SKIPALL:
+            events.append({"type": "skip_all", "seat": seat})
+            self._advance(events, self._active_count())
+        elif kind == FLIP:
+            self._flip_table(events, cause="flip", seat=seat)
+            if FACES[self.top_face].color is None:
+                self.phase = COLOR
+                self._color_then = "advance"
+            else:
+                self._advance(events)
+        elif kind == CLOCK:
+            self.clock = CLOCK_LENGTH
+            self._clock_fresh = True
+            events.append({"type": "clock_set", "seat": seat, "turns": CLOCK_LENGTH})
+            self._advance(events)
+        elif kind == HUNT:
+            victim = self._next_seat(seat)
+            self._handover(events)
+            count = 0
+            while count < HUNT_LIMIT:
+                if self._draw_cards(victim, 1, events, reason="hunt") == 0:
+                    break
+                count += 1
+                if FACES[self._faces[self.hands[victim][-1]]].color == self.color:
+                    break
+            events.append({"type": "hunt", "seat": victim, "color": self.color, "count": count})
+            events.append({"type": "skip", "seat": victim})
+            self._advance(events)
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(kind)
+
+    def _flip_table(self, events: list[Event], cause: str, seat: int | None = None) -> None:
+        """Turn every card where it lies (Day & Night)."""
+        self.side = 1 - self.side
+        self._faces, self._faces_other = self._faces_other, self._faces
+        top = FACES[self.top_face]
+        if top.color is not None:
+            self.color = top.color
+        events.append({"type": "clock_flip" if cause == "clock" else "flip",
+                       "side": "night" if self.side else "day", "top": top.name,
+                       **({"seat": seat} if seat is not None else {})})
+
+    def _goes_out(self, seat: int, events: list[Event]) -> None:
+        """`standard`/`family`: a player emptied their hand (after its effect applied)."""
+        self.out.append(seat)
+        events.append({"type": "out", "seat": seat, "place": len(self.out)})
+        if len(self.out) == 1:
+            self.round_winner = seat
+            self.round_points = self._winner_points(seat)
+        if not self.options.play_on or self._active_count() <= 1:
+            last = [s for s in range(self.n) if s not in self.out]
+            self.out.extend(last)
+            self._end_round(self.round_winner, events)
+            return
+        if self.turn == seat:  # a Skip-all or the like came back to the finished seat
+            self.turn = self._next_seat(seat)
+            self._begin_turn(events)
+
+    def _hand_points(self, seat: int) -> int:
+        faces = self._faces
+        if self.double_faced:
+            return sum(DAY_NIGHT_POINTS.get(faces[c], FACES[faces[c]].points)
+                       for c in self.hands[seat])
+        return sum(FACES[faces[c]].points for c in self.hands[seat])
+
+    def _winner_points(self, winner: int) -> list[int]:
+        points = [0] * self.n
+        if winner in self.substitutes:
+            return points  # a substitute going out first: nobody scores (spec 9)
+        points[winner] = sum(self._hand_points(s) for s in range(self.n) if s != winner)
+        return points
+
+    def _end_round(self, winner: int | None, events: list[Event]) -> None:
+        o = self.options
+        self.window_seat = None
+        if winner is None:
+            points = [0] * self.n
+        elif o.scoring == "table":
+            held = [self._hand_points(s) for s in range(self.n)]
+            total = sum(held)
+            if winner in self.substitutes:
+                points = [0] * self.n
+            else:
+                points = [0 if s in self.substitutes else total - held[s] for s in range(self.n)]
+        else:
+            points = self.round_points or self._winner_points(winner)
+        for s in range(self.n):
+            self.scores[s] += points[s]
+        self.round_scores.append(points)
+        winners = [] if winner is None else [winner]
+        events.append({"type": "round_over", "round": self.round_no, "winners": winners,
+                       "points": points, "scores": list(self.scores)})
+        if o.rounds == 0:
+            done = max(self.scores) >= o.target
+        else:
+            done = self.round_no >= o.rounds
+        if not done:
+            self.phase = ROUND_OVER
+            self.round_winner = winner
+            return
+        if o.rounds == 1:
+            match_winners = winners
+        else:
+            best = max(self.scores)
+            match_winners = [s for s in range(self.n) if self.scores[s] == best]
+            if len(match_winners) > 1 and not o.ties_share:
+                match_winners = match_winners[:1]
+        self.phase = GAME_OVER
+        self._result = {"scores": list(self.scores), "winners": match_winners,
+                        "rounds": [list(r) for r in self.round_scores]}
+        events.append({"type": "game_over", **self._result,
+                       "seed": self.seed if isinstance(self.seed, (int, str)) else None})
+
+    def _do_draw(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, PLAY)
+        if self.stack:
+            raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
+        if not self._can_draw():
+            raise IllegalAction("there is no card left to draw: pass")
+        events: list[Event] = []
+        self._draw_cards(seat, 1, events)
+        self.passes = 0
+        self.called[seat] = False
+        card = self.hands[seat][-1]
+        face = self._faces[card]
+        if self._matches(seat, face):
+            self.phase = DRAWN
+            self.drawn_card = face
+        else:
+            self._advance(events)
+        return events
+
+    def _do_keep(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, DRAWN)
+        events: list[Event] = [{"type": "keep", "seat": seat}]
+        self._advance(events)
+        return events
+
+    def _do_take(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, PLAY)
+        if not self.stack:
+            raise IllegalAction("no stack waits on you")
+        events: list[Event] = []
+        wanted = self.stack
+        got = self._draw_cards(seat, wanted, events, reason="take")
+        events.append({"type": "take", "seat": seat, "count": got, "stack": wanted})
+        self.stack = 0
+        self.stack_kind = None
+        self.passes = 0
+        self._advance(events)
+        return events
+
+    def _do_pass(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, PLAY)
+        if self.stack:
+            raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
+        if self._can_draw():
+            raise IllegalAction("you may pass only when no card is left to draw")
+        if self._playable_faces(seat):
+            raise IllegalAction("you can play a card: passing is only for when you cannot")
+        return self._pass(seat)
+
+    def _pass(self, seat: int) -> list[Event]:
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        self.passes += 1
+        if self.passes >= 2 * self._active_count():
+            events.append({"type": "dead_round"})
+            self._end_round(self.round_winner, events)
+            return events
+        self._advance(events)
+        return events
+
+    def _do_color(self, seat: int, action: Action) -> list[Event]:
+        self._require_turn(seat, COLOR)
+        color = self._check_color(action)
+        self.color = color
+        events: list[Event] = [{"type": "color_chosen", "seat": seat, "color": color}]
+        if self._color_then == "advance":
+            self._advance(events)
+        else:
+            self.phase = PLAY
+        return events
+
+    def _do_call(self, seat: int, action: Action) -> list[Event]:
+        if self.options.call != "manual":
+            raise IllegalAction("this table has no last-card call")
+        if self.phase == WINDOW:
+            if seat != self.window_seat:
+                raise IllegalAction("only the player down to one card can call now")
+            events: list[Event] = [{"type": "last_card", "seat": seat}]
+            self._close_window()
+            return events
+        self._require_turn(seat, PLAY, DRAWN)
+        if len(self.hands[seat]) != 2:
+            raise IllegalAction("call Last card! while you hold two cards, before playing one")
+        if self.called[seat]:
+            raise IllegalAction("you have already called")
+        self.called[seat] = True
+        return [{"type": "call_on", "seat": seat}]
+
+    def _close_window(self) -> None:
+        self.phase = self._saved_phase
+        self.window_seat = None
+
+    def _do_catch(self, seat: int, action: Action) -> list[Event]:
+        if self.phase != WINDOW:
+            raise IllegalAction("there is nobody to catch")
+        target = action.get("target")
+        if target != self.window_seat:
+            raise IllegalAction(f"seat {target!r} cannot be caught now")
+        if seat == target or seat in self.out:
+            raise IllegalAction("you cannot catch now")
+        events: list[Event] = []
+        got = self._draw_cards(target, CATCH_PENALTY, events, reason="caught")
+        events.append({"type": "caught", "seat": target, "by": seat, "count": got})
+        self._close_window()
+        return events
+
+    def _do_next(self, seat: int, action: Action) -> list[Event]:
+        if self.phase != ROUND_OVER:
+            raise IllegalAction("the round is not over")
+        self._start_round()
+        return list(self._start_events)
+
+    def _do_substitute(self, seat: int, action: Action) -> list[Event]:
+        on = action.get("on", True)
+        if not isinstance(on, bool):
+            raise IllegalAction("'on' must be true or false")
+        if on:
+            self.substitutes.add(seat)
+        else:
+            self.substitutes.discard(seat)
+        return [{"type": "substitute", "seat": seat, "on": on}]
+
+    def _do_timeout(self, seat: int, action: Action) -> list[Event]:
+        """The server's clock ran out for ``seat``; the preset decides what happens."""
+        phase = self.phase
+        if phase == ROUND_OVER:
+            return self._do_next(seat, action)
+        if phase == WINDOW:
+            if seat != self.window_seat:
+                raise IllegalAction("only the caller's window can time out")
+            self._close_window()
+            return [{"type": "window_closed", "seat": seat}]
+        self._require_turn(seat, PLAY, DRAWN, COLOR)
+        o = self.options
+        if phase == COLOR:
+            events = self._do_color(seat, {"type": "color", "color": self._most_held(seat)})
+            if self.phase == PLAY and self.turn == seat:
+                events += self._do_timeout(seat, action)
+            return events
+        if phase == DRAWN:
+            if o.drawn_timeout == "play":
+                return self._do_play(seat, self._auto_play_action(seat, self.drawn_card))
+            return self._do_keep(seat, action)
+        if o.timeout_policy == "bot":
+            return self._fixed_policy_turn(seat)
+        # draw one card and the turn ends; never plays for you
+        if self.stack:
+            return self._do_take(seat, action)
+        if not self._can_draw():
+            return self._pass(seat)
+        events = self._do_draw(seat, action)
+        if self.phase == DRAWN and self.turn == seat:
+            events += self._do_keep(seat, action)
+        return events
+
+    def _most_held(self, seat: int) -> str:
+        counts = {c: 0 for c in COLORS}
+        for card in self.hands[seat]:
+            color = FACES[self._faces[card]].color
+            if color:
+                counts[color] += 1
+        return max(COLORS, key=lambda c: counts[c])
+
+    def _auto_play_action(self, seat: int, face_name: str) -> Action:
+        action: Action = {"type": "play", "card": face_name}
+        if FACES[face_name].color is None:
+            action["color"] = self._most_held(seat)
+        return action
+
+    def _fixed_policy_turn(self, seat: int) -> list[Event]:
+        """Spec 5.3: first playable card in hand order (wild: colour held most), else take
+        the stack, else draw (and play the drawn card if it can be played)."""
+        playable = self._playable_faces(seat)
+        if playable:
+            return self._do_play(seat, self._auto_play_action(seat, playable[0]))
+        if self.stack:
+            return self._do_take(seat, {"type": "take"})
+        if not self._can_draw():
+            return self._do_pass(seat, {"type": "pass"})
+        events = self._do_draw(seat, {"type": "draw"})
+        if self.phase == DRAWN and self.turn == seat:
+            events += self._do_play(seat, self._auto_play_action(seat, self.drawn_card))
+        return events
+
+    _HANDLERS = {
+        "play": _do_play,
+        "draw": _do_draw,
+        "keep": _do_keep,
+        "take": _do_take,
+        "pass": _do_pass,
+        "color": _do_color,
+        "call": _do_call,
+        "catch": _do_catch,
+        "next": _do_next,
+        "timeout": _do_timeout,
+        "substitute": _do_substitute,
+    }
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.n):
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        faces = self._faces
+        o = self.options
+        v: dict[str, Any] = {
+            "game": self.game_name,
+            "preset": self.preset,
+            "seats": self.n,
+            "seat": seat,
+            "phase": self.phase,
+            "round": self.round_no,
+            "hand": [faces[c] for c in self.hands[seat]] if seat is not None else [],
+            "counts": [len(h) for h in self.hands],
+            "top": self.top_face,
+            "color": self.color,
+            "turn": None if self.phase in (ROUND_OVER, GAME_OVER) else self.turn,
+            "direction": self.direction,
+            "stack": self.stack,
+            "stack_kind": self.stack_kind,
+            "draw_count": len(self.draw_pile),
+            "discard_count": len(self.discard),
+            "shields": [s for s in range(self.n) if self.shield_cards[s] is not None],
+            "fuse": None if self.fuse is None else {"count": self.fuse, "blast": self.blast},
+            "scores": list(self.scores),
+            "round_scores": [list(r) for r in self.round_scores],
+            "out": list(self.out),
+            "to_act": self.to_act,
+            "legal": self.legal_actions(seat) if seat is not None else [],
+            "drawn": self.drawn_card if self.phase == DRAWN and seat == self.turn else None,
+            "window": None if self.window_seat is None else {"seat": self.window_seat},
+            "called": [s for s in range(self.n) if self.called[s]],
+            "one_card": [s for s in range(self.n) if len(self.hands[s]) == 1
+                         and s not in self.out],
+            "substitutes": sorted(self.substitutes),
+            "options": o.to_dict(),
+            "result": self._result,
+        }
+        if self.double_faced:
+            other = self._faces_other
+            v["side"] = "night" if self.side else "day"
+            v["faces"] = {
+                str(s): [other[c] for c in self.hands[s]]
+                for s in range(self.n) if s != seat
+            }
+            v["draw_top"] = other[self.draw_pile[-1]] if self.draw_pile else None
+            v["clock"] = self.clock
+        return v
+
+    # ------------------------------------------------------------------ fairness
+
+    def commitment(self) -> str:
+        """SHA-256 over the secret seed and the initial deck order (published at the deal)."""
+        data = f"{type(self.seed).__name__}:{self.seed}|" + ",".join(self.initial_order)
+        return hashlib.sha256(data.encode()).hexdigest()
+
+    def all_cards(self) -> list[str]:
+        """Every card of the game wherever it lies (for conservation checks)."""
+        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard
+        cards += [c for c in self.shield_cards if c is not None]
+        return cards
