@@ -241,7 +241,7 @@ class ColorClash(Game):
         elif face.kind == REVERSE:
             self.direction = -self.direction
             events.append({"type": "reverse", "direction": self.direction})
-            self.turn = (first - self.direction) % self.n  # the dealer starts
+            self.turn = (first + self.direction) % self.n  # the dealer starts
         elif face.kind == DRAW and face.color is not None:
             self._draw_cards(first, face.penalty, events, reason=face.name)
             events.append({"type": "skip", "seat": first})
