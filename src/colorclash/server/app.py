@@ -1,0 +1,361 @@
+"""The ASGI app: REST endpoints, the WebSockets, and the static browser client.
+
+``create_app(store_url)`` builds a FastAPI app whose lifespan opens the store, restores
+every stored room (games are rebuilt from seed and action log) and starts the clocks.
+See ``docs/protocol.md`` for every endpoint and message.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections import deque
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from colorclash.server.config import Settings
+from colorclash.server.presets import DEFAULT_PRESET, available_presets, bot_levels
+from colorclash.server.protocol import (
+    VERSION,
+    CreateRoomBody,
+    JoinBody,
+    PlayNowBody,
+    PracticeBody,
+    PresetsAnswer,
+    ProtocolError,
+    QueueTicket,
+    QuickMatchBody,
+    SeatTicket,
+    parse_client_message,
+)
+from colorclash.server.rooms import Conn, Hub
+from colorclash.store import Store, open_store
+
+log = logging.getLogger("colorclash.server")
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+class RateLimiter:
+    """Token bucket per connection, plus a flood detector over refused messages."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.rate = settings.rate_per_s
+        self.burst = settings.rate_burst
+        self.tokens = settings.rate_burst
+        self.last = time.monotonic()
+        self.refused: deque[float] = deque()
+        self.flood_limit = settings.flood_limit
+        self.flood_window = settings.flood_window
+        self.last_warning = 0.0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused.append(now)
+        while self.refused and now - self.refused[0] > self.flood_window:
+            self.refused.popleft()
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        return len(self.refused) > self.flood_limit
+
+    def should_warn(self) -> bool:
+        """At most a few `rate_limited` answers per second: a flood must not double."""
+        now = time.monotonic()
+        if now - self.last_warning >= 0.2:
+            self.last_warning = now
+            return True
+        return False
+
+
+def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True  # not a browser: bots and colorclash.client send no Origin
+    if origin in settings.allowed_origins or "*" in settings.allowed_origins:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+def _error(exc: ProtocolError) -> JSONResponse:
+    return JSONResponse(status_code=exc.status,
+                        content={"error": {"code": exc.code, "message": exc.message}})
+
+
+def create_app(store_url: str | None = None, settings: Settings | None = None,
+               store: Store | None = None) -> FastAPI:
+    """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store``."""
+    settings = settings or Settings.from_env()
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        st = store if store is not None else open_store(store_url or "sqlite:///colorclash.sqlite3")
+        hub = Hub(st, settings)
+        restored = hub.load_all()
+        hub.start_background()
+        state["hub"] = hub
+        app.state.hub = hub
+        log.info("%d rooms restored", restored)
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+            if store is None:
+                st.close()
+
+    app = FastAPI(title="Color Clash", version="1", lifespan=lifespan,
+                  description="Rooms, seats and the game protocol. WebSocket messages: "
+                              "docs/protocol.md.")
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    def base_url(request: Request) -> str:
+        return settings.public_url or str(request.base_url).rstrip("/")
+
+    def seat_ticket(request: Request, code: str, seat: int, token: str) -> dict[str, Any]:
+        return {"code": code, "seat": seat, "token": token,
+                "url": f"{base_url(request)}/r/{code}", "qr": f"/api/rooms/{code}/qr.svg",
+                "ws": f"/ws/{code}?token={token}"}
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:3]:
+            loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+            msg = str(err.get("msg", "invalid"))
+            parts.append(f"{loc}: {msg}")
+        code = "bad_name" if any("name" in p for p in parts) else "bad_message"
+        return JSONResponse(status_code=422, content={"error": {
+            "code": code, "message": "; ".join(parts) or "invalid request"}})
+
+    # ------------------------------------------------------------------ REST
+    @app.get("/healthz", tags=["ops"])
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "rooms": len(hub().rooms)}
+
+    @app.get("/api/presets", response_model=PresetsAnswer, tags=["rooms"])
+    async def presets() -> dict[str, Any]:
+        return {"presets": [{"name": k, **v} for k, v in available_presets().items()],
+                "default": DEFAULT_PRESET,
+                "seats": {"min": 2, "max": 6, "default": 4, "guest_max": 4},
+                "bot_levels": bot_levels()}
+
+    @app.post("/api/rooms", response_model=SeatTicket, status_code=201, tags=["rooms"])
+    async def create_room(body: CreateRoomBody, request: Request) -> dict[str, Any]:
+        """Create a private room; the host sits in seat 0."""
+        room, seat, token = hub().create_private(body.name, body.preset, body.seats,
+                                                 body.clock, body.match, body.host_key)
+        return seat_ticket(request, room.code, seat, token)
+
+    @app.post("/api/rooms/{code}/join", response_model=SeatTicket, tags=["rooms"])
+    async def join_room(code: str, body: JoinBody, request: Request) -> dict[str, Any]:
+        """Take a seat in a private room's lobby (an empty one unless `seat` is given)."""
+        room, seat, token = hub().join(code, body.name, body.seat)
+        return seat_ticket(request, room.code, seat, token)
+
+    @app.get("/api/rooms/{code}", tags=["rooms"])
+    async def get_room(code: str) -> dict[str, Any]:
+        """The public room object (seats, settings, status, commitment)."""
+        h = hub()
+        return h.room_public(h.get(code))
+
+    @app.get("/api/rooms/{code}/qr.svg", tags=["rooms"],
+             responses={200: {"content": {"image/svg+xml": {}}}})
+    async def room_qr(code: str, request: Request) -> Response:
+        """QR code (SVG) of the room's invite link."""
+        room = hub().get(code)
+        qr = segno.make(f"{base_url(request)}/r/{room.code}", error="m")
+        buf = io.BytesIO()
+        qr.save(buf, kind="svg", scale=6, border=2, xmldecl=False, svgclass="qr",
+                title=f"Invite link to room {room.code}")
+        return Response(buf.getvalue(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/rooms/{code}/record", tags=["fairness"])
+    async def room_record(code: str) -> dict[str, Any]:
+        """The finished match: seed, commitment and actions, for `colorclash verify`."""
+        h = hub()
+        return h.record(h.get(code))
+
+    @app.post("/api/practice", response_model=SeatTicket, status_code=201, tags=["play"])
+    async def practice(body: PracticeBody, request: Request) -> dict[str, Any]:
+        """You against 1-5 computer players; dealt at once."""
+        room, seat, token = hub().create_practice(body.name, body.bots, body.level,
+                                                  body.preset, body.clock, body.match)
+        return seat_ticket(request, room.code, seat, token)
+
+    @app.post("/api/play-now", response_model=SeatTicket, status_code=201, tags=["play"])
+    async def play_now(request: Request, body: PlayNowBody | None = None) -> dict[str, Any]:
+        """A 3-seat table: you and 2 computer players; dealt at once."""
+        room, seat, token = hub().create_play_now(body.name if body else "Player")
+        return seat_ticket(request, room.code, seat, token)
+
+    @app.post("/api/quick-match", response_model=QueueTicket, status_code=202, tags=["play"])
+    async def quick_match(body: QuickMatchBody | None = None) -> dict[str, Any]:
+        """Queue for a table of people only; you get an automatic animal name."""
+        status = hub().qm_join(body.preset if body else None)
+        if status["status"] == "matched":
+            t = hub().tickets
+            ticket = next(k for k, v in t.items() if v.get("matched") and
+                          v["matched"]["token"] == status["token"])
+            return {"ticket": ticket, "name": status["name"], "status": "matched",
+                    "waiting": 0, "ws": f"/ws/quick-match?ticket={ticket}"}
+        return status
+
+    @app.get("/api/quick-match/{ticket}", tags=["play"])
+    async def quick_match_status(ticket: str) -> dict[str, Any]:
+        return hub().qm_status(ticket)
+
+    @app.delete("/api/quick-match/{ticket}", tags=["play"])
+    async def quick_match_leave(ticket: str) -> dict[str, Any]:
+        hub().qm_leave(ticket)
+        return {"ok": True}
+
+    # ------------------------------------------------------------------ WebSockets
+    async def refuse(ws: WebSocket, exc: ProtocolError, close_code: int) -> None:
+        await ws.accept()
+        await ws.send_json(exc.to_message())
+        await ws.close(close_code)
+
+    def make_conn(ws: WebSocket) -> Conn:
+        return Conn(ws.send_text, lambda code, reason: ws.close(code, reason))
+
+    async def read_loop(ws: WebSocket, conn: Conn, on_message: Any,
+                        allowed: tuple[str, ...] | None = None) -> None:
+        limiter = RateLimiter(settings)
+        while not conn.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            raw = msg.get("text")
+            if raw is None:
+                raw = msg.get("bytes") or b""
+            if not limiter.allow():
+                if limiter.flooding:
+                    conn.send(ProtocolError("flood", "too many messages; closing").to_message())
+                    conn.close(4429, "flood")
+                    return
+                if limiter.should_warn():
+                    conn.send(ProtocolError("rate_limited", "slow down: at most "
+                                            f"{settings.rate_per_s:g} messages per second"
+                                            ).to_message())
+                continue
+            try:
+                parsed = parse_client_message(raw, settings.max_frame, allowed)
+            except ProtocolError as exc:
+                conn.send(exc.to_message())
+                continue
+            if parsed.type == "ping":
+                conn.send({"v": VERSION, "type": "pong", "t": parsed.t,
+                           "server_time": int(time.time() * 1000)})
+                continue
+            try:
+                on_message(parsed)
+            except ProtocolError as exc:
+                conn.send(exc.to_message())
+            except Exception:  # noqa: BLE001 - a bug must not kill the connection
+                log.exception("message %s failed", parsed.type)
+                conn.send(ProtocolError("internal", "the server failed on this message; "
+                                        "nothing changed").to_message())
+
+    @app.websocket("/ws/quick-match")
+    async def ws_quick_match(ws: WebSocket, ticket: str = "") -> None:
+        if not _origin_ok(ws, settings):
+            await refuse(ws, ProtocolError("bad_origin", "origin not allowed"), 4403)
+            return
+        h = hub()
+        try:
+            h.qm_get(ticket)
+        except ProtocolError as exc:
+            await refuse(ws, exc, 4404)
+            return
+        await ws.accept()
+        conn = make_conn(ws)
+        h.qm_attach(ticket, conn)
+
+        def on_message(msg: Any) -> None:
+            if msg.type == "leave":
+                h.qm_leave(ticket)
+                conn.close(1000, "left the queue")
+
+        try:
+            await read_loop(ws, conn, on_message, allowed=("ping", "leave"))
+        except Exception:  # noqa: BLE001 - disconnects surface here
+            pass
+        finally:
+            h.qm_detach(ticket, conn)
+            await _finish(conn)
+
+    @app.websocket("/ws/{code}")
+    async def ws_room(ws: WebSocket, code: str, token: str = "") -> None:
+        if not _origin_ok(ws, settings):
+            await refuse(ws, ProtocolError("bad_origin", "origin not allowed"), 4403)
+            return
+        h = hub()
+        try:
+            room = h.get(code)
+        except ProtocolError as exc:
+            await refuse(ws, exc, 4404)
+            return
+        seat = room.seat_of_token(token) if token else None
+        if seat is None:
+            await refuse(ws, ProtocolError("bad_token", "this token holds no seat in this room"),
+                         4401)
+            return
+        await ws.accept()
+        conn = make_conn(ws)
+        h.attach(room, seat, conn)
+        try:
+            await read_loop(ws, conn, lambda msg: h.handle(room, seat, msg))
+        except Exception:  # noqa: BLE001 - disconnects surface here
+            pass
+        finally:
+            h.detach(room, seat, conn)
+            await _finish(conn)
+
+    # ------------------------------------------------------------------ the browser client
+    index = WEB_DIR / "index.html"
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def invite(code: str) -> Response:
+        if not index.exists():
+            return JSONResponse({"error": {"code": "no_client", "message":
+                                           "the browser client is not installed"}}, 404)
+        return FileResponse(index, media_type="text/html")
+
+    if WEB_DIR.is_dir():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+
+    return app
+
+
+async def _finish(conn: Conn) -> None:
+    """Let the writer flush what is queued, then stop it."""
+    import asyncio
+
+    for _ in range(20):
+        if conn._queue.empty():
+            break
+        await asyncio.sleep(0.01)
+    conn.stop()

@@ -1,0 +1,75 @@
+"""Persistence behind one small interface.
+
+A room is kept as one JSON document (settings, seats with hashed tokens, the secret seed,
+status and clock deadlines) plus its append-only action log for the current match. Both
+are written in a single transaction, so after a crash the stored room and the stored log
+always agree: the game is rebuilt from ``(seed, actions)`` by the engine's ``replay``.
+
+``open_store(url)`` picks the implementation: ``sqlite:///PATH`` (default, WAL) or
+``redis://HOST:PORT/DB`` (a later issue; :mod:`colorclash.store.redis_store` if present).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+Action = dict[str, Any]
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or used (bad URL, unreadable file, ...)."""
+
+
+class Store(Protocol):
+    """What the server needs from a store. Keep it this small."""
+
+    def save_room(
+        self,
+        code: str,
+        data: dict[str, Any],
+        match: int | None = None,
+        actions: list[tuple[int, int, Action]] | None = None,
+    ) -> None:
+        """Write the room document and append ``(index, seat, action)`` rows to the log of
+        match ``match``, atomically. Index is the action's position in that match."""
+
+    def load_room(self, code: str) -> dict[str, Any] | None:
+        """The room document, or None."""
+
+    def load_actions(self, code: str, match: int) -> list[tuple[int, Action]]:
+        """The action log of one match of a room, in order, as ``(seat, action)``."""
+
+    def clear_actions(self, code: str, match: int) -> None:
+        """Forget the action log of one match (used when a match is replaced)."""
+
+    def room_codes(self) -> list[str]:
+        """Every stored room code."""
+
+    def delete_room(self, code: str) -> None:
+        """Remove a room and its logs."""
+
+    def close(self) -> None:
+        """Release the connection."""
+
+
+def open_store(url: str) -> Store:
+    """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``)."""
+    if url.startswith("sqlite://"):
+        from colorclash.store.sqlite import SQLiteStore
+
+        path = url[len("sqlite://"):]
+        if path.startswith("/"):
+            path = path[1:]  # sqlite:///rel/path -> rel/path ; sqlite:////abs -> /abs
+        if not path:
+            raise StoreError("sqlite store needs a path: sqlite:///colorclash.sqlite3")
+        return SQLiteStore(path)
+    if url.startswith("redis://") or url.startswith("rediss://"):
+        try:
+            from colorclash.store.redis_store import RedisStore  # type: ignore[import-not-found]
+        except ImportError as exc:  # pragma: no cover - arrives in a later issue
+            raise StoreError("the Redis store is not available in this version") from exc
+        return RedisStore(url)
+    raise StoreError(f"unknown store URL {url!r}: use sqlite:///PATH or redis://HOST:PORT/DB")
+
+
+__all__ = ["Store", "StoreError", "open_store"]

@@ -1,0 +1,122 @@
+"""SQLite store (the default): one file, WAL journal, every write a transaction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from colorclash.store import Action, StoreError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    updated REAL NOT NULL DEFAULT (julianday('now'))
+);
+CREATE TABLE IF NOT EXISTS actions (
+    code TEXT NOT NULL,
+    match INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (code, match, idx)
+);
+"""
+
+
+class SQLiteStore:
+    """Rooms as JSON documents plus an append-only action log, in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            parent = Path(self.path).expanduser().resolve().parent
+            if not parent.exists():
+                raise StoreError(f"folder for the SQLite store does not exist: {parent}")
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: an action acknowledged to a player is on disk, even after power loss.
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
+        self._lock = threading.Lock()
+
+    def save_room(
+        self,
+        code: str,
+        data: dict[str, Any],
+        match: int | None = None,
+        actions: list[tuple[int, int, Action]] | None = None,
+    ) -> None:
+        blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        rows = [
+            (code, match, idx, seat, json.dumps(action, separators=(",", ":"), sort_keys=True))
+            for idx, seat, action in (actions or [])
+        ]
+        if rows and match is None:
+            raise ValueError("actions need a match number")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO rooms(code, data) VALUES(?, ?) "
+                    "ON CONFLICT(code) DO UPDATE SET data=excluded.data, "
+                    "updated=julianday('now')",
+                    (code, blob),
+                )
+                if rows:
+                    self._db.executemany(
+                        "INSERT INTO actions(code, match, idx, seat, action) VALUES(?,?,?,?,?)",
+                        rows,
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def load_room(self, code: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM rooms WHERE code=?", (code,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def load_actions(self, code: str, match: int) -> list[tuple[int, Action]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT idx, seat, action FROM actions WHERE code=? AND match=? ORDER BY idx",
+                (code, match),
+            ).fetchall()
+        out: list[tuple[int, Action]] = []
+        for expected, (idx, seat, action) in enumerate(rows):
+            if idx != expected:
+                raise StoreError(f"room {code}: action log has a gap at {expected}")
+            out.append((seat, json.loads(action)))
+        return out
+
+    def clear_actions(self, code: str, match: int) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM actions WHERE code=? AND match=?", (code, match))
+
+    def room_codes(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT code FROM rooms ORDER BY code")]
+
+    def delete_room(self, code: str) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM actions WHERE code=?", (code,))
+                self._db.execute("DELETE FROM rooms WHERE code=?", (code,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
