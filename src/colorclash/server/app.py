@@ -98,7 +98,7 @@ def _error(exc: ProtocolError) -> JSONResponse:
 
 
 def create_app(store_url: str | None = None, settings: Settings | None = None,
-               store: Store | None = None) -> FastAPI:
+               store: Store | None = None, game_factory: Any = None) -> FastAPI:
     """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store``."""
     settings = settings or Settings.from_env()
     state: dict[str, Any] = {}
@@ -106,7 +106,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         st = store if store is not None else open_store(store_url or "sqlite:///colorclash.sqlite3")
-        hub = Hub(st, settings)
+        hub = Hub(st, settings, game_factory=game_factory)
         restored = hub.load_all()
         hub.start_background()
         state["hub"] = hub

@@ -185,8 +185,11 @@ class Hub:
     """All live rooms and the Quick Match queue."""
 
     def __init__(self, store: Store, settings: Settings | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 game_factory: Callable[..., Any] | None = None) -> None:
         self.store = store
+        # Tests may deal prepared hands: game_factory(preset=, seats=, seed=, options=).
+        self.game_factory = game_factory
         self.settings = settings or Settings.from_env()
         self.now = clock
         self.rooms: dict[str, Room] = {}
@@ -633,8 +636,9 @@ class Hub:
         seed = secure_seed()
         options = engine_options(room.settings["preset"], room.settings["match"],
                                  room.settings["clock"])
-        game = new_game(GAME, preset=room.settings["preset"], seats=room.settings["seats"],
-                        seed=seed, options=options)
+        factory = self.game_factory or (lambda **kw: new_game(GAME, **kw))
+        game = factory(preset=room.settings["preset"], seats=room.settings["seats"],
+                       seed=seed, options=options)
         room.game = game
         room.seed = seed
         room.options = options

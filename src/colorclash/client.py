@@ -1,0 +1,289 @@
+"""A Python client that plays one seat over the real protocol (docs/protocol.md).
+
+Bots written against it play exactly as a browser does: REST to get a seat token, then
+one WebSocket carrying JSON messages.
+
+>>> import asyncio
+>>> from colorclash.client import Client
+>>> async def main():
+...     client = Client("http://127.0.0.1:8000")
+...     ticket = await client.play_now("Ana")
+...     async with await client.connect(ticket["code"], ticket["token"]) as seat:
+...         await seat.play(make_bot("easy"))       # until the match is over
+...         print(seat.view["result"])
+
+Run one seat from the shell: ``python -m colorclash.client --url http://127.0.0.1:8000
+--play-now`` (or ``--code KMPXRA --token ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+
+VERSION = 1
+
+
+class ClientError(RuntimeError):
+    """A REST call answered with an error (``code`` as in docs/protocol.md section 5)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """REST calls of the protocol, and :meth:`connect` to open a seat's WebSocket."""
+
+    def __init__(self, base_url: str, origin: str | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.origin = origin
+
+    # ------------------------------------------------------------------ REST
+    def _request_sync(self, method: str, path: str, body: dict[str, Any] | None
+                      ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base_url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                raw = resp.read()
+                ctype = resp.headers.get("Content-Type", "")
+                return resp.status, (json.loads(raw) if "json" in ctype else raw.decode())
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                err = json.loads(raw).get("error", {})
+            except ValueError:
+                err = {}
+            raise ClientError(exc.code, err.get("code", "http_error"),
+                              err.get("message", raw.decode(errors="replace"))) from None
+
+    async def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        _, answer = await asyncio.to_thread(self._request_sync, method, path, body)
+        return answer
+
+    async def presets(self) -> dict[str, Any]:
+        return await self.request("GET", "/api/presets")
+
+    async def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
+        """Private room (settings: preset, seats, clock, match, host_key)."""
+        return await self.request("POST", "/api/rooms", {"name": name, **settings})
+
+    async def join(self, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        return await self.request("POST", f"/api/rooms/{code}/join", body)
+
+    async def room(self, code: str) -> dict[str, Any]:
+        return await self.request("GET", f"/api/rooms/{code}")
+
+    async def record(self, code: str) -> dict[str, Any]:
+        return await self.request("GET", f"/api/rooms/{code}/record")
+
+    async def practice(self, name: str, bots: int = 3, level: str = "easy",
+                       **settings: Any) -> dict[str, Any]:
+        return await self.request("POST", "/api/practice",
+                                  {"name": name, "bots": bots, "level": level, **settings})
+
+    async def play_now(self, name: str = "Player") -> dict[str, Any]:
+        return await self.request("POST", "/api/play-now", {"name": name})
+
+    async def quick_match(self, preset: str | None = None) -> dict[str, Any]:
+        return await self.request("POST", "/api/quick-match",
+                                  {"preset": preset} if preset else {})
+
+    async def quick_match_status(self, ticket: str) -> dict[str, Any]:
+        return await self.request("GET", f"/api/quick-match/{ticket}")
+
+    async def wait_for_match(self, ticket: str, timeout: float = 60.0) -> dict[str, Any]:
+        """Wait on the queue WebSocket until the table is ready; returns ``matched``."""
+        url = self._ws_url(f"/ws/quick-match?ticket={ticket}")
+        async with websockets.connect(url, **self._ws_kwargs()) as ws:
+            async with asyncio.timeout(timeout):
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] == "matched":
+                        return msg
+                    if msg["type"] == "error":
+                        raise ClientError(0, msg["code"], msg["message"])
+        raise ClientError(0, "closed", "the queue socket closed before a match")
+
+    # ------------------------------------------------------------------ WebSocket
+    def _ws_url(self, path: str) -> str:
+        base = self.base_url.replace("https://", "wss://").replace("http://", "ws://")
+        return base + path
+
+    def _ws_kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"max_size": 2**22, "open_timeout": 10}
+        if self.origin:
+            kw["origin"] = self.origin
+        return kw
+
+    async def connect(self, code: str, token: str, record: bool = False) -> SeatConnection:
+        """Open the seat's WebSocket; waits for ``welcome`` and the first ``state``."""
+        ws = await websockets.connect(self._ws_url(f"/ws/{code}?token={token}"),
+                                      **self._ws_kwargs())
+        conn = SeatConnection(ws, code, token, record=record)
+        await conn.wait_for(lambda m: m["type"] == "state", timeout=10)
+        return conn
+
+
+class SeatConnection:
+    """One seat's WebSocket: keeps the latest ``state`` and the messages received."""
+
+    def __init__(self, ws: Any, code: str, token: str, record: bool = False) -> None:
+        self.ws = ws
+        self.code = code
+        self.token = token
+        self.seat: int | None = None
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.frames: list[str] | None = [] if record else None
+        self.messages = 0
+        self.close_code: int | None = None
+
+    async def __aenter__(self) -> SeatConnection:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self.state["view"] if self.state else None
+
+    @property
+    def room(self) -> dict[str, Any] | None:
+        return self.state["room"] if self.state else None
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    async def send(self, type_: str, **fields: Any) -> None:
+        await self.ws.send(json.dumps({"v": VERSION, "type": type_, **fields}))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def act(self, action: dict[str, Any]) -> None:
+        await self.send("action", action=action)
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message (updates :attr:`state`, :attr:`errors`, :attr:`events`)."""
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        except websockets.ConnectionClosed as exc:
+            self.close_code = exc.rcvd.code if exc.rcvd else None
+            raise
+        if self.frames is not None:
+            self.frames.append(raw if isinstance(raw, str) else raw.decode())
+        msg = json.loads(raw)
+        self.messages += 1
+        if msg["type"] == "state":
+            self.state = msg
+            self.events.extend(msg["events"])
+        elif msg["type"] == "welcome":
+            self.seat = msg["seat"]
+        elif msg["type"] == "error":
+            self.errors.append(msg)
+        return msg
+
+    async def wait_for(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+                       ) -> dict[str, Any]:
+        """Read messages until one satisfies ``pred``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message in time")
+            msg = await self.recv(timeout=left)
+            if pred(msg):
+                return msg
+
+    async def wait_state(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+                         ) -> dict[str, Any]:
+        """Wait until the latest ``state`` satisfies ``pred`` (checks the current one first)."""
+        if self.state is not None and pred(self.state):
+            return self.state
+        return await self.wait_for(lambda m: m["type"] == "state" and pred(m), timeout)
+
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(v and self.seat in v.get("to_act", []) and v.get("legal"))
+
+    async def play(self, bot: Any, timeout: float = 120.0,
+                   until: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+        """Let ``bot`` (anything with ``act(view, events)``) play this seat until the match
+        is over (or ``until(state)``); returns the last state."""
+        until = until or (lambda st: st["room"]["status"] == "finished")
+        deadline = time.monotonic() + timeout
+        acted_at: tuple[int, int] | None = None
+        pending: list[dict[str, Any]] = []
+        while True:
+            st = self.state
+            assert st is not None
+            if until(st):
+                return st
+            v = st["view"]
+            key = (st["seq"], self.messages)
+            if (v and self.seat in v.get("to_act", []) and v.get("legal")
+                    and v.get("phase") != "round_over" and acted_at is None
+                    and not any(s.get("substitute") for s in st["room"]["seats"]
+                                if s["seat"] == self.seat)):
+                action = bot.act(v, pending)
+                pending = []
+                if action is not None:
+                    await self.act(action)
+                    acted_at = key
+            elif v and v.get("phase") == "round_over" and acted_at is None:
+                await self.send("ready")
+                acted_at = key
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the match did not finish in time")
+            msg = await self.recv(timeout=left)
+            if msg["type"] == "state":
+                pending.extend(msg["events"])
+                if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
+                    acted_at = None
+            elif msg["type"] == "error":
+                acted_at = None  # refused: look again at the (unchanged) state
+
+
+async def _main(argv: list[str] | None = None) -> int:
+    from colorclash.bots import make_bot
+
+    p = argparse.ArgumentParser(description="Play one Color Clash seat with a computer player.")
+    p.add_argument("--url", default="http://127.0.0.1:8000")
+    p.add_argument("--code")
+    p.add_argument("--token")
+    p.add_argument("--play-now", action="store_true")
+    p.add_argument("--level", default="easy")
+    args = p.parse_args(argv)
+    client = Client(args.url)
+    if args.play_now:
+        ticket = await client.play_now("Bot author")
+        args.code, args.token = ticket["code"], ticket["token"]
+    if not (args.code and args.token):
+        p.error("give --code and --token, or --play-now")
+    async with await client.connect(args.code, args.token) as seat:
+        st = await seat.play(make_bot(args.level), timeout=3600)
+        print(json.dumps(st["view"]["result"]))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(asyncio.run(_main()))

@@ -1,0 +1,125 @@
+"""Start a real server for tests and benchmarks: in this process (a uvicorn thread) or as
+a separate process (so that it can be killed with SIGKILL)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from typing import Any
+
+from colorclash.server.config import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"server at {url} did not come up in {timeout} s")
+
+
+class InProcessServer:
+    """uvicorn serving ``create_app`` on 127.0.0.1 in a background thread."""
+
+    def __init__(self, store_url: str, settings: Settings | None = None,
+                 game_factory: Any = None) -> None:
+        from colorclash.server.app import create_app
+
+        self.settings = settings or Settings()
+        self.app = create_app(store_url, settings=self.settings, game_factory=game_factory)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def start(self) -> InProcessServer:
+        import uvicorn
+
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=self.settings.hard_max_frame, lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        _wait_healthy(self.url, 15)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def __enter__(self) -> InProcessServer:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+class ServerProcess:
+    """``colorclash serve`` in a child process, with ``COLORCLASH_*`` settings in env."""
+
+    def __init__(self, store_url: str, env: dict[str, str] | None = None,
+                 port: int | None = None) -> None:
+        self.store_url = store_url
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 20) -> ServerProcess:
+        code = ("from colorclash.server.run import run_server; "
+                f"run_server('127.0.0.1', {self.port}, {self.store_url!r})")
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        _wait_healthy(self.url, timeout, self.proc)
+        return self
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

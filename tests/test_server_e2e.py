@@ -1,0 +1,296 @@
+"""End-to-end: real uvicorn on 127.0.0.1, real WebSockets, the Python protocol client."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from colorclash.bots import make_bot
+from colorclash.client import Client, ClientError
+from colorclash.server.config import Settings
+from colorclash.server.names import ADJECTIVES, ANIMALS, CODE_ALPHABET
+from colorclash.server.protocol import validate_server_message
+from colorclash.server.testing import InProcessServer
+from colorclash.verify import verify_record
+
+pytestmark = pytest.mark.timeout(120)
+
+GRACE = 1.5
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("e2e") / "rooms.sqlite3"
+    settings = Settings(bot_delay=0.0, reconnect_grace=GRACE, next_round_delay=0.3,
+                        quick_match_wait=1.0)
+    with InProcessServer(f"sqlite:///{db}", settings) as srv:
+        yield srv
+
+
+def client(server) -> Client:
+    return Client(server.url)
+
+
+async def play_all(conns, seed=0, timeout=90):
+    bots = [make_bot("easy", seed=seed + i) for i in range(len(conns))]
+    return await asyncio.gather(*(c.play(b, timeout=timeout) for c, b in zip(conns, bots,
+                                                                            strict=True)))
+
+
+def check_finished(states):
+    results = {repr(s["view"]["result"]) for s in states}
+    assert len(results) == 1, "every seat sees the same result"
+    st = states[0]
+    assert st["room"]["status"] == "finished"
+    assert st["view"]["phase"] == "game_over"
+    assert st["room"]["seed"], "the seed is revealed at the end"
+    return st
+
+
+@pytest.mark.asyncio
+async def test_private_room_three_people_and_a_computer(server):
+    c = client(server)
+    host = await c.create_room("Ana", preset="classic-table", seats=4, clock=30)
+    code = host["code"]
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert host["url"].endswith(f"/r/{code}")
+    bo = await c.join(code, "Bo")
+    cy = await c.join(code, "Cy", seat=2)
+    assert (bo["seat"], cy["seat"]) == (1, 2)
+    with pytest.raises(ClientError) as err:
+        await c.join(code, "Dee", seat=2)
+    assert err.value.code == "seat_taken"
+
+    a, b, d = [await c.connect(code, t["token"]) for t in (host, bo, cy)]
+    try:
+        for m in (a.state, b.state, d.state):
+            validate_server_message(m)
+        await b.send("start")
+        err_msg = await b.wait_for(lambda m: m["type"] == "error")
+        assert err_msg["code"] == "not_host"
+        await a.send("start")
+        assert (await a.wait_for(lambda m: m["type"] == "error"))["code"] == "seats_empty"
+        await a.send("add_bot", seat=3, level="easy")
+        st = await a.wait_state(lambda s: s["room"]["seats"][3]["kind"] == "bot")
+        assert st["room"]["seats"][3]["name"] == "Computer"
+        assert st["room"]["seats"][3]["label"] == "Computer"
+        await a.send("start")
+        assert (await a.wait_for(lambda m: m["type"] == "error"))["code"] == "not_ready"
+        await b.send("ready")
+        await d.send("ready")
+        await a.wait_state(lambda s: all(x["ready"] for x in s["room"]["seats"]))
+        await a.send("start")
+        for conn in (a, b, d):
+            st = await conn.wait_state(lambda s: s["room"]["status"] == "playing")
+            assert len(st["room"]["commitment"]) == 64
+            assert st["room"]["seed"] is None
+            assert st["view"]["seat"] == conn.seat
+        states = await play_all([a, b, d])
+        st = check_finished(states)
+        record = await c.record(code)
+        ok, notes = verify_record(record)
+        assert ok, notes
+        assert record["commitment"] == st["room"]["commitment"]
+        for m in (a.state, b.state, d.state):
+            validate_server_message(m)
+    finally:
+        for conn in (a, b, d):
+            await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_play_now_is_three_seats_with_two_computers(server):
+    c = client(server)
+    t = await c.play_now("Ana")
+    async with await c.connect(t["code"], t["token"]) as me:
+        room = me.room
+        assert room["kind"] == "play-now" and room["status"] == "playing"
+        assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot"]
+        assert all(s["label"] == "Computer" for s in room["seats"][1:])
+        st = await me.play(make_bot("easy", seed=3), timeout=60)
+        assert st["room"]["status"] == "finished"
+
+
+@pytest.mark.asyncio
+async def test_practice_with_five_computers(server):
+    c = client(server)
+    t = await c.practice("Ana", bots=5, level="random", preset="siege")
+    async with await c.connect(t["code"], t["token"]) as me:
+        assert len(me.room["seats"]) == 6
+        assert me.room["settings"]["preset"] == "siege"
+        st = await me.play(make_bot("easy", seed=4), timeout=60)
+        assert st["room"]["status"] == "finished"
+    with pytest.raises(ClientError) as err:
+        await c.practice("Ana", bots=6)
+    assert err.value.status == 422
+
+
+@pytest.mark.asyncio
+async def test_quick_match_pairs_four_people_with_animal_names(server):
+    c = client(server)
+    tickets = await asyncio.gather(*(c.quick_match() for _ in range(4)))
+    matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=10)
+                                     for t in tickets))
+    codes = {m["code"] for m in matched}
+    assert len(codes) == 1
+    names = [m["name"] for m in matched]
+    assert len(set(names)) == 4
+    for name in names:
+        adj, animal = name.split(" ")
+        assert adj in ADJECTIVES and animal in ANIMALS
+    conns = [await c.connect(m["code"], m["token"]) for m in matched]
+    try:
+        room = conns[0].room
+        assert room["kind"] == "quick-match"
+        assert [s["kind"] for s in room["seats"]] == ["human"] * 4
+        assert sorted(s["name"] for s in room["seats"]) == sorted(names)
+        states = await play_all(conns, seed=10)
+        check_finished(states)
+    finally:
+        for conn in conns:
+            await conn.close()
+    # Quick Match takes no free-text name.
+    with pytest.raises(ClientError) as err:
+        await c.request("POST", "/api/quick-match", {"name": "Mallory"})
+    assert err.value.status == 422
+
+
+@pytest.mark.asyncio
+async def test_quick_match_starts_two_after_the_wait(server):
+    c = client(server)
+    tickets = await asyncio.gather(*(c.quick_match("standard") for _ in range(2)))
+    status = await c.quick_match_status(tickets[0]["ticket"])
+    assert status["status"] == "waiting"
+    matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=10)
+                                     for t in tickets))
+    assert matched[0]["code"] == matched[1]["code"]
+    room = await c.room(matched[0]["code"])
+    assert len(room["seats"]) == 2 and room["settings"]["preset"] == "standard"
+
+
+async def _wait_my_turn(conn):
+    return await conn.wait_state(lambda s: s["view"] and s["view"]["turn"] == conn.seat
+                                 and s["view"]["phase"] == "play", timeout=20)
+
+
+@pytest.mark.asyncio
+async def test_drop_and_return_within_grace_keeps_seat_and_cards(server):
+    c = client(server)
+    t = await c.play_now("Ana")
+    me = await c.connect(t["code"], t["token"])
+    st = await _wait_my_turn(me)
+    hand, seq = st["view"]["hand"], st["seq"]
+    await me.close()
+    await asyncio.sleep(0.2)
+    room = await c.room(t["code"])
+    assert room["seats"][0]["connected"] is False
+    assert room["seats"][0]["away_since"] is not None
+    me = await c.connect(t["code"], t["token"])
+    try:
+        assert me.seat == 0
+        assert me.view["hand"] == hand
+        assert me.state["seq"] == seq
+        assert me.room["seats"][0]["connected"] is True
+        assert me.room["seats"][0]["substitute"] is False
+        st = await me.play(make_bot("easy", seed=5), timeout=60)
+        assert st["room"]["status"] == "finished"
+    finally:
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_drop_beyond_grace_brings_a_substitute_that_cannot_score(server):
+    c = client(server)
+    t = await c.play_now("Ana")
+    me = await c.connect(t["code"], t["token"])
+    await _wait_my_turn(me)
+    await me.close()
+    await asyncio.sleep(GRACE + 0.7)
+    me = await c.connect(t["code"], t["token"])
+    try:
+        seat = me.room["seats"][0]
+        assert seat["substitute"] is True and seat["label"] == "Computer"
+        assert 0 in me.view["substitutes"]
+        st = await me.wait_state(lambda s: s["room"]["status"] == "finished", timeout=60)
+        if st["view"]["phase"] != "game_over":  # pragma: no cover - defensive
+            raise AssertionError("the substitute should have finished the match")
+        if me.view["result"] and st["view"]["out"] and st["view"]["out"][0] == 0:
+            assert st["view"]["result"]["scores"] == [0, 0, 0]
+        else:
+            assert st["view"]["result"]["scores"][0] == 0
+    finally:
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_leave_during_play_hands_seat_to_substitute(server):
+    c = client(server)
+    t = await c.play_now("Ana")
+    async with await c.connect(t["code"], t["token"]) as me:
+        await _wait_my_turn(me)
+        await me.send("leave")
+        st = await me.wait_state(lambda s: s["room"]["seats"][0]["substitute"], timeout=10)
+        assert st["room"]["seats"][0]["label"] == "Computer"
+        await me.act({"type": "draw"})
+        err = await me.wait_for(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] in ("substituted", "not_your_turn", "not_playing")
+
+
+@pytest.mark.asyncio
+async def test_multi_round_match_moves_on_when_everyone_is_ready(server):
+    c = client(server)
+    t = await c.practice("Ana", bots=2, level="easy", preset="family", match="3")
+    async with await c.connect(t["code"], t["token"]) as me:
+        st = await me.play(make_bot("easy", seed=6), timeout=90)
+        assert st["view"]["round"] == 3
+        assert len(st["view"]["round_scores"]) == 3
+        record = await c.record(t["code"])
+        assert any(a["type"] == "next" for _, a in record["actions"])
+        ok, notes = verify_record(record)
+        assert ok, notes
+
+
+@pytest.mark.asyncio
+async def test_rest_errors_have_codes(server):
+    c = client(server)
+    cases = [
+        ("POST", "/api/rooms", {"name": "", "seats": 4}, 422, "bad_name"),
+        ("POST", "/api/rooms", {"name": "Ana", "seats": 5}, 422, "guest_limit"),
+        ("POST", "/api/rooms", {"name": "Ana", "preset": "poker"}, 422, "bad_settings"),
+        ("POST", "/api/rooms", {"name": "Ana", "clock": 17}, 422, "bad_settings"),
+        ("POST", "/api/rooms", {"name": "Ana", "preset": "standard", "match": "7"}, 422,
+         "bad_settings"),
+        ("POST", "/api/rooms/ZZZZZZ/join", {"name": "Bo"}, 404, "room_not_found"),
+        ("GET", "/api/rooms/not-a-code", None, 404, "room_not_found"),
+        ("GET", "/api/quick-match/nope", None, 404, "ticket_not_found"),
+    ]
+    for method, path, body, status, code in cases:
+        with pytest.raises(ClientError) as err:
+            await c.request(method, path, body)
+        assert (err.value.status, err.value.code) == (status, code), path
+    t = await c.play_now("Ana")
+    with pytest.raises(ClientError) as err:
+        await c.record(t["code"])
+    assert err.value.code == "not_finished"
+    with pytest.raises(ClientError) as err:
+        await c.join(t["code"], "Bo")
+    assert err.value.code == "not_in_lobby"
+
+
+@pytest.mark.asyncio
+async def test_static_client_invite_link_qr_and_openapi(server):
+    c = client(server)
+    t = await c.create_room("Ana")
+    svg = await c.request("GET", f"/api/rooms/{t['code']}/qr.svg")
+    assert svg.lstrip().startswith("<svg")
+    index = await c.request("GET", "/")
+    invite = await c.request("GET", f"/r/{t['code']}")
+    assert invite == index and "<html" in index.lower()
+    api = await c.request("GET", "/openapi.json")
+    for path in ("/api/rooms", "/api/rooms/{code}/join", "/api/rooms/{code}/qr.svg",
+                 "/api/practice", "/api/play-now", "/api/quick-match", "/api/presets"):
+        assert path in api["paths"]
+    presets = await c.presets()
+    names = {p["name"] for p in presets["presets"]}
+    assert {"standard", "family", "classic-table", "siege"} <= names
