@@ -1,0 +1,209 @@
+"""Server clocks over real WebSockets: turn clock under each timeout policy, the drawn-card
+choice, the last-card call window and catch. Hands are prepared through the server's
+game factory so each case is exact; the clocks are shrunk by ``clock_scale``."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from colorclash.client import Client
+from colorclash.engine import new_game
+from colorclash.server.config import Settings
+from colorclash.server.testing import InProcessServer
+
+pytestmark = pytest.mark.timeout(60)
+
+SCALE = 0.02  # a 15 s turn clock lasts 0.3 s, 30 s -> 0.6 s, 600 s -> 12 s
+RIG: dict = {}
+
+
+def factory(*, preset, seats, seed, options):
+    setup = RIG.pop("setup", None)
+    if setup is not None:
+        return new_game("color-clash", preset=preset, seats=seats, setup=setup, options=options)
+    return new_game("color-clash", preset=preset, seats=seats, seed=seed, options=options)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("clocks") / "rooms.sqlite3"
+    settings = Settings(bot_delay=0.0, clock_scale=SCALE, call_window=0.4, drawn_choice=0.3,
+                        reconnect_grace=60, next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{db}", settings, game_factory=factory) as srv:
+        yield srv
+
+
+async def table(server, preset, clock, setup):
+    """Two people at a private room, dealt from ``setup``; returns their connections."""
+    c = Client(server.url)
+    host = await c.create_room("Ana", preset=preset, seats=2, clock=clock)
+    guest = await c.join(host["code"], "Bo")
+    a = await c.connect(host["code"], host["token"])
+    b = await c.connect(host["code"], guest["token"])
+    await b.send("ready")
+    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    RIG["setup"] = setup
+    await a.send("start")
+    await a.wait_state(lambda s: s["room"]["status"] == "playing")
+    await b.wait_state(lambda s: s["room"]["status"] == "playing")
+    return a, b
+
+
+def setup_for(hand0, hand1, top="R9", draw=("Y1", "Y2", "Y3", "Y4", "Y5", "Y6")):
+    return {"hands": [list(hand0), list(hand1)], "top": top, "draw": list(draw), "first": 0}
+
+
+@pytest.mark.asyncio
+async def test_turn_clock_draw_policy_draws_one_and_passes(server):
+    a, b = await table(server, "standard", 30, setup_for(["R1", "G2", "B3"], ["R4", "G5"]))
+    try:
+        clock = a.state["clock"]
+        assert clock["kind"] == "turn" and clock["seat"] == 0
+        assert clock["seconds"] == pytest.approx(30 * SCALE)
+        t0 = time.monotonic()
+        st = await a.wait_state(lambda s: s["view"]["turn"] == 1, timeout=5)
+        assert time.monotonic() - t0 >= 30 * SCALE - 0.15
+        assert st["view"]["top"] == "R9", "the draw policy never plays for you"
+        assert st["view"]["counts"] == [4, 2]
+        assert "Y1" in st["view"]["hand"]
+        assert not any(e["type"] == "play" for e in st["events"])
+        # the other seat's clock now runs and expires the same way
+        st = await b.wait_state(lambda s: s["seq"] == 2, timeout=5)
+        assert st["view"]["turn"] == 0
+        assert st["view"]["counts"] == [4, 3]
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_turn_clock_bot_policy_plays_the_turn(server):
+    a, b = await table(server, "classic-table", 15, setup_for(["G2", "R1", "B3"], ["R4", "G5"]))
+    try:
+        assert a.state["clock"]["seconds"] == pytest.approx(15 * SCALE)
+        st = await a.wait_state(lambda s: s["view"]["turn"] == 1, timeout=5)
+        assert st["view"]["top"] == "R1", "the fixed policy plays the first playable card"
+        assert st["view"]["counts"] == [2, 2]
+        assert any(e["type"] == "play" and e.get("seat") == 0 for e in st["events"])
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_drawn_card_choice_expires_and_the_table_plays_it(server):
+    a, b = await table(server, "classic-table", 600,
+                       setup_for(["G2", "B3"], ["G4", "B5"], draw=("R5", "Y1", "Y2")))
+    try:
+        await a.act({"type": "draw"})
+        st = await a.wait_state(lambda s: s["view"]["phase"] == "drawn", timeout=5)
+        assert st["view"]["drawn"] == "R5"
+        clock = st["clock"]
+        assert clock["kind"] == "drawn" and clock["seat"] == 0
+        assert clock["remaining_ms"] <= 300
+        st = await a.wait_state(lambda s: s["view"]["phase"] == "play"
+                                and s["view"]["turn"] == 1, timeout=5)
+        assert st["view"]["top"] == "R5"
+        assert st["clock"]["kind"] == "turn" and st["clock"]["seat"] == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_drawn_card_choice_standard_keeps_it(server):
+    a, b = await table(server, "standard", 90,
+                       setup_for(["G2", "B3"], ["G4", "B5"], draw=("R5", "Y1", "Y2")))
+    try:
+        await a.act({"type": "draw"})
+        await a.wait_state(lambda s: s["view"]["phase"] == "drawn", timeout=5)
+        st = await a.wait_state(lambda s: s["view"]["turn"] == 1, timeout=5)
+        assert st["view"]["top"] == "R9"
+        assert "R5" in st["view"]["hand"]
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_illegal_plays_are_refused_and_change_nothing(server):
+    a, b = await table(server, "standard", 90,
+                       setup_for(["R1", "R2", "G7"], ["G5", "G6", "B1"]))
+    try:
+        # Three cards down to two: no window yet.
+        await a.act({"type": "play", "card": "R1"})
+        st = await b.wait_state(lambda s: s["view"]["turn"] == 1, timeout=5)
+        await b.act({"type": "play", "card": "B1"})
+        st = await a.wait_state(lambda s: s["view"]["turn"] == 0 and s["seq"] == 2, timeout=5)
+        before = st["view"]
+        for card in ("G7", "R2", "B9"):  # B1 on top: none of these may be played
+            await a.act({"type": "play", "card": card})
+            err = await a.wait_for(lambda m: m["type"] == "error", timeout=5)
+            assert err["code"] == "illegal_action" and err["ref"] == "action"
+        await b.act({"type": "draw"})  # not b's turn
+        err = await b.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert err["code"] == "not_your_turn"
+        await a.act({"type": "timeout"})  # server-only action
+        err = await a.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert err["code"] == "illegal_action"
+        await a.send("ping", t=1)
+        await a.wait_for(lambda m: m["type"] == "pong", timeout=5)
+        assert a.state["seq"] == 2 and a.view["hand"] == before["hand"]
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_catch_before_the_call(server):
+    a, b = await table(server, "standard", 90, setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
+    try:
+        await a.act({"type": "play", "card": "R1"})
+        st = await b.wait_state(lambda s: s["view"]["phase"] == "call_window", timeout=5)
+        assert st["view"]["window"] == {"seat": 0}
+        assert st["clock"]["kind"] == "window" and st["clock"]["seat"] == 0
+        assert {"type": "catch", "target": 0} in st["view"]["legal"]
+        await b.act({"type": "play", "card": "G5"})  # nobody else plays during the window
+        err = await b.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert err["code"] == "illegal_action"
+        await b.act({"type": "catch", "target": 0})
+        st = await a.wait_state(lambda s: any(e["type"] == "caught" for e in s["events"]),
+                                timeout=5)
+        assert st["view"]["counts"][0] == 3
+        assert st["view"]["phase"] == "play" and st["view"]["turn"] == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_call_window_times_out_without_penalty(server):
+    a, b = await table(server, "standard", 90, setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
+    try:
+        await a.act({"type": "play", "card": "R1"})
+        await a.wait_state(lambda s: s["view"]["phase"] == "call_window", timeout=5)
+        t0 = time.monotonic()
+        st = await a.wait_state(lambda s: s["view"]["phase"] == "play", timeout=5)
+        assert time.monotonic() - t0 >= 0.25
+        assert st["view"]["counts"][0] == 1
+        assert st["clock"]["kind"] == "turn" and st["clock"]["seat"] == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_call_then_play_opens_no_window(server):
+    a, b = await table(server, "standard", 90, setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
+    try:
+        await a.act({"type": "call"})
+        await a.wait_state(lambda s: 0 in s["view"]["called"], timeout=5)
+        await a.act({"type": "play", "card": "R1"})
+        st = await b.wait_state(lambda s: s["view"]["turn"] == 1, timeout=5)
+        assert st["view"]["phase"] == "play"
+        assert st["view"]["counts"][0] == 1
+    finally:
+        await a.close()
+        await b.close()
