@@ -1,0 +1,217 @@
+// REST calls and the one WebSocket per player (docs/protocol.md, version 1).
+
+export const PROTOCOL_VERSION = 1;
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError("network", String(err && err.message ? err.message : err));
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || (data && data.detail && data.detail.error) || {};
+    throw new ApiError(e.code || `http_${res.status}`, e.message || res.statusText, res.status);
+  }
+  return data;
+}
+
+export function wsUrl(path) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}${path}`;
+}
+
+// Tokens live in localStorage under the room code (protocol section 1).
+const TOKEN_PREFIX = "cc.seat.";
+export function saveTicket(ticket) {
+  try {
+    localStorage.setItem(
+      TOKEN_PREFIX + ticket.code,
+      JSON.stringify({ token: ticket.token, seat: ticket.seat, ws: ticket.ws || null }),
+    );
+  } catch {
+    /* private mode: the seat lasts as long as the page */
+  }
+  memoryTickets[ticket.code] = ticket;
+}
+const memoryTickets = {};
+export function loadTicket(code) {
+  try {
+    const raw = localStorage.getItem(TOKEN_PREFIX + code);
+    if (raw) return { code, ...JSON.parse(raw) };
+  } catch {
+    /* ignore */
+  }
+  return memoryTickets[code] || null;
+}
+export function forgetTicket(code) {
+  try {
+    localStorage.removeItem(TOKEN_PREFIX + code);
+  } catch {
+    /* ignore */
+  }
+  delete memoryTickets[code];
+}
+
+// Close codes after which reconnecting cannot help.
+const FATAL = new Set([4401, 4403, 4404, 4409, 4429]);
+
+// A WebSocket that reconnects by itself with backoff and a ping watchdog.
+// Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
+export class Connection {
+  constructor(path, { onmessage, onstatus } = {}) {
+    this.path = path;
+    this.onmessage = onmessage || (() => {});
+    this.onstatus = onstatus || (() => {});
+    this.ws = null;
+    this.attempt = 0;
+    this.closedByUs = false;
+    this.lastError = null;
+    this.pingTimer = null;
+    this.pongDeadline = 0;
+    this.online = false;
+    this._onVisible = () => {
+      if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
+        this._reconnectNow();
+      }
+    };
+    this._onOnline = () => this._reconnectNow();
+    document.addEventListener("visibilitychange", this._onVisible);
+    window.addEventListener("online", this._onOnline);
+    this._open();
+  }
+
+  _open() {
+    clearTimeout(this.retryTimer);
+    this.onstatus(this.attempt ? "reconnecting" : "connecting", {});
+    let ws;
+    try {
+      ws = new WebSocket(wsUrl(this.path));
+    } catch {
+      this._scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.online = true;
+      this.attempt = 0;
+      this.onstatus("online", {});
+      this._startPing();
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "pong") {
+        this.pongDeadline = 0;
+        return;
+      }
+      if (msg.type === "error") this.lastError = msg;
+      this.onmessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.online = false;
+      this._stopPing();
+      if (this.closedByUs) return;
+      if (FATAL.has(ev.code)) {
+        const err = this.lastError && this.lastError.code ? this.lastError : null;
+        this.onstatus("closed", { code: ev.code, error: err });
+        this.closedByUs = true;
+        return;
+      }
+      this._scheduleRetry();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  _scheduleRetry() {
+    this.attempt += 1;
+    this.onstatus("reconnecting", { attempt: this.attempt });
+    const delay = Math.min(5000, 300 * 2 ** Math.min(this.attempt - 1, 5));
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this._open(), delay);
+  }
+
+  _reconnectNow() {
+    if (this.closedByUs || this.online) return;
+    clearTimeout(this.retryTimer);
+    this.attempt = Math.max(this.attempt, 1);
+    this._open();
+  }
+
+  _startPing() {
+    this._stopPing();
+    this.pingTimer = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (this.pongDeadline && Date.now() > this.pongDeadline) {
+        // No answer to the last ping: the link is dead even if the socket looks open.
+        this.pongDeadline = 0;
+        try {
+          this.ws.close();
+        } catch {
+          /* ignore */
+        }
+        this.online = false;
+        this._stopPing();
+        this._scheduleRetry();
+        return;
+      }
+      this.send({ type: "ping", t: Date.now() });
+      if (!this.pongDeadline) this.pongDeadline = Date.now() + 10000;
+    }, 10000);
+  }
+
+  _stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    this.pongDeadline = 0;
+  }
+
+  send(msg) {
+    const text = JSON.stringify({ v: PROTOCOL_VERSION, ...msg });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(text);
+      return true;
+    }
+    return false; // never queue: a stale action could be played on a changed table
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    this._stopPing();
+    document.removeEventListener("visibilitychange", this._onVisible);
+    window.removeEventListener("online", this._onOnline);
+    if (this.ws) {
+      try {
+        this.ws.close(1000);
+      } catch {
+        /* ignore */
+      }
+    }
+  }
+}

@@ -1,0 +1,309 @@
+// Room (lobby): code, invite link, QR, seats with ready marks, host settings and Start.
+import { iconSvg } from "./cards.js";
+import { presetOptions } from "./home.js";
+import { t } from "./i18n.js";
+import { seatName } from "./table.js";
+import { h, initial } from "./ui.js";
+
+export function clockLabel(sec) {
+  return sec >= 60 && sec % 60 === 0 ? t("room.minutes", { n: sec / 60 }) : t("room.seconds", { n: sec });
+}
+
+export function matchLabel(m) {
+  if (m === "500") return t("room.firstTo", { n: 500 });
+  return t("room.rounds", { n: Number(m) });
+}
+
+function presetInfo(presets, name) {
+  return presets && presets.presets ? presets.presets.find((p) => p.name === name) : null;
+}
+
+function seatRow(room, seat, me, isHost, act) {
+  const s = room.seats[seat];
+  const mine = seat === me;
+  const tags = [];
+  if (mine) tags.push(h("span.tag.you", t("seat.youTag")));
+  if (room.host === seat) tags.push(h("span.tag.host", t("room.host")));
+  if (s.kind === "human" && !s.connected) tags.push(h("span.tag.away", t("seat.away")));
+  let status = null;
+  if (s.kind === "human") {
+    const ready = s.ready || room.host === seat;
+    status = h(
+      `span.ready-mark${ready ? ".yes" : ""}`,
+      h("span", { "aria-hidden": "true" }, ready ? "✓" : "…"),
+      ready ? t("room.ready") : t("room.notReady"),
+    );
+  } else if (s.kind === "bot") {
+    status = h("span.ready-mark.yes", h("span", { "aria-hidden": "true" }, "✓"), t("room.ready"));
+  }
+  const controls = [];
+  if (isHost && s.kind === "empty") {
+    controls.push(
+      h(
+        "button.btn",
+        {
+          type: "button",
+          dataset: { focusKey: `add-bot:${seat}` },
+          onclick: () => act.addBot(seat),
+          "aria-label": t("room.addBotSeat", { n: seat + 1 }),
+        },
+        t("room.addBot"),
+      ),
+    );
+  }
+  if (isHost && s.kind === "bot") {
+    controls.push(
+      h(
+        "button.btn.danger",
+        {
+          type: "button",
+          dataset: { focusKey: `rm-bot:${seat}` },
+          onclick: () => act.removeBot(seat),
+          "aria-label": t("room.removeBotSeat", { n: seat + 1 }),
+        },
+        t("room.removeBot"),
+      ),
+    );
+  }
+  const av = h(`div.avatar${s.kind === "bot" ? ".bot" : ""}`, { "aria-hidden": "true" });
+  if (s.kind === "bot") av.append(iconSvg("bot", "bot-icon"));
+  else if (s.kind === "human") av.append(h("span", initial(s.name)));
+  return h(
+    `li.seat-row${mine ? ".me" : ""}`,
+    { dataset: { seat: String(seat), kind: s.kind } },
+    av,
+    h(
+      "span.name",
+      s.kind === "empty" ? h("span.empty", t("room.emptySeat", { n: seat + 1 })) : seatName(room, seat),
+      s.kind === "bot" ? h("span.tag.bot", t("seat.computerLabel")) : null,
+      tags,
+    ),
+    status,
+    controls,
+  );
+}
+
+function settingsForm(room, presets, isHost, act) {
+  const st = room.settings || {};
+  const info = presetInfo(presets, st.preset);
+  if (!isHost) {
+    return h(
+      "dl.settings-summary",
+      h("dt", t("room.preset")),
+      h("dd", t(`preset.${st.preset}`)),
+      h("dt", t("room.seats")),
+      h("dd", String(st.seats)),
+      h("dt", t("room.clock")),
+      h("dd", clockLabel(st.clock)),
+      h("dt", t("room.match")),
+      h("dd", matchLabel(st.match)),
+    );
+  }
+  const maxSeats = (presets && presets.seats && presets.seats.guest_max) || 4;
+  const minSeats = (presets && presets.seats && presets.seats.min) || 2;
+  const seatChoices = [];
+  for (let n = minSeats; n <= Math.max(maxSeats, st.seats || 0); n += 1) seatChoices.push(n);
+  const clocks = (info && info.clock_choices) || [st.clock];
+  const matches = (info && info.match_choices) || [st.match];
+  const change = (key, conv) => (e) => act.settings({ [key]: conv(e.target.value) });
+  return h(
+    "form.settings-form",
+    { onsubmit: (e) => e.preventDefault() },
+    h(
+      "div.row",
+      h(
+        "label.field",
+        { for: "set-preset" },
+        t("room.preset"),
+        h(
+          "select#set-preset",
+          { dataset: { focusKey: "set:preset" }, onchange: change("preset", String) },
+          presetOptions(presets, st.preset),
+        ),
+      ),
+      h(
+        "label.field",
+        { for: "set-seats" },
+        t("room.seats"),
+        h(
+          "select#set-seats",
+          { dataset: { focusKey: "set:seats" }, onchange: change("seats", Number) },
+          seatChoices.map((n) => h("option", { value: String(n), selected: n === st.seats }, String(n))),
+        ),
+      ),
+    ),
+    h(
+      "div.row",
+      h(
+        "label.field",
+        { for: "set-clock" },
+        t("room.clock"),
+        h(
+          "select#set-clock",
+          { dataset: { focusKey: "set:clock" }, onchange: change("clock", Number) },
+          clocks.map((c) => h("option", { value: String(c), selected: c === st.clock }, clockLabel(c))),
+        ),
+      ),
+      h(
+        "label.field",
+        { for: "set-match" },
+        t("room.match"),
+        h(
+          "select#set-match",
+          { dataset: { focusKey: "set:match" }, onchange: change("match", String) },
+          matches.map((m) => h("option", { value: m, selected: m === st.match }, matchLabel(m))),
+        ),
+      ),
+    ),
+  );
+}
+
+export function renderRoom(ctx, act) {
+  const { room, me, presets, inviteUrl, qrUrl } = ctx;
+  const isHost = room.host === me;
+  const seats = room.seats || [];
+  const empty = seats.filter((s) => s.kind === "empty").length;
+  const notReady = seats.filter(
+    (s, i) => s.kind === "human" && !s.ready && i !== room.host,
+  ).length;
+  const mine = seats[me] || {};
+  let statusText;
+  if (empty) statusText = t("room.waitingSeats", { n: empty });
+  else if (notReady) statusText = t("room.waitingReady", { n: notReady });
+  else statusText = isHost ? t("room.allReady") : t("room.waitHostStart");
+
+  const linkInput = h("input#invite-link", {
+    type: "text",
+    readOnly: true,
+    value: inviteUrl,
+    "aria-label": t("room.inviteLink"),
+    onfocus: (e) => e.target.select(),
+  });
+  const start = isHost
+    ? h(
+        "button.btn.primary.big#btn-start",
+        {
+          type: "button",
+          dataset: { focusKey: "room:start" },
+          "aria-disabled": empty || notReady ? "true" : "false",
+          "aria-describedby": "room-status",
+          onclick: () => act.start(),
+        },
+        t("room.start"),
+      )
+    : h(
+        "button.btn.primary.big#btn-ready",
+        {
+          type: "button",
+          dataset: { focusKey: "room:ready" },
+          "aria-pressed": mine.ready ? "true" : "false",
+          onclick: () => act.ready(!mine.ready),
+        },
+        mine.ready ? t("room.imReady") : t("room.markReady"),
+      );
+  return [
+    h(
+      "div.page.room",
+      h(
+        "section.panel",
+        { "aria-labelledby": "room-title", style: "margin-bottom:14px" },
+        h(
+          "div.room-head",
+          h(
+            "div",
+            h("h1#room-title", { style: "color:var(--muted);font-size:1rem;margin:0" }, t("room.title")),
+            h("p.room-code#room-code", { "aria-label": t("room.codeSpelled", { code: room.code.split("").join(" ") }) }, room.code),
+            h("p.muted", { style: "margin:4px 0 0" }, t(`preset.${room.settings.preset}`)),
+            h(
+              "div.invite",
+              linkInput,
+              h(
+                "button.btn#btn-copy",
+                { type: "button", dataset: { focusKey: "room:copy" }, onclick: () => act.copy(inviteUrl) },
+                t("room.copyLink"),
+              ),
+            ),
+          ),
+          h("img.qr", { src: qrUrl, alt: t("room.qrAlt"), width: "148", height: "148" }),
+        ),
+      ),
+      h(
+        "div.grid",
+        h(
+          "section.panel",
+          { "aria-labelledby": "seats-title" },
+          h("h2#seats-title", t("room.players", { n: seats.length - empty, total: seats.length })),
+          h("ul.seats", seats.map((_, i) => seatRow(room, i, me, isHost, act))),
+        ),
+        h(
+          "section.panel",
+          { "aria-labelledby": "settings-title" },
+          h("h2#settings-title", t("room.settings")),
+          settingsForm(room, presets, isHost, act),
+          h(
+            "div.start-area",
+            start,
+            h("p.status-line#room-status", { role: "status" }, statusText),
+          ),
+          h(
+            "div.row",
+            { style: "margin-top:10px" },
+            h(
+              "button.btn.ghost#btn-leave",
+              { type: "button", style: "color:var(--ink)", onclick: () => act.leave() },
+              t("room.leave"),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+export function renderJoin(ctx, act) {
+  const { room, code, name, error, busy } = ctx;
+  const nameInput = h("input#join-name", {
+    type: "text",
+    value: name || "",
+    maxlength: "20",
+    autocomplete: "nickname",
+    oninput: (e) => act.setName(e.target.value),
+  });
+  const inLobby = room && room.status === "lobby";
+  return [
+    h(
+      "div.page.join",
+      h(
+        "section.panel",
+        { "aria-labelledby": "join-title", style: "max-width:520px;margin:0 auto" },
+        h("h1#join-title", t("join.title")),
+        h("p.room-code", code),
+        room ? h("p.muted", t(`preset.${room.settings.preset}`)) : null,
+        error ? h("p.error-msg", { role: "alert" }, error) : null,
+        room && !inLobby ? h("p.error-msg", { role: "alert" }, t("join.started")) : null,
+        room && inLobby
+          ? h(
+              "form",
+              {
+                onsubmit: (e) => {
+                  e.preventDefault();
+                  act.join();
+                },
+              },
+              h("p", t("room.players", {
+                n: room.seats.filter((s) => s.kind !== "empty").length,
+                total: room.seats.length,
+              })),
+              h("label.field", { for: "join-name" }, t("home.yourName"), nameInput),
+              h("button.btn.primary.big#btn-join-room", { type: "submit", disabled: busy ? true : undefined }, t("join.takeSeat")),
+            )
+          : null,
+        h(
+          "div.row",
+          { style: "margin-top:12px" },
+          h("a.btn", { href: "/", onclick: (e) => { e.preventDefault(); act.home(); } }, t("common.home")),
+        ),
+      ),
+    ),
+  ];
+}

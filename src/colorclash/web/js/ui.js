@@ -1,0 +1,106 @@
+// Small DOM helpers shared by the screens.
+
+// h("button.btn.primary", {onclick, "aria-label": ...}, "text", child, ...)
+export function h(spec, attrs = {}, ...children) {
+  let tag = "div";
+  let id = "";
+  const classes = [];
+  for (const [, sigil, word] of spec.matchAll(/([.#]?)([^.#]+)/g)) {
+    if (sigil === ".") classes.push(word);
+    else if (sigil === "#") id = word;
+    else tag = word;
+  }
+  const el = document.createElement(tag);
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = {};
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "class") el.className += ` ${v}`;
+    else if (k === "text") el.textContent = v;
+    else if (k in el && typeof v !== "string") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// Screen-reader announcements (polite live region; assertive for urgent ones).
+let liveTimer = null;
+const pending = [];
+export function announce(text, { urgent = false } = {}) {
+  if (!text) return;
+  const region = document.getElementById(urgent ? "alert" : "live");
+  if (!region) return;
+  if (urgent) {
+    region.textContent = "";
+    setTimeout(() => {
+      region.textContent = text;
+    }, 30);
+    return;
+  }
+  pending.push(text);
+  if (liveTimer) return;
+  liveTimer = setTimeout(() => {
+    region.textContent = pending.splice(0).join(". ");
+    liveTimer = null;
+  }, 120);
+}
+
+let toastTimer = null;
+export function toast(text, ms = 3200) {
+  let el = document.querySelector(".toast");
+  if (!el) {
+    el = h("div.toast", { role: "status" });
+    document.body.append(el);
+  }
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    el.hidden = true;
+  }, ms);
+}
+
+export function initial(name) {
+  const s = String(name || "?").trim();
+  return (s[0] || "?").toUpperCase();
+}
+
+export const reducedMotion = () =>
+  window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Replace the children of `root` with `nodes`, keeping keyboard focus on the element
+// with the same data-focus-key, and the horizontal scroll of elements with data-keep-scroll.
+export function morph(root, nodes) {
+  const active = document.activeElement;
+  const focusKey = active && root.contains(active) ? active.dataset.focusKey : null;
+  const scrolls = {};
+  for (const el of root.querySelectorAll("[data-keep-scroll]")) {
+    scrolls[el.dataset.keepScroll] = el.scrollLeft;
+  }
+  root.replaceChildren(...nodes);
+  for (const el of root.querySelectorAll("[data-keep-scroll]")) {
+    const left = scrolls[el.dataset.keepScroll];
+    if (left !== undefined) el.scrollLeft = left;
+  }
+  if (focusKey) {
+    const again =
+      root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
+      root.querySelector(`[data-focus-fallback="${CSS.escape(focusKey.split(":")[0])}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,103 @@
+"""Helpers of the browser tests: screenshots, axe checks, and playing by clicking."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+AXE_DIR = ROOT / "test-artifacts" / "axe"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def shot(page, name: str, full_page: bool = False) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def axe_check(page, name: str) -> list[dict]:
+    """Run axe-core on the page; fail on any serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    violations = results.response["violations"]
+    AXE_DIR.mkdir(parents=True, exist_ok=True)
+    (AXE_DIR / f"{name}.json").write_text(json.dumps(violations, indent=1))
+    bad = [v for v in violations if v.get("impact") in ("serious", "critical")]
+    assert not bad, f"axe on {name}:\n" + results.generate_report()
+    return violations
+
+
+# ---------------------------------------------------------------- playing by clicking
+
+def _try_click(locator) -> bool:
+    try:
+        locator.click(timeout=1500)
+        return True
+    except Exception:  # noqa: BLE001 - the table changed under the click: try again
+        return False
+
+
+def step(page) -> str:
+    """Do one thing a player would do on the table, by clicking. Returns what was done:
+    "results" when the results screen shows, "" when there was nothing to do."""
+    if page.locator(".results-overlay").count():
+        return "results"
+    colour = page.locator(".color-overlay .color-btn")
+    if colour.count():
+        return "colour" if _try_click(colour.first) else ""
+    for selector, what in (
+        (".actions button.call", "call"),
+        (".actions button.catch", "catch"),
+        (".hand .card.playable", "play"),
+        (".actions button.primary", "play-drawn"),
+        (".actions button.take", "take"),
+        (".actions button.draw", "draw"),
+        (".actions button[data-focus-key='act:pass']", "pass"),
+    ):
+        loc = page.locator(selector)
+        if loc.count():
+            return what if _try_click(loc.first) else ""
+    return ""
+
+
+def play_to_results(pages, timeout: float = 150.0) -> dict:
+    """Click through the game on every page until each shows the results screen."""
+    pages = [pages] if hasattr(pages, "goto") else list(pages)
+    done: set[int] = set()
+    counts: dict[str, int] = {}
+    end = time.monotonic() + timeout
+    while len(done) < len(pages):
+        assert time.monotonic() < end, f"game not over after {timeout} s: {counts}"
+        idle = True
+        for i, page in enumerate(pages):
+            if i in done:
+                continue
+            what = step(page)
+            if what == "results":
+                done.add(i)
+            elif what:
+                idle = False
+                counts[what] = counts.get(what, 0) + 1
+        if idle:
+            pages[0].wait_for_timeout(60)
+    return counts
+
+
+def wait_table(page, timeout: float = 15_000) -> None:
+    page.wait_for_selector(".table-screen", timeout=timeout)
+
+
+def my_turn(page, timeout: float = 20_000) -> None:
+    """Wait until it is this page's seat's turn to play a card or draw."""
+    page.wait_for_function(
+        """() => { const s = window.__cc; const v = s && s.view;
+                   return v && v.phase === 'play' && v.turn === s.me &&
+                          v.legal.some(a => a.type === 'draw' || a.type === 'play'); }""",
+        timeout=timeout,
+    )

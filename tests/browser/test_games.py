@@ -1,0 +1,144 @@
+"""Whole games in real Chromium, played through clicks only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, my_turn, play_to_results, shot, wait_table
+
+pytestmark = pytest.mark.browser
+
+
+def _results_rows(page) -> list[list[str]]:
+    rows = page.locator(".results-table tbody tr")
+    return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+
+
+def test_play_now_full_game_then_play_again(open_page):
+    page = open_page(DESKTOP)
+    page.fill("#player-name", "Ana")
+    page.click("#btn-play-now")
+    wait_table(page)
+    assert re.search(r"/r/[A-Z]{6}$", page.url)
+    # three seats: you and two labelled computer players
+    opponents = page.locator(".opponents .opp")
+    assert opponents.count() == 2
+    for i in range(2):
+        assert "Computer" in opponents.nth(i).inner_text()
+    counts = play_to_results(page)
+    assert counts.get("play", 0) + counts.get("play-drawn", 0) > 0, counts
+    dialog = page.locator(".results-overlay [role=dialog]")
+    assert "Match over" in dialog.inner_text()
+    rows = _results_rows(page)
+    assert len(rows) == 3
+    # every row: name, cards left, points (numbers)
+    assert all(r[-1].strip().lstrip("-").isdigit() for r in rows), rows
+    assert any("Ana" in r[0] for r in rows)
+    shot(page, "results-desktop")
+    axe_check(page, "results")
+    # Play again deals a new game at the same table
+    page.click("button[data-focus-key='res:again']")
+    page.wait_for_function(
+        "() => window.__cc.view && window.__cc.view.phase !== 'game_over'", timeout=10_000
+    )
+    assert page.locator(".results-overlay").count() == 0
+    assert page.locator(".hand .card").count() >= 7
+
+
+def test_practice_full_game_standard_rules(open_page):
+    """Practice against one computer player with the standard preset (Last card! and Catch)."""
+    page = open_page(PHONE)
+    page.fill("#player-name", "Bea")
+    page.select_option("#practice-bots", "1")
+    page.select_option("#practice-level", "easy")
+    page.select_option("#practice-preset", "standard")
+    page.click("#btn-practice")
+    wait_table(page)
+    assert page.locator(".opponents .opp").count() == 1
+    play_to_results(page)
+    rows = _results_rows(page)
+    assert len(rows) == 2
+    text = page.locator(".results-overlay").inner_text()
+    assert "Match over" in text
+
+
+def test_private_room_two_players_and_a_computer(open_page):
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Host Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    assert re.fullmatch(r"[A-Z]{6}", code)
+    assert host.input_value("#invite-link").endswith(f"/r/{code}")
+    assert host.locator("img.qr").get_attribute("src") == f"/api/rooms/{code}/qr.svg"
+    # three seats: host, guest, computer
+    host.select_option("#set-seats", "3")
+    host.wait_for_function("() => window.__cc.room.settings.seats === 3")
+
+    guest = open_page(PHONE)
+    guest.fill("#player-name", "Guest Gus")
+    guest.fill("#join-code", code.lower())
+    guest.click("#btn-join")
+    guest.wait_for_selector("#btn-join-room")
+    guest.click("#btn-join-room")
+    guest.wait_for_selector("#btn-ready")
+    host.wait_for_selector(".seat-row[data-kind=human] >> text=Guest Gus")
+
+    host.click("button[data-focus-key='add-bot:2']")
+    host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
+    assert "Computer" in host.inner_text(".seat-row[data-seat='2']")
+    # not everyone is ready yet: Start explains why instead of starting
+    assert host.get_attribute("#btn-start", "aria-disabled") == "true"
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'"
+    )
+    shot(host, "room-desktop", full_page=True)
+    shot(guest, "room-phone", full_page=True)
+    host.click("#btn-start")
+    wait_table(host)
+    wait_table(guest)
+    # each sees the other by name and the computer labelled
+    assert "Guest Gus" in host.inner_text(".opponents")
+    assert "Host Hana" in guest.inner_text(".opponents")
+    play_to_results([host, guest])
+    for page in (host, guest):
+        assert len(_results_rows(page)) == 3
+    assert host.locator("button[data-focus-key='res:again']").count() == 1
+    assert guest.locator("button[data-focus-key='res:again']").count() == 0
+
+
+def test_reload_mid_game_returns_the_same_hand(open_page):
+    page = open_page(DESKTOP)
+    page.click("#btn-play-now")
+    wait_table(page)
+    my_turn(page)
+    before = sorted(page.evaluate("window.__cc.view.hand"))
+    shown = page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == before
+    url = page.url
+    page.reload()
+    wait_table(page)
+    assert page.url == url
+    after = page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(after) == before
+    assert page.evaluate("window.__cc.me") == 0
+
+
+def test_lost_connection_shows_reconnecting_and_recovers(open_page):
+    page = open_page(PHONE)
+    page.click("#btn-play-now")
+    wait_table(page)
+    hand = sorted(page.evaluate("window.__cc.view.hand"))
+    # drop the socket the way a flaky network does
+    page.evaluate("window.__cc.conn.ws.close()")
+    page.wait_for_selector("#reconnect:not([hidden])", timeout=3000)
+    assert "reconnecting" in page.inner_text("#reconnect").lower()
+    assert page.get_attribute("#conn", "data-state") == "reconnecting"
+    page.wait_for_selector("#reconnect", state="hidden", timeout=10_000)
+    assert page.get_attribute("#conn", "data-state") == "online"
+    # the table is back and playable
+    page.wait_for_function("() => window.__cc.view && window.__cc.view.hand.length > 0")
+    assert page.locator(".hand .card").count() == len(page.evaluate("window.__cc.view.hand"))
+    assert len(hand) > 0
