@@ -1,0 +1,93 @@
+"""SIGKILL the server during play, start it again: every room, hand, turn and clock
+deadline is back, and every acknowledged action is there."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from colorclash.bots import make_bot
+from colorclash.client import Client
+from colorclash.server.testing import ServerProcess
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def snapshot(state):
+    v = state["view"]
+    return {"hand": v["hand"], "counts": v["counts"], "top": v["top"], "turn": v["turn"],
+            "seq": state["seq"], "deadline": state["clock"]["deadline"],
+            "commitment": state["room"]["commitment"], "phase": v["phase"]}
+
+
+@pytest.mark.asyncio
+async def test_sigkill_and_restart_keeps_every_room(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+    env = {"COLORCLASH_BOT_DELAY": "0", "COLORCLASH_RECONNECT_GRACE": "60"}
+    srv = ServerProcess(f"sqlite:///{db}", env=env).start()
+    try:
+        c = Client(srv.url)
+        # A lobby with two people and a computer.
+        lobby = await c.create_room("Ana", preset="siege", seats=3, clock=45)
+        bo = await c.join(lobby["code"], "Bo")
+        # Two tables in play, each stopped on a person's turn.
+        tables = [await c.play_now("Cy"), await c.practice("Di", bots=4, level="random",
+                                                           preset="classic-table")]
+        # A private game between two people, a few moves in.
+        host = await c.create_room("Ed", preset="standard", seats=2, clock=90)
+        guest = await c.join(host["code"], "Flo")
+        a = await c.connect(host["code"], host["token"])
+        b = await c.connect(host["code"], guest["token"])
+        await b.send("ready")
+        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await a.send("start")
+        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        await b.wait_state(lambda s: s["room"]["status"] == "playing")
+        bots = {0: make_bot("easy", seed=1), 1: make_bot("easy", seed=2)}
+        conns = {0: a, 1: b}
+        acked = 0
+        for _ in range(6):  # six acknowledged actions, whoever is to act
+            turn = a.view["to_act"][0]
+            conn = conns[turn]
+            await conn.act(bots[turn].act(conn.view, []))
+            st = await conn.wait_for(lambda m: m["type"] in ("state", "error"), timeout=10)
+            assert st["type"] == "state", st
+            acked = st["seq"]
+            await a.wait_state(lambda s, n=acked: s["seq"] >= n)
+            await b.wait_state(lambda s, n=acked: s["seq"] >= n)
+        before = {}
+        for t in tables:
+            async with await c.connect(t["code"], t["token"]) as me:
+                st = await me.wait_state(lambda s, me=me: s["view"]["turn"] == me.seat
+                                         and s["view"]["phase"] == "play", timeout=20)
+                before[t["code"]] = snapshot(st)
+        before[host["code"]] = {0: snapshot(a.state), 1: snapshot(b.state)}
+        lobby_before = await c.room(lobby["code"])
+        await a.close()
+        await b.close()
+
+        srv.kill()
+        assert srv.proc.returncode == -9
+        srv = ServerProcess(f"sqlite:///{db}", env=env, port=srv.port).start()
+
+        again = await c.room(lobby["code"])
+        assert [s["name"] for s in again["seats"]] == ["Ana", "Bo", None]
+        assert again["settings"] == lobby_before["settings"]
+        async with await c.connect(lobby["code"], bo["token"]) as me:
+            assert me.seat == 1
+        for t in tables:
+            async with await c.connect(t["code"], t["token"]) as me:
+                assert snapshot(me.state) == before[t["code"]]
+        a = await c.connect(host["code"], host["token"])
+        b = await c.connect(host["code"], guest["token"])
+        assert snapshot(a.state) == before[host["code"]][0]
+        assert snapshot(b.state) == before[host["code"]][1]
+        assert a.state["seq"] == acked
+        # and the game goes on to the end after the restart
+        states = await asyncio.gather(a.play(bots[0], timeout=60), b.play(bots[1], timeout=60))
+        assert all(s["room"]["status"] == "finished" for s in states)
+        await a.close()
+        await b.close()
+    finally:
+        srv.stop()
