@@ -1,0 +1,349 @@
+"""``colorclash bench engine``: engine speed, side by side with RLCard's UNO game.
+
+Full random two-player games of the Color Clash ``family`` preset (108 cards, no stacking,
+the last-card call made for you), one round per game, against RLCard's raw ``UnoGame``, under
+the same policy: a uniformly random distinct playable card (for a wild, then a uniformly
+random colour), else draw; a playable drawn card is played at once. The two measurements are
+interleaved (several alternating rounds, the side that goes first alternates) and medians are
+reported, because the machine is shared and noisy.
+
+A *decision* is one call of the policy: one per turn, on both sides. On our side a turn that
+draws a playable card takes two engine steps (``draw``, then ``play``) but is one decision,
+because RLCard does the same thing inside one ``step("draw")``. See docs/benchmarks.md.
+
+Usage: ``colorclash bench engine [--games N | --seconds S] [--rounds R] [--seed S] [--json]
+[--min-ratio X] [--profile]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+
+def _load_baseline():
+    """The sibling module ``_rlcard_baseline`` (works whether or not ``benchmarks`` is a
+    package on ``sys.path``: the CLI loads this file by its path)."""
+    name = "colorclash_bench_rlcard_baseline"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).with_name("_rlcard_baseline.py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+baseline = _load_baseline()
+Tally = baseline.Tally
+
+PRESET = "family"
+SEATS = 2
+#: Safety net: a game longer than this many engine steps is cut and counted as aborted.
+MAX_STEPS = 20_000
+
+
+# ---------------------------------------------------------------- our side
+
+
+def _pick_play(plays: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A uniformly random distinct card among ``plays``, then (a wild) a uniformly random
+    colour among those listed for it."""
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    for action in plays:
+        card = action["card"]
+        if card in by_card:
+            by_card[card].append(action)
+        else:
+            by_card[card] = [action]
+    options = by_card[rng.choice(list(by_card))]
+    return options[0] if len(options) == 1 else rng.choice(options)
+
+
+def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
+    """Play one full round of ``family`` for two seats per seed; time the whole batch
+    (``new_game`` included)."""
+    from colorclash.engine import new_game
+
+    rng = random.Random(policy_seed)
+    tally = Tally(wins=[0] * SEATS)
+    options = {"rounds": 1}
+    perf = time.perf_counter
+    start = perf()
+    for seed in seeds:
+        g = new_game("color-clash", preset=PRESET, seats=SEATS, seed=seed, options=options)
+        steps = 0
+        while not g.over:
+            seat = g.to_act[0]
+            acts = g.legal_actions(seat)
+            plays = [a for a in acts if a["type"] == "play"]
+            if plays:
+                action = _pick_play(plays, rng)
+            else:
+                action = _fallback(acts, seat)
+                if action["type"] == "next":  # between rounds: not a decision (rounds=1)
+                    g.apply(seat, action)
+                    steps += 1
+                    continue
+            tally.decisions += 1
+            g.apply(seat, action)
+            steps += 1
+            if action["type"] == "draw":
+                tally.draws += 1
+                to_act = g.to_act
+                if to_act and to_act[0] == seat:
+                    after = g.legal_actions(seat)
+                    # the "drawn" phase offers PLAY (the drawn card) or KEEP: play it
+                    if any(a["type"] == "keep" for a in after):
+                        g.apply(seat, _pick_play([a for a in after if a["type"] == "play"], rng))
+                        steps += 1
+                        tally.drawn_played += 1
+            if steps >= MAX_STEPS:
+                tally.aborted += 1
+                break
+        tally.steps += steps
+        tally.games += 1
+        result = g.result
+        winners = result["winners"] if result else []
+        if len(winners) == 1:
+            tally.wins[winners[0]] += 1
+        else:
+            tally.no_winner += 1
+    tally.seconds = perf() - start
+    return tally
+
+
+def _fallback(acts: list[dict[str, Any]], seat: int) -> dict[str, Any]:
+    """No card can be played: draw; else the one thing left to do. Never ``timeout``."""
+    by_type = {a["type"]: a for a in acts}
+    for kind in ("draw", "next", "pass", "take"):
+        if kind in by_type:
+            return by_type[kind]
+    colours = [a for a in acts if a["type"] == "color"]
+    if colours:
+        return colours[0]
+    raise RuntimeError(
+        f"seat {seat}: no play, draw, next or pass among legal actions {acts!r}"
+    )
+
+
+# ---------------------------------------------------------------- the run
+
+
+def _side(tally: Tally) -> dict[str, float]:
+    return {
+        "decisions_per_s": tally.decisions / tally.seconds if tally.seconds else 0.0,
+        "games_per_s": tally.games / tally.seconds if tally.seconds else 0.0,
+    }
+
+
+def _batch(play, first_seed: int, games: int | None, seconds: float | None,
+           policy_seed: int) -> Tally:
+    """``games`` games, or as many batches of 20 games as fit in ``seconds``."""
+    if seconds is None:
+        return play(range(first_seed, first_seed + games), policy_seed)
+    total = Tally(wins=[0] * SEATS)
+    seed = first_seed
+    while total.seconds < seconds:
+        part = play(range(seed, seed + 20), policy_seed + seed)
+        seed += 20
+        total.add(part)
+    return total
+
+
+def run_benchmark(
+    games: int | None = 200,
+    rounds: int = 5,
+    seed: int = 0,
+    seconds: float | None = None,
+    with_rlcard: bool = True,
+    progress=None,
+) -> dict[str, Any]:
+    """Alternate our engine and RLCard ``rounds`` times; return raw rounds and medians."""
+    if games is None and seconds is None:
+        raise ValueError("give games or seconds")
+    with_rlcard = with_rlcard and baseline.rlcard_available()
+    sides = {"colorclash": play_colorclash_games}
+    if with_rlcard:
+        sides["rlcard"] = baseline.play_games
+    per_round: list[dict[str, Any]] = []
+    totals = {name: Tally(wins=[0] * SEATS) for name in sides}
+    for r in range(rounds):
+        first_seed = seed + r * 1_000_003
+        order = list(sides) if r % 2 == 0 else list(reversed(sides))
+        row: dict[str, Any] = {"round": r + 1, "order": order}
+        for name in order:
+            tally = _batch(sides[name], first_seed, games, seconds, policy_seed=seed + r)
+            totals[name].add(tally)
+            row[name] = {**tally.as_dict(), **_side(tally)}
+        if with_rlcard:
+            row["ratio_decisions"] = (
+                row["colorclash"]["decisions_per_s"] / row["rlcard"]["decisions_per_s"]
+            )
+            row["ratio_games"] = row["colorclash"]["games_per_s"] / row["rlcard"]["games_per_s"]
+        per_round.append(row)
+        if progress:
+            progress(r + 1, rounds)
+
+    summary: dict[str, Any] = {}
+    for name in sides:
+        t = totals[name]
+        summary[name] = {
+            "median_decisions_per_s": statistics.median(
+                row[name]["decisions_per_s"] for row in per_round),
+            "median_games_per_s": statistics.median(row[name]["games_per_s"] for row in per_round),
+            "games": t.games,
+            "decisions": t.decisions,
+            "steps": t.steps,
+            "decisions_per_game": t.decisions / t.games if t.games else 0.0,
+            "steps_per_game": t.steps / t.games if t.games else 0.0,
+            "draw_share": t.draws / t.decisions if t.decisions else 0.0,
+            "drawn_played_share": t.drawn_played / t.draws if t.draws else 0.0,
+            "wins": t.wins,
+            "no_winner": t.no_winner,
+            "aborted": t.aborted,
+            "seconds": t.seconds,
+        }
+    if with_rlcard:
+        summary["ratio"] = {
+            "decisions_per_s": statistics.median(row["ratio_decisions"] for row in per_round),
+            "games_per_s": statistics.median(row["ratio_games"] for row in per_round),
+        }
+    return {
+        "benchmark": "engine",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "rlcard": baseline.rlcard_version() if with_rlcard else None,
+        "preset": PRESET,
+        "seats": SEATS,
+        "rounds": rounds,
+        "games_per_round": games,
+        "seconds_per_round": seconds,
+        "seed": seed,
+        "per_round": per_round,
+        "summary": summary,
+    }
+
+
+def _print_table(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    s = report["summary"]
+    ours, theirs, ratio = s["colorclash"], s.get("rlcard"), s.get("ratio")
+    table = Table(
+        title=f"Engine speed, 2 players, {report['rounds']} alternating rounds (medians)",
+        caption=f"Python {report['python']} {report['implementation']}, {report['date']}",
+    )
+    table.add_column("")
+    table.add_column(f"Color Clash\n{PRESET}, 1 round", justify="right")
+    if theirs is not None:
+        table.add_column(f"RLCard {report['rlcard'] or ''}\nUnoGame", justify="right")
+        table.add_column("ratio", justify="right", style="bold")
+
+    def row(label: str, key: str, fmt: str, ratio_key: str | None = None) -> None:
+        cells = [label, format(ours[key], fmt)]
+        if theirs is not None:
+            cells.append(format(theirs[key], fmt))
+            cells.append(f"{ratio[ratio_key]:.2f}x" if ratio_key else "")
+        table.add_row(*cells)
+
+    row("decisions / s", "median_decisions_per_s", ",.0f", "decisions_per_s")
+    row("games / s", "median_games_per_s", ",.1f", "games_per_s")
+    for x in filter(None, (ours, theirs)):
+        d = x["median_decisions_per_s"]
+        x["us_per_decision"] = 1e6 / d if d else 0.0
+    row("µs / decision", "us_per_decision", ".1f")
+    row("decisions / game", "decisions_per_game", ".1f")
+    row("engine steps / game", "steps_per_game", ".1f")
+    row("draws / decisions", "draw_share", ".0%")
+    row("drawn cards played", "drawn_played_share", ".0%")
+    row("games measured", "games", "d")
+    row("games aborted", "aborted", "d")
+    console.print(table)
+    if theirs is None:
+        console.print("RLCard not measured (pip install -e '.[bench]'): our side only.",
+                      markup=False)
+
+
+def _profile(games: int, seed: int) -> None:
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    play_colorclash_games(range(seed, seed + games), seed)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    stats.sort_stats("tottime").print_stats(25)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="colorclash bench engine",
+        description="Random 2-player games of Color Clash (family, 1 round) vs RLCard's UNO: "
+        "decisions and games per second, interleaved rounds, medians.",
+    )
+    parser.add_argument("--games", type=int, default=300, help="games per side per round")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="time per side per round instead of a game count")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
+    parser.add_argument("--min-ratio", type=float, default=None,
+                        help="exit 1 if the decisions/s ratio is below this")
+    parser.add_argument("--profile", action="store_true",
+                        help="cProfile our side for --games games instead of benchmarking")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.rounds < 1 or (args.seconds is not None and args.seconds <= 0):
+        parser.error("--games, --rounds and --seconds must be positive")
+
+    if args.profile:
+        _profile(args.games, args.seed)
+        return 0
+
+    if args.json:
+        report = run_benchmark(args.games if args.seconds is None else None, args.rounds,
+                               args.seed, args.seconds, not args.no_rlcard)
+        print(json.dumps(report, indent=2))
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("benchmarking", total=args.rounds)
+            report = run_benchmark(
+                args.games if args.seconds is None else None, args.rounds, args.seed,
+                args.seconds, not args.no_rlcard,
+                progress=lambda done, _total: bar.update(task, completed=done),
+            )
+        _print_table(report)
+
+    if args.min_ratio is not None:
+        ratio = report["summary"].get("ratio")
+        if ratio is None:
+            print("--min-ratio needs RLCard", file=sys.stderr)
+            return 1
+        if ratio["decisions_per_s"] < args.min_ratio:
+            print(f"decisions/s ratio {ratio['decisions_per_s']:.2f} is below "
+                  f"{args.min_ratio}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))

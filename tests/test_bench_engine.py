@@ -1,0 +1,149 @@
+"""The engine benchmark's game loops: games finish, counts add up, the policy is the same
+two-stage choice on both sides, and the command line reports what it measured."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str, filename: str):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / filename)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load("colorclash_bench_engine", "engine.py")
+baseline = bench.baseline
+
+needs_rlcard = pytest.mark.skipif(
+    not baseline.rlcard_available(), reason="rlcard (the 'bench' extra) is not installed"
+)
+
+
+def _check_tally(t, games: int) -> None:
+    assert t.games == games
+    assert t.aborted == 0
+    assert sum(t.wins) + t.no_winner == games
+    assert t.decisions >= games  # every game has at least one turn
+    assert 0 <= t.drawn_played <= t.draws <= t.decisions
+    assert t.seconds > 0
+
+
+def test_colorclash_games_finish_and_counts_add_up():
+    t = bench.play_colorclash_games(range(6), policy_seed=1)
+    _check_tally(t, 6)
+    # one decision per turn; a drawn card that is played is one more engine step
+    assert t.steps == t.decisions + t.drawn_played
+    # one round of 2 seats from a 7-card hand: the winner played at least 7 cards
+    assert t.decisions >= 6 * 7
+
+
+def test_colorclash_loop_is_reproducible():
+    a = bench.play_colorclash_games(range(3), policy_seed=5)
+    b = bench.play_colorclash_games(range(3), policy_seed=5)
+    assert (a.decisions, a.steps, a.draws, a.wins) == (b.decisions, b.steps, b.draws, b.wins)
+
+
+def test_colorclash_game_matches_engine_log():
+    """The loop's steps are exactly the actions the engine logged, and none is a timeout."""
+    from colorclash.engine import new_game
+
+    rng = random.Random(3)
+    g = new_game("color-clash", preset="family", seats=2, seed=11, options={"rounds": 1})
+    steps = 0
+    while not g.over:
+        seat = g.to_act[0]
+        acts = g.legal_actions(seat)
+        plays = [a for a in acts if a["type"] == "play"]
+        action = bench._pick_play(plays, rng) if plays else bench._fallback(acts, seat)
+        g.apply(seat, action)
+        steps += 1
+    assert len(g.log) == steps
+    assert all(action["type"] != "timeout" for _seat, action in g.log)
+    assert g.result is not None
+
+
+@needs_rlcard
+def test_rlcard_games_finish_and_counts_add_up():
+    t = baseline.play_games(range(6), policy_seed=1)
+    _check_tally(t, 6)
+    assert t.steps == t.decisions  # RLCard plays a drawn card inside step("draw")
+    assert t.decisions >= 6 * 7
+
+
+def test_rlcard_policy_picks_distinct_cards_then_colour():
+    # two red 7s are listed twice by RLCard, a Wild once per colour: still 1/2 each
+    legal = ["r-7", "r-7", "r-wild", "g-wild", "b-wild", "y-wild"]
+    rng = random.Random(0)
+    picks = Counter(baseline.choose(legal, rng) for _ in range(4000))
+    assert set(picks) == {"r-7", "r-wild", "g-wild", "b-wild", "y-wild"}
+    wild = sum(n for p, n in picks.items() if p.endswith("wild"))
+    assert 1800 < picks["r-7"] < 2200 and 1800 < wild < 2200
+    assert baseline.choose(["draw"], rng) == "draw"
+    assert baseline.choose(["g-wild_draw_4", "r-wild_draw_4", "b-wild_draw_4",
+                            "y-wild_draw_4"], rng).endswith("-wild_draw_4")
+
+
+def test_our_policy_picks_distinct_cards_then_colour():
+    plays = [{"type": "play", "card": "R7"}, {"type": "play", "card": "R7"}] + [
+        {"type": "play", "card": "W", "color": c} for c in "RBYG"
+    ]
+    rng = random.Random(0)
+    picks = Counter(
+        (a["card"], a.get("color")) for a in (bench._pick_play(plays, rng) for _ in range(4000))
+    )
+    assert len(picks) == 5
+    wild = sum(n for (card, _c), n in picks.items() if card == "W")
+    assert 1800 < picks[("R7", None)] < 2200 and 1800 < wild < 2200
+
+
+def test_fallback_never_times_out():
+    assert bench._fallback([{"type": "timeout"}, {"type": "draw"}], 0) == {"type": "draw"}
+    assert bench._fallback([{"type": "timeout"}, {"type": "next"}], 0) == {"type": "next"}
+    with pytest.raises(RuntimeError, match="no play, draw"):
+        bench._fallback([{"type": "timeout"}], 0)
+
+
+def test_main_json_reports_both_sides(capsys):
+    assert bench.main(["--games", "3", "--rounds", "2", "--seed", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    s = report["summary"]
+    assert report["preset"] == "family" and report["seats"] == 2
+    assert len(report["per_round"]) == 2
+    assert report["per_round"][0]["order"] != report["per_round"][1]["order"] or len(
+        report["per_round"][0]["order"]) == 1
+    assert s["colorclash"]["games"] == 6
+    assert s["colorclash"]["median_decisions_per_s"] > 0
+    if baseline.rlcard_available():
+        assert s["rlcard"]["games"] == 6
+        assert s["ratio"]["decisions_per_s"] > 0
+
+
+def test_main_table_and_min_ratio(capsys):
+    assert bench.main(["--games", "2", "--rounds", "1", "--no-rlcard"]) == 0
+    out = capsys.readouterr().out
+    assert "decisions / s" in out and "Color Clash" in out
+    assert "RLCard not measured (pip install -e '.[bench]')" in out
+    # a ratio threshold without the baseline cannot be checked: a clear failure
+    assert bench.main(["--games", "2", "--rounds", "1", "--no-rlcard", "--min-ratio", "2"]) == 1
+    assert "needs RLCard" in capsys.readouterr().err
+
+
+def test_main_rejects_bad_arguments(capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--games", "0"])
+    assert exc.value.code == 2
+    assert "must be positive" in capsys.readouterr().err
