@@ -1,0 +1,296 @@
+"""Rules of spec sections 4-6 beyond the worked examples: turns, draws, timeouts,
+reshuffles, dead rounds, match lengths, substitutes, options."""
+
+from __future__ import annotations
+
+import pytest
+
+from colorclash.engine import IllegalAction, new_game
+from colorclash.engine.presets import PRESETS, make_options
+
+FILLER = ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"]
+
+
+def table(preset, hands, top, draw=(), first=0, options=None, **extra):
+    setup = {"hands": [list(h) for h in hands], "top": top, "draw": list(draw), "first": first}
+    setup.update(extra)
+    return new_game("color-clash", preset=preset, seats=len(hands), setup=setup, options=options)
+
+
+# ---------------------------------------------------------------- a turn
+
+
+def test_match_by_colour_number_or_symbol_or_wild():
+    g = table("standard", [["B7", "R3", "G-skip", "W", "Y9"], ["G1"]], "B3", FILLER)
+    cards = {a["card"] for a in g.legal_actions(0) if a["type"] == "play"}
+    assert cards == {"B7", "R3", "W"}
+    g = table("family", [["B-skip", "R3"], ["G1"]], "G-skip", FILLER)
+    assert {a["card"] for a in g.legal_actions(0) if a["type"] == "play"} == {"B-skip"}
+
+
+def test_wild_sets_the_colour_everyone_must_match():
+    g = table("family", [["W", "R1"], ["Y2", "B2"]], "R5", FILLER)
+    ev = g.apply(0, {"type": "play", "card": "W", "color": "Y"})
+    assert {"type": "color_chosen", "seat": 0, "color": "Y"} in ev
+    assert g.color == "Y"
+    assert [a["card"] for a in g.legal_actions(1) if a["type"] == "play"] == ["Y2"]
+
+
+def test_draw_even_when_you_could_play_and_only_once_per_turn():
+    g = table("standard", [["R1", "R2"], ["G1"]], "R5", ["R7", "B9"])
+    assert {"type": "draw"} in g.legal_actions(0)
+    g.apply(0, {"type": "draw"})  # R7: playable -> PLAY or KEEP
+    assert g.phase == "drawn" and g.view(0)["drawn"] == "R7"
+    assert g.legal_actions(0) == [{"type": "play", "card": "R7"}, {"type": "keep"}]
+    with pytest.raises(IllegalAction):
+        g.apply(0, {"type": "draw"})
+    with pytest.raises(IllegalAction, match="drawn card"):
+        g.apply(0, {"type": "play", "card": "R1"})
+    g.apply(0, {"type": "keep"})
+    assert g.turn == 1 and len(g.hands[0]) == 3
+
+
+def test_unplayable_drawn_card_is_kept_and_turn_ends():
+    g = table("standard", [["R1"], ["G1"]], "R5", ["B9"])
+    ev = g.apply(0, {"type": "draw"})
+    assert {"type": "draw", "seat": 0, "count": 1, "reason": "draw"} in ev
+    assert g.turn == 1 and g.hands[0] == ["R1", "B9"]
+
+
+def test_skip_and_reverse():
+    g = table("standard", [["R-skip", "R1"], ["G1"], ["G2"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R-skip"})
+    assert g.turn == 2
+    g = table("standard", [["R-reverse", "R1"], ["G1"], ["G2"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R-reverse"})
+    assert g.turn == 2 and g.direction == -1
+
+
+def test_reverse_with_two_players_acts_as_skip():
+    g = table("standard", [["R-reverse", "R1"], ["G1"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R-reverse"})
+    assert g.turn == 0
+
+
+def test_play_on_passes_over_empty_seats():
+    hands = [["R1"], ["R2", "G4", "G5"], ["B2", "B3"], ["R-skip", "Y2", "Y3"]]
+    g = table("family", hands, "R5", FILLER, options={"rounds": 1})
+    g.apply(0, {"type": "play", "card": "R1"})  # seat 0 out
+    g.apply(1, {"type": "play", "card": "R2"})
+    g.apply(2, {"type": "play", "card": "B2"})  # matches the 2
+    assert g.turn == 3
+    g.apply(3, {"type": "draw"})  # G1 from the pile, unplayable on B2
+    assert g.turn == 1  # passes over empty seat 0
+
+
+# ---------------------------------------------------------------- piles
+
+
+def test_empty_draw_pile_reshuffles_discards_under_the_top():
+    g = table("standard", [["R1", "R2"], ["R3", "G1"]], "R5", [], discard=["B1", "B2", "B3"])
+    ev = g.apply(0, {"type": "draw"})
+    assert ev[0] == {"type": "reshuffle", "count": 3}
+    assert g.discard == ["R5"] and len(g.draw_pile) == 2 and len(g.hands[0]) == 3
+
+
+def test_pass_only_when_neither_pile_has_a_card_and_dead_round_after_two_laps():
+    g = table("family", [["B1", "B2"], ["G1", "G2"]], "R5", [], options={"rounds": 1})
+    assert g.legal_actions(0) == [{"type": "pass"}]
+    events = []
+    for _ in range(4):  # two laps of two players
+        events += g.apply(g.turn, {"type": "pass"})
+    assert {"type": "dead_round"} in events
+    assert g.over and g.result["winners"] == [] and g.result["scores"] == [0, 0]
+
+
+def test_pass_refused_while_a_card_can_be_drawn_or_played():
+    g = table("standard", [["R1"], ["G1"]], "R5", ["B2"])
+    with pytest.raises(IllegalAction, match="draw"):
+        g.apply(0, {"type": "pass"})
+    g = table("standard", [["R1", "B1"], ["G1"]], "R5", [])
+    with pytest.raises(IllegalAction, match="play"):
+        g.apply(0, {"type": "pass"})
+
+
+def test_a_stack_bigger_than_the_piles_gives_what_there_is():
+    g = table("classic-table", [["R+2", "R1"], ["B1"]], "R5", [])
+    g.apply(0, {"type": "play", "card": "R+2"})
+    ev = g.apply(1, {"type": "take"})
+    assert {"type": "take", "seat": 1, "count": 1, "stack": 2} in ev
+
+
+# ---------------------------------------------------------------- timeouts
+
+
+def test_timeout_in_standard_draws_one_and_ends_turn_never_plays():
+    g = table("standard", [["R1", "R2"], ["G1"]], "R5", ["R7"])
+    g.apply(0, {"type": "timeout"})
+    assert g.turn == 1 and g.hands[0] == ["R1", "R2", "R7"] and g.top == "R5"
+
+
+def test_timeout_in_table_presets_a_bot_plays_the_turn():
+    g = table("classic-table", [["B1", "W", "R2", "B2"], ["G1"]], "R5", ["R7"])
+    ev = g.apply(0, {"type": "timeout"})
+    assert {"type": "play", "seat": 0, "card": "W", "color": "B"} in ev  # first playable
+    assert g.color == "B"  # the colour held most
+    g = table("siege", [["R+2", "G1"], ["B+2", "B1"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R+2"})
+    g.apply(1, {"type": "timeout"})  # answers the stack with the first answering card
+    assert g.stack == 4
+    g.apply(0, {"type": "timeout"})  # nothing answers: takes the stack
+    assert g.stack == 0 and len(g.hands[0]) == 5
+
+
+def test_timeout_bot_draws_and_plays_a_playable_drawn_card():
+    g = table("classic-table", [["B1"], ["G1"]], "R5", ["R7"])
+    ev = g.apply(0, {"type": "timeout"})
+    assert {"type": "play", "seat": 0, "card": "R7"} in ev and g.turn == 1
+
+
+@pytest.mark.parametrize("preset, played", [("standard", False), ("family", False),
+                                            ("classic-table", True), ("siege", True)])
+def test_drawn_card_choice_timeout(preset, played):
+    g = table(preset, [["B1", "B2"], ["G1"]], "R5", ["R7"])
+    g.apply(0, {"type": "draw"})
+    assert g.phase == "drawn"
+    g.apply(0, {"type": "timeout"})
+    assert (g.top == "R7") is played
+    assert g.turn == 1
+
+
+def test_timeout_of_the_first_wild_choice_picks_a_colour_then_draws():
+    g = table("standard", [["B1", "B2", "G1"], ["G2"]], "W", ["R3"])
+    g.apply(0, {"type": "timeout"})
+    assert g.color == "B" and g.turn == 1 and len(g.hands[0]) == 4
+
+
+def test_timeout_only_for_seats_that_may_act():
+    g = table("standard", [["B1"], ["G1"]], "R5", FILLER)
+    with pytest.raises(IllegalAction):
+        g.apply(1, {"type": "timeout"})
+
+
+# ---------------------------------------------------------------- rounds and matches
+
+
+def finish_round(g):
+    """Play the current round to its end: the first playable card, else draw or take."""
+    steps = 0
+    start = g.round_no
+    while not g.over and g.round_no == start and g.phase != "round_over":
+        seat = g.to_act[0]
+        actions = g.legal_actions(seat)
+        plays = [a for a in actions if a["type"] in ("play", "color", "call")]
+        g.apply(seat, plays[0] if plays else actions[0])
+        steps += 1
+        assert steps < 5000
+
+
+def test_family_plays_three_rounds_and_first_player_rotates():
+    g = new_game("color-clash", preset="family", seats=3, seed=11)
+    firsts = [g.first]
+    for _ in range(2):
+        finish_round(g)
+        assert g.phase == "round_over" and not g.over
+        assert g.to_act == [0, 1, 2] and g.legal_actions(1) == [{"type": "next"}]
+        g.apply(1, {"type": "next"})
+        firsts.append(g.first)
+    finish_round(g)
+    assert g.over and len(g.result["rounds"]) == 3
+    assert firsts == [firsts[0], (firsts[0] + 1) % 3, (firsts[0] + 2) % 3]
+    totals = [sum(r[s] for r in g.result["rounds"]) for s in range(3)]
+    assert g.result["scores"] == totals
+    best = max(totals)
+    assert g.result["winners"] == [s for s in range(3) if totals[s] == best]
+
+
+def test_ties_share_the_win_in_family():
+    g = new_game("color-clash", preset="family", seats=2, seed=3, options={"match": "3"})
+    g.scores = [0, 0]
+    finish_round(g)
+    # force a tie at the end: equal totals share the win
+    g.apply(0, {"type": "next"})
+    finish_round(g)
+    g.apply(0, {"type": "next"})
+    g.scores = [50, 50]
+    g.round_scores = [[25, 25], [25, 25]]
+    finish_round(g)
+    best = max(g.scores)
+    assert g.result["winners"] == [s for s in range(2) if g.scores[s] == best]
+
+
+@pytest.mark.parametrize("match, rounds", [("1", 1), ("3", 3), ("5", 5)])
+def test_standard_match_lengths(match, rounds):
+    g = new_game("color-clash", preset="standard", seats=2, seed=5, options={"match": match})
+    played = 0
+    while not g.over:
+        finish_round(g)
+        played += 1
+        if not g.over:
+            g.apply(0, {"type": "timeout"})  # the server's pause after a round
+    assert played == rounds == len(g.result["rounds"])
+
+
+def test_first_to_500():
+    g = new_game("color-clash", preset="standard", seats=2, seed=9, options={"match": "500"})
+    while not g.over:
+        finish_round(g)
+        if not g.over:
+            assert max(g.scores) < 500
+            g.apply(0, {"type": "next"})
+    assert max(g.result["scores"]) >= 500
+    assert g.result["winners"] == [g.result["scores"].index(max(g.result["scores"]))]
+
+
+def test_table_presets_are_one_round_with_one_winner():
+    for preset in ("classic-table", "siege", "day-night"):
+        g = new_game("color-clash", preset=preset, seats=4, seed=2)
+        finish_round(g)
+        assert g.over and len(g.result["winners"]) <= 1
+
+
+# ---------------------------------------------------------------- substitutes
+
+
+def test_substitute_cannot_score_and_if_it_goes_out_first_nobody_scores():
+    g = table("classic-table", [["R7"], ["R-skip", "W", "G9"], ["Y-bomb", "B0"]], "R5", FILLER)
+    g.apply(1, {"type": "substitute", "on": True})
+    g.apply(0, {"type": "play", "card": "R7"})
+    assert g.result["scores"] == [99, 0, 79]
+    g = table("classic-table", [["R7"], ["R-skip", "W", "G9"], ["Y-bomb", "B0"]], "R5", FILLER)
+    g.apply(0, {"type": "substitute", "on": True})
+    g.apply(0, {"type": "play", "card": "R7"})
+    assert g.result["scores"] == [0, 0, 0]
+    g = table("standard", [["R7"], ["R-skip", "W", "G9"]], "R5", FILLER)
+    g.apply(0, {"type": "substitute", "on": True})
+    g.apply(0, {"type": "play", "card": "R7"})
+    assert g.result["scores"] == [0, 0]
+
+
+# ---------------------------------------------------------------- options
+
+
+def test_presets_are_data_and_options_are_checked():
+    assert PRESETS["classic-table"].stacking == "classic"
+    assert make_options("standard", {"match": "500"}).rounds == 0
+    assert make_options("classic-table", {"clock": 600}).clock == 600
+    with pytest.raises(ValueError, match="not offered"):
+        make_options("standard", {"clock": 15})
+    with pytest.raises(ValueError, match="not offered"):
+        make_options("classic-table", {"match": "3"})
+    with pytest.raises(ValueError, match="unknown option"):
+        make_options("standard", {"colour_blind": True})
+    with pytest.raises(ValueError, match="unknown preset"):
+        make_options("poker")
+    assert PRESETS["family"].clock == 60 and PRESETS["standard"].clock == 30
+
+
+def test_bad_new_game_arguments():
+    with pytest.raises(ValueError):
+        new_game("color-clash", preset="standard", seats=7, seed=1)
+    with pytest.raises(ValueError):
+        new_game("chess", seats=2, seed=1)
+    with pytest.raises(ValueError, match="unknown card"):
+        table("standard", [["R1"], ["X9"]], "R5")
+    with pytest.raises(ValueError, match="color"):
+        table("classic-table", [["R1"], ["G9"]], "W")
