@@ -294,3 +294,48 @@ def test_bad_new_game_arguments():
         table("standard", [["R1"], ["X9"]], "R5")
     with pytest.raises(ValueError, match="color"):
         table("classic-table", [["R1"], ["G9"]], "W")
+
+
+# ---------------------------------------------------------------- decks and deal
+
+
+def test_decks_have_the_cards_of_spec_section_2():
+    from collections import Counter
+
+    from colorclash.engine.cards import DECKS
+
+    std = Counter(DECKS["standard"]())
+    assert sum(std.values()) == 108
+    for c in "RBYG":
+        assert std[c + "0"] == 1
+        assert all(std[f"{c}{n}"] == 2 for n in range(1, 10))
+        assert std[c + "-skip"] == std[c + "-reverse"] == std[c + "+2"] == 2
+    assert std["W"] == std["W+4"] == 4
+    table_deck = Counter(DECKS["classic-table"]())
+    assert sum(table_deck.values()) == 112 and table_deck - std == Counter(
+        {c + "-bomb": 1 for c in "RBYG"})
+    siege = Counter(DECKS["siege"]())
+    assert sum(siege.values()) == 112 and siege - std == Counter(
+        {c + "-shield": 1 for c in "RBYG"})
+
+
+@pytest.mark.parametrize("preset", ["standard", "family", "classic-table", "siege", "day-night"])
+@pytest.mark.parametrize("seats", [2, 6])
+def test_deal_gives_seven_cards_and_turns_one(preset, seats):
+    g = new_game("color-clash", preset=preset, seats=seats, seed=4)
+    assert all(len(h) == 7 or (preset == "standard" and len(h) == 9) for h in g.hands)
+    assert len(g.discard) == 1
+    assert g.view(None)["discard_count"] == 1
+
+
+def test_table_presets_pick_a_random_first_seat():
+    firsts = {new_game("color-clash", preset="siege", seats=4, seed=s).first for s in range(40)}
+    assert firsts == {0, 1, 2, 3}
+
+
+def test_reverse_with_two_players_left_in_play_on_acts_as_skip():
+    hands = [["R1"], ["R-reverse", "G4", "G5"], ["B2", "B3"]]
+    g = table("family", hands, "R5", FILLER, options={"rounds": 1})
+    g.apply(0, {"type": "play", "card": "R1"})  # seat 0 out; seats 1 and 2 remain
+    g.apply(1, {"type": "play", "card": "R-reverse"})
+    assert g.turn == 1 and g.direction == 1
