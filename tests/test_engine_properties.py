@@ -13,6 +13,7 @@ played by those choices. Invariants checked at every step:
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 
@@ -33,7 +34,7 @@ settings.register_profile("default", max_examples=40, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=1000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("default")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def snapshot(g):
