@@ -52,7 +52,8 @@ class Tally:
     wins: list[int] = field(default_factory=list)  # per seat
     no_winner: int = 0  # games that ended without a winner (dead round)
     aborted: int = 0  # games cut short (engine error or MAX_STEPS)
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall-clock time of the batch (time.perf_counter)
+    cpu_seconds: float = 0.0  # CPU time of this process over the batch (time.process_time)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -67,6 +68,7 @@ class Tally:
         self.no_winner += other.no_winner
         self.aborted += other.aborted
         self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +81,7 @@ class Tally:
             "no_winner": self.no_winner,
             "aborted": self.aborted,
             "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
         }
 
 
@@ -130,8 +133,8 @@ def play_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
     rng = random.Random(policy_seed)
     tally = Tally(wins=[0, 0])
     game = UnoGame(num_players=2)
-    perf = time.perf_counter
-    start = perf()
+    perf, cpu = time.perf_counter, time.process_time
+    start, start_cpu = perf(), cpu()
     for seed in seeds:
         game.np_random = np.random.RandomState(seed % 2**32)
         state, _player = game.init_game()
@@ -163,4 +166,5 @@ def play_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
         else:
             tally.no_winner += 1
     tally.seconds = perf() - start
+    tally.cpu_seconds = cpu() - start_cpu
     return tally

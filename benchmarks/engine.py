@@ -4,15 +4,15 @@ Full random two-player games of the Color Clash ``family`` preset (108 cards, no
 the last-card call made for you), one round per game, against RLCard's raw ``UnoGame``, under
 the same policy: a uniformly random distinct playable card (for a wild, then a uniformly
 random colour), else draw; a playable drawn card is played at once. The two measurements are
-interleaved (several alternating rounds, the side that goes first alternates) and medians are
-reported, because the machine is shared and noisy.
+interleaved (several rounds; within a round the sides alternate in small chunks of games) and
+medians over the rounds are reported, because the machine is shared and noisy.
 
 A *decision* is one call of the policy: one per turn, on both sides. On our side a turn that
 draws a playable card takes two engine steps (``draw``, then ``play``) but is one decision,
 because RLCard does the same thing inside one ``step("draw")``. See docs/benchmarks.md.
 
-Usage: ``colorclash bench engine [--games N | --seconds S] [--rounds R] [--seed S] [--json]
-[--min-ratio X] [--profile]``.
+Usage: ``colorclash bench engine [--games N | --seconds S] [--rounds R] [--chunk C]
+[--clock cpu|wall] [--seed S] [--json] [--no-rlcard] [--min-ratio X] [--profile]``.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
     rng = random.Random(policy_seed)
     tally = Tally(wins=[0] * SEATS)
     options = {"rounds": 1}
-    perf = time.perf_counter
-    start = perf()
+    perf, cpu = time.perf_counter, time.process_time
+    start, start_cpu = perf(), cpu()
     for seed in seeds:
         g = new_game("color-clash", preset=PRESET, seats=SEATS, seed=seed, options=options)
         steps = 0
@@ -121,6 +121,7 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
         else:
             tally.no_winner += 1
     tally.seconds = perf() - start
+    tally.cpu_seconds = cpu() - start_cpu
     return tally
 
 
@@ -141,52 +142,67 @@ def _fallback(acts: list[dict[str, Any]], seat: int) -> dict[str, Any]:
 # ---------------------------------------------------------------- the run
 
 
-def _side(tally: Tally) -> dict[str, float]:
+def _rates(tally: Tally, clock: str) -> dict[str, float]:
+    secs = tally.cpu_seconds if clock == "cpu" else tally.seconds
     return {
-        "decisions_per_s": tally.decisions / tally.seconds if tally.seconds else 0.0,
-        "games_per_s": tally.games / tally.seconds if tally.seconds else 0.0,
+        "decisions_per_s": tally.decisions / secs if secs > 0 else 0.0,
+        "games_per_s": tally.games / secs if secs > 0 else 0.0,
     }
 
 
-def _batch(play, first_seed: int, games: int | None, seconds: float | None,
-           policy_seed: int) -> Tally:
-    """``games`` games, or as many batches of 20 games as fit in ``seconds``."""
-    if seconds is None:
-        return play(range(first_seed, first_seed + games), policy_seed)
-    total = Tally(wins=[0] * SEATS)
-    seed = first_seed
-    while total.seconds < seconds:
-        part = play(range(seed, seed + 20), policy_seed + seed)
-        seed += 20
-        total.add(part)
-    return total
-
-
 def run_benchmark(
-    games: int | None = 200,
+    games: int | None = 300,
     rounds: int = 5,
     seed: int = 0,
     seconds: float | None = None,
     with_rlcard: bool = True,
+    chunk: int = 25,
+    clock: str = "cpu",
     progress=None,
 ) -> dict[str, Any]:
-    """Alternate our engine and RLCard ``rounds`` times; return raw rounds and medians."""
+    """Measure both sides ``rounds`` times; return every round and the medians.
+
+    Within a round the two sides take turns in chunks of ``chunk`` games, in the order
+    A B B A A B ... so that a burst of load from another process, or a slow drift, falls on
+    both sides alike. A round ends when each side has played ``games`` games (or, with
+    ``seconds``, has used that much time). Rates use CPU time of this process
+    (``clock="cpu"``, less disturbed by other processes on a shared machine) or wall time.
+    """
     if games is None and seconds is None:
         raise ValueError("give games or seconds")
+    if clock not in ("cpu", "wall"):
+        raise ValueError("clock is 'cpu' or 'wall'")
     with_rlcard = with_rlcard and baseline.rlcard_available()
-    sides = {"colorclash": play_colorclash_games}
+    sides: dict[str, Any] = {"colorclash": play_colorclash_games}
     if with_rlcard:
         sides["rlcard"] = baseline.play_games
+    names = list(sides)
     per_round: list[dict[str, Any]] = []
-    totals = {name: Tally(wins=[0] * SEATS) for name in sides}
+    totals = {name: Tally(wins=[0] * SEATS) for name in names}
+
+    def done(tally: Tally) -> bool:
+        if seconds is None:
+            return tally.games >= games
+        return (tally.cpu_seconds if clock == "cpu" else tally.seconds) >= seconds
+
     for r in range(rounds):
         first_seed = seed + r * 1_000_003
-        order = list(sides) if r % 2 == 0 else list(reversed(sides))
-        row: dict[str, Any] = {"round": r + 1, "order": order}
-        for name in order:
-            tally = _batch(sides[name], first_seed, games, seconds, policy_seed=seed + r)
-            totals[name].add(tally)
-            row[name] = {**tally.as_dict(), **_side(tally)}
+        round_tally = {name: Tally(wins=[0] * SEATS) for name in names}
+        k = 0
+        while not all(done(round_tally[name]) for name in names):
+            order = names if k % 2 == 0 else names[::-1]
+            for name in order:
+                t = round_tally[name]
+                if done(t):
+                    continue
+                n = chunk if seconds is not None else min(chunk, games - t.games)
+                seeds = range(first_seed + t.games, first_seed + t.games + n)
+                t.add(sides[name](seeds, policy_seed=first_seed + t.games))
+            k += 1
+        row: dict[str, Any] = {"round": r + 1}
+        for name in names:
+            totals[name].add(round_tally[name])
+            row[name] = {**round_tally[name].as_dict(), **_rates(round_tally[name], clock)}
         if with_rlcard:
             row["ratio_decisions"] = (
                 row["colorclash"]["decisions_per_s"] / row["rlcard"]["decisions_per_s"]
@@ -197,7 +213,7 @@ def run_benchmark(
             progress(r + 1, rounds)
 
     summary: dict[str, Any] = {}
-    for name in sides:
+    for name in names:
         t = totals[name]
         summary[name] = {
             "median_decisions_per_s": statistics.median(
@@ -214,11 +230,15 @@ def run_benchmark(
             "no_winner": t.no_winner,
             "aborted": t.aborted,
             "seconds": t.seconds,
+            "cpu_seconds": t.cpu_seconds,
         }
     if with_rlcard:
+        ratios = [row["ratio_decisions"] for row in per_round]
         summary["ratio"] = {
-            "decisions_per_s": statistics.median(row["ratio_decisions"] for row in per_round),
+            "decisions_per_s": statistics.median(ratios),
             "games_per_s": statistics.median(row["ratio_games"] for row in per_round),
+            "decisions_per_s_min": min(ratios),
+            "decisions_per_s_max": max(ratios),
         }
     return {
         "benchmark": "engine",
@@ -229,9 +249,13 @@ def run_benchmark(
         "rlcard": baseline.rlcard_version() if with_rlcard else None,
         "preset": PRESET,
         "seats": SEATS,
+        "policy": "uniform distinct playable card, then uniform colour for a wild; else draw; "
+        "a playable drawn card is played",
         "rounds": rounds,
         "games_per_round": games,
         "seconds_per_round": seconds,
+        "chunk": chunk,
+        "clock": clock,
         "seed": seed,
         "per_round": per_round,
         "summary": summary,
@@ -246,8 +270,9 @@ def _print_table(report: dict[str, Any]) -> None:
     s = report["summary"]
     ours, theirs, ratio = s["colorclash"], s.get("rlcard"), s.get("ratio")
     table = Table(
-        title=f"Engine speed, 2 players, {report['rounds']} alternating rounds (medians)",
-        caption=f"Python {report['python']} {report['implementation']}, {report['date']}",
+        title=f"Engine speed, 2 players, {report['rounds']} interleaved rounds (medians)",
+        caption=f"{report['clock']} time; Python {report['python']} "
+        f"{report['implementation']}; {report['date']}",
     )
     table.add_column("")
     table.add_column(f"Color Clash\n{PRESET}, 1 round", justify="right")
@@ -272,6 +297,9 @@ def _print_table(report: dict[str, Any]) -> None:
     row("engine steps / game", "steps_per_game", ".1f")
     row("draws / decisions", "draw_share", ".0%")
     row("drawn cards played", "drawn_played_share", ".0%")
+    if ratio is not None:
+        table.add_row("ratio range (rounds)", "", "",
+                      f"{ratio['decisions_per_s_min']:.2f}-{ratio['decisions_per_s_max']:.2f}x")
     row("games measured", "games", "d")
     row("games aborted", "aborted", "d")
     console.print(table)
@@ -295,31 +323,41 @@ def _profile(games: int, seed: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="colorclash bench engine",
-        description="Random 2-player games of Color Clash (family, 1 round) vs RLCard's UNO: "
-        "decisions and games per second, interleaved rounds, medians.",
+        description="Random 2-player games of Color Clash (family, 1 round) against RLCard's "
+        "UNO under the same policy: decisions and games per second, interleaved, medians.",
     )
-    parser.add_argument("--games", type=int, default=300, help="games per side per round")
+    parser.add_argument("--games", type=int, default=300,
+                        help="games per side per round (default 300)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="time per side per round instead of a game count")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--rounds", type=int, default=5, help="measured rounds (default 5)")
+    parser.add_argument("--chunk", type=int, default=25,
+                        help="games per turn when the sides alternate within a round (default 25)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="time by this process's CPU time (default) or by the wall clock")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
     parser.add_argument("--min-ratio", type=float, default=None,
-                        help="exit 1 if the decisions/s ratio is below this")
+                        help="exit 1 if the median decisions/s ratio is below this")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile our side for --games games instead of benchmarking")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.rounds < 1 or (args.seconds is not None and args.seconds <= 0):
-        parser.error("--games, --rounds and --seconds must be positive")
+    if (args.games < 1 or args.rounds < 1 or args.chunk < 1
+            or (args.seconds is not None and args.seconds <= 0)):
+        parser.error("--games, --rounds, --chunk and --seconds must be positive")
 
     if args.profile:
         _profile(args.games, args.seed)
         return 0
 
+    kwargs = dict(
+        games=args.games if args.seconds is None else None, rounds=args.rounds,
+        seed=args.seed, seconds=args.seconds, with_rlcard=not args.no_rlcard,
+        chunk=args.chunk, clock=args.clock,
+    )
     if args.json:
-        report = run_benchmark(args.games if args.seconds is None else None, args.rounds,
-                               args.seed, args.seconds, not args.no_rlcard)
+        report = run_benchmark(**kwargs)
         print(json.dumps(report, indent=2))
     else:
         from rich.progress import Progress
@@ -327,9 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         with Progress(transient=True) as bar:
             task = bar.add_task("benchmarking", total=args.rounds)
             report = run_benchmark(
-                args.games if args.seconds is None else None, args.rounds, args.seed,
-                args.seconds, not args.no_rlcard,
-                progress=lambda done, _total: bar.update(task, completed=done),
+                **kwargs, progress=lambda done, _total: bar.update(task, completed=done)
             )
         _print_table(report)
 

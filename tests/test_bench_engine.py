@@ -118,18 +118,32 @@ def test_fallback_never_times_out():
 
 
 def test_main_json_reports_both_sides(capsys):
-    assert bench.main(["--games", "3", "--rounds", "2", "--seed", "4", "--json"]) == 0
+    args = ["--games", "5", "--chunk", "2", "--rounds", "2", "--seed", "4", "--json"]
+    assert bench.main(args) == 0
     report = json.loads(capsys.readouterr().out)
     s = report["summary"]
-    assert report["preset"] == "family" and report["seats"] == 2
+    assert report["preset"] == "family" and report["seats"] == 2 and report["clock"] == "cpu"
     assert len(report["per_round"]) == 2
-    assert report["per_round"][0]["order"] != report["per_round"][1]["order"] or len(
-        report["per_round"][0]["order"]) == 1
-    assert s["colorclash"]["games"] == 6
-    assert s["colorclash"]["median_decisions_per_s"] > 0
-    if baseline.rlcard_available():
-        assert s["rlcard"]["games"] == 6
-        assert s["ratio"]["decisions_per_s"] > 0
+    sides = ["colorclash"] + (["rlcard"] if baseline.rlcard_available() else [])
+    for name in sides:
+        # chunks of 2, 2 and 1 game per round: exactly --games per side per round
+        assert [row[name]["games"] for row in report["per_round"]] == [5, 5]
+        assert s[name]["games"] == 10
+        assert s[name]["decisions"] == sum(row[name]["decisions"] for row in report["per_round"])
+        assert s[name]["median_decisions_per_s"] > 0
+        assert s[name]["cpu_seconds"] > 0
+    if "rlcard" in sides:
+        r = s["ratio"]
+        assert r["decisions_per_s_min"] <= r["decisions_per_s"] <= r["decisions_per_s_max"]
+
+
+def test_run_benchmark_by_time_budget():
+    report = bench.run_benchmark(games=None, seconds=0.05, rounds=1, chunk=3, with_rlcard=False,
+                                 clock="wall")
+    t = report["summary"]["colorclash"]
+    assert t["seconds"] >= 0.05 and t["games"] % 3 == 0 and t["games"] >= 3
+    with pytest.raises(ValueError, match="games or seconds"):
+        bench.run_benchmark(games=None, seconds=None)
 
 
 def test_main_table_and_min_ratio(capsys):
