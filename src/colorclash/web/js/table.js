@@ -622,7 +622,7 @@ export function renderTable(model, act) {
       "section.table-screen",
       { "aria-label": t("table.title") },
       h("h1.sr-only", t("table.title")),
-      h("ul.opponents", { "aria-label": t("table.opponents") }, opponents.map((s) => opponentChip(model, s))),
+      h("ul.opponents", { "aria-label": t("table.opponents"), tabindex: "0" }, opponents.map((s) => opponentChip(model, s))),
       piles(model, act),
       meBar(model, act),
       handList(model, act),
@@ -785,7 +785,7 @@ export class Banners {
     this.busy = true;
     const show = () => {
       const layer = this.layer();
-      if (layer) {
+      if (layer && !document.querySelector(".results-overlay")) {
         const b = h(`div.banner${next.cls ? `.${next.cls}` : ""}`, next.text);
         if (next.color) b.prepend(shapeSvg(next.color));
         b.dataset.testid = "banner";

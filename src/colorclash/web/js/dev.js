@@ -1,0 +1,345 @@
+// Dev page: every screen and rare table state rendered from fake engine views, without a
+// server. /dev.html?scene=siege&lang=tr  (scenes: see SCENES below; ?scene=list lists them)
+import { queueDialog, renderHome } from "./home.js";
+import { setLang, t } from "./i18n.js";
+import { renderJoin, renderRoom } from "./room.js";
+import { Banners, renderTable, tickClocks } from "./table.js";
+import { h, morph } from "./ui.js";
+
+const PRESETS = {
+  presets: [
+    { name: "standard", clock_choices: [30, 45, 60, 90], clock_default: 30, match_choices: ["1", "3", "5", "500"], match_default: "1" },
+    { name: "family", clock_choices: [30, 45, 60, 90], clock_default: 60, match_choices: ["3", "5"], match_default: "3" },
+    { name: "classic-table", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
+    { name: "siege", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
+    { name: "day-night", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
+  ],
+  default: "classic-table",
+  seats: { min: 2, max: 6, default: 4, guest_max: 4 },
+  bot_levels: ["random", "easy", "medium", "hard"],
+};
+
+function room(preset, status = "playing", n = 4, extra = {}) {
+  const seats = [
+    { seat: 0, kind: "human", name: "Ana", connected: true, ready: true, substitute: false },
+    { seat: 1, kind: "bot", name: "Computer", label: "Computer", level: "easy", connected: true, ready: true, substitute: false },
+    { seat: 2, kind: "human", name: "Bo", connected: false, ready: false, substitute: false, away_since: 1 },
+    { seat: 3, kind: "human", name: "Çağla", connected: true, ready: true, substitute: true },
+    { seat: 4, kind: "empty", name: null, connected: false, ready: false, substitute: false },
+  ].slice(0, n);
+  return {
+    code: "KMPXRA",
+    kind: "private",
+    status,
+    host: 0,
+    link: "/r/KMPXRA",
+    settings: { preset, seats: n, clock: 30, match: preset === "family" ? "3" : "1" },
+    seats,
+    match: 1,
+    ...extra,
+  };
+}
+
+function view(preset, over = {}) {
+  return {
+    game: "color-clash",
+    preset,
+    seats: 4,
+    seat: 0,
+    phase: "play",
+    round: 1,
+    hand: ["R7", "B-skip", "Y+2", "G-reverse", "W", "W+4", "R-bomb", "B3", "G0"],
+    counts: [9, 5, 1, 3],
+    top: "R3",
+    color: "R",
+    turn: 0,
+    direction: 1,
+    stack: 0,
+    stack_kind: null,
+    draw_count: 61,
+    discard_count: 12,
+    shields: [],
+    fuse: null,
+    scores: [0, 0, 0, 0],
+    round_scores: [],
+    out: [],
+    to_act: [0],
+    legal: [
+      { type: "play", card: "R7" },
+      { type: "play", card: "R-bomb" },
+      ...["R", "B", "Y", "G"].map((c) => ({ type: "play", card: "W", color: c })),
+      { type: "draw" },
+    ],
+    drawn: null,
+    window: null,
+    called: [],
+    one_card: [2],
+    substitutes: [3],
+    options: { rounds: 1, clock_choices: [15, 20, 30], clock_default: 30 },
+    result: null,
+    ...over,
+  };
+}
+
+const CLOCK = { kind: "turn", seat: 0, remaining_ms: 21000, seconds: 30 };
+
+const SCENES = {
+  home: () => ({ screen: "home" }),
+  quick: () => ({ screen: "home", queue: { waiting: 2, name: "Blue Otter" } }),
+  join: () => ({ screen: "join", room: room("classic-table", "lobby") }),
+  "join-started": () => ({ screen: "join", room: room("classic-table", "playing") }),
+  "room-host": () => ({ screen: "room", room: room("standard", "lobby", 5), me: 0 }),
+  "room-guest": () => ({ screen: "room", room: room("family", "lobby", 5), me: 2 }),
+  table: () => ({ screen: "table", view: view("classic-table"), room: room("classic-table") }),
+  bomb: () => ({
+    screen: "table",
+    room: room("classic-table"),
+    view: view("classic-table", {
+      fuse: { count: 2, blast: 6 },
+      turn: 1,
+      legal: [],
+      out: [],
+      direction: -1,
+    }),
+    clock: { ...CLOCK, seat: 1 },
+    events: [
+      { type: "play", seat: 1, card: "R-bomb" },
+      { type: "fuse_lit", seat: 1, fuse: 3, blast: 6 },
+      { type: "boom", seat: 2, count: 4 },
+      { type: "draw", seat: 2, count: 4, reason: "boom" },
+      { type: "reshuffle", count: 30 },
+    ],
+  }),
+  siege: () => ({
+    screen: "table",
+    room: room("siege"),
+    view: view("siege", {
+      hand: ["R+2", "W+4", "B-shield", "G5"],
+      shields: [0, 3],
+      stack: 4,
+      stack_kind: "+2",
+      legal: [
+        { type: "play", card: "R+2" },
+        { type: "play", card: "B-shield" },
+        ...["R", "B", "Y", "G"].map((c) => ({ type: "play", card: "W+4", color: c })),
+        { type: "take" },
+      ],
+    }),
+    clock: CLOCK,
+    events: [
+      { type: "stacked", seat: 0, total: 4, kind: "+2" },
+      { type: "shield_up", seat: 3, card: "Y-shield" },
+      { type: "blocked", seat: 3, count: 2 },
+      { type: "shield_block", seat: 1, count: 6 },
+      { type: "take", seat: 2, count: 4, stack: 4 },
+    ],
+  }),
+  window: () => ({
+    screen: "table",
+    room: room("standard"),
+    view: view("standard", {
+      phase: "call_window",
+      window: { seat: 2 },
+      turn: 3,
+      to_act: [2, 0, 1, 3],
+      legal: [{ type: "catch", target: 2 }],
+    }),
+    clock: { kind: "window", seat: 2, remaining_ms: 2500, seconds: 3 },
+    events: [
+      { type: "play", seat: 2, card: "B5" },
+      { type: "one_card", seat: 2 },
+      { type: "last_card", seat: 1 },
+      { type: "caught", seat: 2, by: 0, count: 2 },
+      { type: "call_on", seat: 0 },
+      { type: "window_closed", seat: 2 },
+      { type: "skip", seat: 1 },
+      { type: "reverse", direction: -1 },
+      { type: "pass", seat: 3 },
+      { type: "keep", seat: 1 },
+      { type: "out", seat: 1, place: 1 },
+      { type: "substitute", seat: 3, on: true },
+    ],
+  }),
+  call: () => ({
+    screen: "table",
+    room: room("standard"),
+    view: view("standard", {
+      hand: ["B5", "G2"],
+      top: "B9",
+      color: "B",
+      legal: [{ type: "play", card: "B5" }, { type: "draw" }, { type: "call" }],
+    }),
+    clock: CLOCK,
+  }),
+  drawn: () => ({
+    screen: "table",
+    room: room("classic-table"),
+    view: view("classic-table", {
+      phase: "drawn",
+      hand: ["B1", "G9", "R5"],
+      drawn: "R5",
+      legal: [{ type: "play", card: "R5" }, { type: "keep" }],
+    }),
+    clock: { kind: "drawn", seat: 0, remaining_ms: 5000, seconds: 6 },
+  }),
+  pass: () => ({
+    screen: "table",
+    room: room("standard"),
+    view: view("standard", { draw_count: 0, discard_count: 1, legal: [{ type: "pass" }], hand: ["G1"] }),
+  }),
+  color: () => ({
+    screen: "table",
+    room: room("standard"),
+    view: view("standard", {
+      phase: "color",
+      top: "W",
+      color: null,
+      legal: ["R", "B", "Y", "G"].map((c) => ({ type: "color", color: c })),
+    }),
+  }),
+  choose: () => ({ screen: "table", room: room("classic-table"), view: view("classic-table"), choosingFor: "W" }),
+  "day-night": () => ({
+    screen: "table",
+    room: room("day-night"),
+    view: view("day-night", {
+      side: "night",
+      hand: ["R+5", "B-skipall", "W-hunt", "G-flip", "Y4"],
+      top: "G-flip",
+      color: "G",
+      faces: { 1: ["R+1", "W-clock", "B7", "Y-flip", "G-reverse"], 2: ["W"], 3: ["B-skip", "R2", "Y9"] },
+      draw_top: "Y-reverse",
+      clock: 2,
+      legal: [{ type: "play", card: "G-flip" }, { type: "draw" }],
+    }),
+    events: [
+      { type: "flip", side: "night", top: "G-flip", seat: 1 },
+      { type: "clock_set", seat: 2, turns: 3 },
+      { type: "hunt", seat: 3, color: "Y", count: 5 },
+      { type: "skip_all", seat: 1 },
+      { type: "clock_flip", side: "day", top: "W" },
+      { type: "color_chosen", seat: 2, color: "Y" },
+    ],
+  }),
+  "round-over": () => ({
+    screen: "table",
+    room: room("family"),
+    view: view("family", {
+      phase: "round_over",
+      turn: null,
+      legal: [{ type: "next" }],
+      round: 2,
+      counts: [0, 3, 5, 2],
+      scores: [120, 30, 0, 12],
+      round_scores: [[30, 0, 0, 12], [90, 30, 0, 0]],
+      options: { rounds: 3 },
+    }),
+    clock: { kind: "next", seat: null, remaining_ms: 7000, seconds: 8 },
+    events: [
+      { type: "round_over", round: 2, winners: [0], points: [90, 0, 0, 0], scores: [120, 30, 0, 12] },
+      { type: "dead_round" },
+    ],
+    lastRoundWinners: [0],
+  }),
+  "game-over": () => ({
+    screen: "table",
+    room: room("classic-table", "finished"),
+    view: view("classic-table", {
+      phase: "game_over",
+      turn: null,
+      legal: [],
+      counts: [2, 0, 5, 3],
+      scores: [40, 99, 20, 79],
+      round_scores: [[40, 99, 20, 79]],
+      result: { scores: [40, 99, 20, 79], winners: [1] },
+    }),
+    events: [{ type: "game_over", scores: [40, 99, 20, 79], winners: [1] }],
+  }),
+  "game-over-guest": () => ({
+    screen: "table",
+    me: 2,
+    room: room("classic-table", "finished"),
+    view: view("classic-table", {
+      seat: 2,
+      phase: "game_over",
+      turn: null,
+      legal: [],
+      counts: [2, 0, 5, 3],
+      scores: [40, 99, 20, 79],
+      result: { scores: [40, 99, 20, 79], winners: [] },
+    }),
+  }),
+};
+
+const noop = () => {};
+const acts = new Proxy({}, { get: () => noop });
+const banners = new Banners();
+
+function render(scene) {
+  const s = scene();
+  const main = document.getElementById("main");
+  let nodes;
+  if (s.screen === "home") {
+    nodes = renderHome({ presets: PRESETS, name: "Ana" }, acts);
+    if (s.queue) nodes.push(queueDialog(s.queue, acts));
+  } else if (s.screen === "join") {
+    nodes = renderJoin({ room: s.room, code: s.room.code, name: "Bo" }, acts);
+  } else if (s.screen === "room") {
+    nodes = renderRoom(
+      { room: s.room, me: s.me, presets: PRESETS, inviteUrl: `${location.origin}/r/KMPXRA`, qrUrl: "/favicon.svg" },
+      acts,
+    );
+  } else {
+    const clock = s.clock
+      ? { ...s.clock, total: s.clock.seconds * 1000, localDeadline: performance.now() + s.clock.remaining_ms }
+      : null;
+    const model = {
+      room: s.room,
+      view: s.view,
+      me: s.me ?? 0,
+      clock,
+      choosingFor: s.choosingFor || null,
+      lastRoundWinners: s.lastRoundWinners || [],
+    };
+    nodes = renderTable(model, acts);
+    morph(main, nodes);
+    tickClocks(main, clock);
+    // every event is described and bannered (and so checked for missing strings)
+    banners.push(s.events || [], { room: s.room, me: model.me });
+    document.body.dataset.screen = "table";
+    return;
+  }
+  morph(main, nodes);
+  document.body.dataset.screen = s.screen;
+}
+
+async function boot() {
+  const params = new URLSearchParams(location.search);
+  const name = params.get("scene") || "list";
+  await setLang(params.get("lang") || "en");
+  document.getElementById("lang-select").value = params.get("lang") || "en";
+  document.getElementById("lang-select").addEventListener("change", (e) => {
+    params.set("lang", e.target.value);
+    location.search = params.toString();
+  });
+  if (!SCENES[name]) {
+    const main = document.getElementById("main");
+    main.replaceChildren(
+      h(
+        "div.page",
+        h("h1", "Dev scenes"),
+        h(
+          "ul",
+          Object.keys(SCENES).map((k) => h("li", h("a", { href: `?scene=${k}&lang=${params.get("lang") || "en"}` }, k))),
+        ),
+      ),
+    );
+    window.__devScenes = Object.keys(SCENES);
+    return;
+  }
+  render(SCENES[name]);
+  window.__devReady = true;
+  document.title = `${name} · ${t("home.title")}`;
+}
+
+window.__devScenes = Object.keys(SCENES);
+boot();

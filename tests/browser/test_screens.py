@@ -1,0 +1,71 @@
+"""Every screen at phone and desktop sizes: screenshots (test-artifacts/screenshots/) and
+an axe-core check with no serious or critical violations."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, shot, wait_table
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_home_room_table_screens(open_page, size):
+    page = open_page(SIZES[size])
+    page.wait_for_selector("#btn-play-now")
+    # touch targets: every button and field on the home screen is at least 44 px tall
+    heights = page.locator("main button, main select, main input").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
+    # no horizontal scrolling of the page itself at 360 px
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, f"home-{size}", full_page=True)
+    axe_check(page, f"home-{size}")
+
+    page.fill("#player-name", "Dana")
+    page.click("#btn-create")
+    page.wait_for_selector("#room-code")
+    page.wait_for_selector("img.qr")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, f"room-host-{size}", full_page=True)
+    axe_check(page, f"room-{size}")
+    code = page.inner_text("#room-code").strip()
+
+    # the invite link, opened by someone without a seat, shows the join screen
+    other = open_page(SIZES[size], path=f"/r/{code}")
+    other.wait_for_selector("#btn-join-room")
+    shot(other, f"join-{size}")
+    axe_check(other, f"join-{size}")
+
+    table = open_page(SIZES[size])
+    table.click("#btn-play-now")
+    wait_table(table)
+    table.wait_for_timeout(300)
+    assert table.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(table, f"table-{size}")
+    axe_check(table, f"table-{size}")
+    # cards carry an accessible name with colour and shape, and playable ones say so
+    labels = table.locator(".hand .card").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert labels and all(lab for lab in labels)
+    assert any(
+        shape in " ".join(labels) for shape in ("circle", "square", "triangle", "diamond")
+    )
+
+
+@pytest.mark.parametrize(
+    "scene",
+    ["siege", "day-night", "window", "drawn", "color", "round-over", "game-over", "quick"],
+)
+def test_rare_table_states_from_dev_scenes(open_page, scene):
+    """States that a short game rarely reaches (stacks, shields, fuse, call window, Day &
+    Night faces, the colour chooser, round results), rendered from fake engine views."""
+    page = open_page(PHONE if scene in ("day-night", "window") else DESKTOP,
+                     path=f"/dev.html?scene={scene}")
+    page.wait_for_function("window.__devReady === true")
+    shot(page, f"scene-{scene}")
+    axe_check(page, f"scene-{scene}")
