@@ -653,15 +653,16 @@ class ColorClash(Game):
             self._advance(events)
         elif kind == HUNT:
             victim = self._next_seat(seat)
+            hunted = self.color  # chosen now: a clock turning the table below keeps it
             self._handover(events)
             count = 0
             while count < HUNT_LIMIT:
                 if self._draw_cards(victim, 1, events, reason="hunt") == 0:
                     break
                 count += 1
-                if FACES[self._faces[self.hands[victim][-1]]].color == self.color:
+                if FACES[self._faces[self.hands[victim][-1]]].color == hunted:
                     break
-            events.append({"type": "hunt", "seat": victim, "color": self.color, "count": count})
+            events.append({"type": "hunt", "seat": victim, "color": hunted, "count": count})
             events.append({"type": "skip", "seat": victim})
             self._advance(events)
         else:  # pragma: no cover - every kind is handled above
