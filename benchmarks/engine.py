@@ -142,6 +142,21 @@ def _fallback(acts: list[dict[str, Any]], seat: int) -> dict[str, Any]:
 # ---------------------------------------------------------------- the run
 
 
+def _engine_commit() -> str | None:
+    """The last commit that touched the engine, when run from a git checkout."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%h", "--", "src/colorclash/engine"],
+            cwd=root, capture_output=True, text=True, timeout=5, check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out or None
+
+
 def _rates(tally: Tally, clock: str) -> dict[str, float]:
     secs = tally.cpu_seconds if clock == "cpu" else tally.seconds
     return {
@@ -247,6 +262,7 @@ def run_benchmark(
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
         "rlcard": baseline.rlcard_version() if with_rlcard else None,
+        "engine_commit": _engine_commit(),
         "preset": PRESET,
         "seats": SEATS,
         "policy": "uniform distinct playable card, then uniform colour for a wild; else draw; "
