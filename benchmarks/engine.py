@@ -328,6 +328,7 @@ def _profile(games: int, seed: int) -> None:
     import cProfile
     import pstats
 
+    play_colorclash_games(range(seed, seed + 2), seed)  # imports and caches outside the profile
     profiler = cProfile.Profile()
     profiler.enable()
     play_colorclash_games(range(seed, seed + games), seed)
