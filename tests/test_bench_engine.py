@@ -161,3 +161,9 @@ def test_main_rejects_bad_arguments(capsys):
         bench.main(["--games", "0"])
     assert exc.value.code == 2
     assert "must be positive" in capsys.readouterr().err
+
+
+def test_main_profile_reports_engine_functions(capsys):
+    assert bench.main(["--profile", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "function calls" in out and "color_clash.py" in out
