@@ -168,6 +168,15 @@ def test_setup_refuses_cards_that_are_not_double_faced():
         dn([["R1//Q9"], ["R2//B6"]], "R3//Y2")
 
 
+def test_setup_side_must_be_day_or_night_and_night_only_for_day_and_night():
+    with pytest.raises(ValueError, match="side"):
+        dn([["R1//R8"], ["R2//B6"]], "R3//Y2", side="dusk")
+    with pytest.raises(ValueError, match="side"):
+        new_game("color-clash", preset="siege", seats=2,
+                 setup={"hands": [["R1"], ["R2"]], "top": "R3", "side": "night"})
+    assert dn([["R1//R8"], ["R2//B6"]], "R3//Y2", side="day").view(None)["side"] == "day"
+
+
 def test_card_points_on_the_active_face():
     hands = [["R1//R8"], ["W//R6", "W-clock//R4", "R3//Y2"], ["R+1//B6", "B-skip//Y9"]]
     g = dn(hands, "R7//Y3", FILLER)
@@ -426,6 +435,35 @@ def test_clock_turning_up_a_colourless_face_lets_the_player_who_got_the_turn_cho
     assert g.phase == "play" and g.turn == 1 and g.color == "Y"
     # seat 1 now plays its own turn on yellow
     assert {"type": "play", "card": "Y3"} in g.legal_actions(1)
+
+
+def test_clock_wild_under_a_waiting_plus1_timeout_chooses_colour_then_takes():
+    """The clock turns up a Wild (Y+1//W) as a +1 reaches seat 1: seat 1 chooses the colour,
+    and can only take the stack; when its clock runs out the engine does both."""
+    hands = [["W-clock//R4", "Y+1//W", "R2//B6"],
+             ["Y1//Y6", "G+1//B7", "B1//G6", "G5//B4"],
+             ["Y2//G-reverse", "R9//Y2", "B5//G7"]]
+    g = dn(hands, "R5//Y4", FILLER)
+    play(g, 0, "W-clock", "Y")
+    play(g, 1, "Y1")
+    play(g, 2, "Y2")
+    ev = play(g, 0, "Y+1")
+    assert {"type": "clock_flip", "side": "night", "top": "W"} in ev
+    assert g.phase == "color" and g.turn == 1 and g.stack == 1
+    assert g.legal_actions(1) == [{"type": "color", "color": c} for c in COLORS]
+    ev = g.apply(1, {"type": "timeout"})
+    # night hand B7, G6, B4: blue is held most; then the fixed policy can only take the +1
+    assert {"type": "color_chosen", "seat": 1, "color": "B"} in ev
+    assert {"type": "take", "seat": 1, "count": 1, "stack": 1} in ev
+    assert g.turn == 2 and g.stack == 0 and g.color == "B"
+
+
+def test_timeout_of_the_flippers_colour_choice_picks_a_colour_and_passes_the_turn():
+    g = dn([["R-flip//W", "R2//B6", "G1//B4"], ["Y1//Y6"], ["B1//G6"]], "R7//Y3", FILLER)
+    play(g, 0, "R-flip")
+    ev = g.apply(0, {"type": "timeout"})
+    assert {"type": "color_chosen", "seat": 0, "color": "B"} in ev  # night: B6, B4
+    assert g.turn == 1 and g.phase == "play" and "play" not in types(ev)
 
 
 def test_clock_turns_the_table_while_a_plus1_waits_on_you_so_you_must_take_it():

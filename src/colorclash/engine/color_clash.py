@@ -187,7 +187,10 @@ class ColorClash(Game):
             for c in cards:
                 if not isinstance(c, str) or c.count("//") != 1:
                     raise ValueError(f"Day & Night cards are written DAY//NIGHT, not {c!r}")
-        self.side = 1 if setup.get("side") == "night" else 0
+        side = setup.get("side", "day")
+        if side not in ("day", "night") or (side == "night" and not self.double_faced):
+            raise ValueError("setup 'side' is 'day' or 'night' (night: Day & Night only)")
+        self.side = 1 if side == "night" else 0
         self._face_tables(cards)
         self.hands = hands
         self.draw_pile = list(reversed(draw))
