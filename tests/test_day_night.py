@@ -437,6 +437,23 @@ def test_clock_turning_up_a_colourless_face_lets_the_player_who_got_the_turn_cho
     assert {"type": "play", "card": "Y3"} in g.legal_actions(1)
 
 
+def test_clock_colourless_top_during_a_skip_is_chosen_by_the_player_who_gets_to_play():
+    # R-skip//W is not in the frozen deck (setup only): a Skip whose night face is a Wild.
+    hands = [["W-clock//R4", "R-skip//W", "R2//B6"],
+             ["R3//Y2", "R6//B8"],
+             ["R3//Y4", "R9//Y2", "G2//R2"]]
+    g = dn(hands, "R5//Y4", FILLER)
+    play(g, 0, "W-clock", "R")
+    play(g, 1, "R3")
+    play(g, 2, "R9")
+    ev = play(g, 0, "R-skip")  # seat 1 is skipped; the table turns as the turn reaches it
+    assert {"type": "skip", "seat": 1} in ev
+    assert {"type": "clock_flip", "side": "night", "top": "W"} in ev
+    assert g.turn == 2 and g.phase == "color" and g.to_act == [2]
+    g.apply(2, {"type": "color", "color": "G"})
+    assert g.turn == 2 and g.phase == "play" and g.color == "G"
+
+
 def test_clock_wild_under_a_waiting_plus1_timeout_chooses_colour_then_takes():
     """The clock turns up a Wild (Y+1//W) as a +1 reaches seat 1: seat 1 chooses the colour,
     and can only take the stack; when its clock runs out the engine does both."""
