@@ -142,3 +142,45 @@ def test_lost_connection_shows_reconnecting_and_recovers(open_page):
     page.wait_for_function("() => window.__cc.view && window.__cc.view.hand.length > 0")
     assert page.locator(".hand .card").count() == len(page.evaluate("window.__cc.view.hand"))
     assert len(hand) > 0
+
+
+def test_keyboard_play_and_draw(open_page):
+    """H focuses the hand, Enter plays the focused card (1-4 pick a wild's colour), D draws."""
+    page = open_page(DESKTOP)
+    page.click("#btn-play-now")
+    wait_table(page)
+    my_turn(page)
+    before = page.evaluate("window.__cc.view.hand.length")
+    # shorter than the turn clock, so a server timeout cannot play for us unnoticed
+    quick = {"timeout": 5_000}
+    if page.locator(".hand .card.playable").count():
+        page.keyboard.press("h")
+        focused = page.evaluate("document.activeElement.className")
+        assert "playable" in focused
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"window.__cc.view.hand.length === {before - 1} || "
+            "!!document.querySelector('.color-overlay')",
+            **quick,
+        )
+        if page.locator(".color-overlay").count():
+            page.keyboard.press("1")  # red
+        page.wait_for_function(f"window.__cc.view.hand.length === {before - 1}", **quick)
+    else:
+        page.keyboard.press("d")
+        page.wait_for_function(f"window.__cc.view.hand.length === {before + 1}", **quick)
+
+
+def test_quick_match_seats_two_people_under_animal_names(open_page):
+    a = open_page(DESKTOP)
+    b = open_page(PHONE)
+    for page in (a, b):
+        page.click("#btn-quick")
+        page.wait_for_selector(".queue-box")
+    assert "waiting" in a.inner_text(".queue-box").lower()
+    wait_table(a, timeout=20_000)
+    wait_table(b, timeout=20_000)
+    assert a.url == b.url
+    names = [s["name"] for s in a.evaluate("window.__cc.room.seats")]
+    assert len(names) == 2 and all(n and " " in n for n in names), names  # "Blue Otter"
+    assert a.evaluate("window.__cc.room.seats.every(s => s.kind === 'human')")
