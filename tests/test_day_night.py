@@ -716,8 +716,10 @@ def unique_positions(draw):
     """A Day & Night position in which every face appears on exactly one card side."""
     faces = draw(st.permutations(DN_FACES))
     cards = [f"{faces[2 * i]}//{faces[2 * i + 1]}" for i in range(len(faces) // 2)]
-    seats = draw(st.integers(2, 5))
-    sizes = [draw(st.integers(1, 4)) for _ in range(seats)]
+    # deal the cards with action faces first, so that flips, clocks and hunts get played
+    cards.sort(key=lambda c: -sum(FACES[f].kind != "number" for f in c.split("//")))
+    seats = draw(st.integers(2, 4))
+    sizes = [draw(st.integers(2, 5)) for _ in range(seats)]
     hands, k = [], 0
     for size in sizes:
         hands.append(cards[k:k + size])
@@ -733,12 +735,16 @@ def unique_positions(draw):
 
 
 def random_step(g, choice):
+    """One legal action (or a timeout) picked by ``choice``; plays are preferred 4 to 1."""
     seat = g.to_act[choice % len(g.to_act)]
     legal = g.legal_actions(seat)
-    if choice % 7 == 0 or not legal:
+    plays = [a for a in legal if a["type"] in ("play", "color")]
+    if choice % 11 == 0 or not legal:
         action = {"type": "timeout"}
+    elif plays and choice % 5:
+        action = plays[(choice // 11) % len(plays)]
     else:
-        action = legal[(choice // 7) % len(legal)]
+        action = legal[(choice // 11) % len(legal)]
     return g.apply(seat, action)
 
 
@@ -747,7 +753,7 @@ PROPS = settings(max_examples=40, deadline=None,
 
 
 @PROPS
-@given(unique_positions(), st.lists(st.integers(0, 10_000), max_size=30))
+@given(unique_positions(), st.lists(st.integers(0, 10_000), min_size=10, max_size=40))
 def test_hidden_information_with_faces(setup, choices):
     g = new_game("color-clash", preset="day-night", seats=len(setup["hands"]), setup=setup)
     for choice in [None, *choices]:
@@ -760,7 +766,7 @@ def test_hidden_information_with_faces(setup, choices):
 
 
 @PROPS
-@given(unique_positions(), st.lists(st.integers(0, 10_000), max_size=30))
+@given(unique_positions(), st.lists(st.integers(0, 10_000), min_size=10, max_size=40))
 def test_flips_preserve_every_pile_order_and_swap_what_each_seat_sees(setup, choices):
     g = new_game("color-clash", preset="day-night", seats=len(setup["hands"]), setup=setup)
     for choice in choices:
@@ -827,7 +833,8 @@ class ClockModel:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(2, 6), st.lists(st.integers(0, 10_000), max_size=120))
+@given(st.integers(0, 2**32), st.integers(2, 6),
+       st.lists(st.integers(0, 10_000), min_size=30, max_size=150))
 def test_clock_count_property(seed, seats, choices):
     g = new_game("color-clash", preset="day-night", seats=seats, seed=seed)
     model = ClockModel(g)
@@ -856,7 +863,8 @@ def test_clock_model_sees_flips_in_long_games():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32), st.integers(2, 6), st.lists(st.integers(0, 10_000), max_size=80))
+@given(st.integers(0, 2**32), st.integers(2, 6),
+       st.lists(st.integers(0, 10_000), min_size=20, max_size=80))
 def test_day_night_replays_byte_for_byte_and_conserves_cards(seed, seats, choices):
     g = new_game("color-clash", preset="day-night", seats=seats, seed=seed)
     for choice in choices:
