@@ -1,0 +1,642 @@
+"""The ``hard`` computer player: determinized Monte Carlo search.
+
+For each decision with a real choice ``hard``
+
+1. builds *worlds*: engine positions consistent with everything it knows (its view and the
+   public events it has observed). Unseen cards, the full deck minus its own hand, the
+   top card, the discards it saw played and the standing Shields, are dealt at random to
+   the opponents by their card counts (in Day & Night, consistent with the inactive faces
+   it can see), to the cards under the top discard and to the draw pile. Stack, fuse,
+   shields, clock, direction and who is out are set from the view
+   (:func:`world_from_view`);
+2. in every world, plays each candidate action and then the rest of the round with the
+   ``medium`` policy for every seat, all candidates sharing the same world and the same
+   random stream (common random numbers make the comparison sharp);
+3. plays the candidate with the best mean outcome (1 for winning the round, plus a small
+   share for having fewer cards than the others when a rollout is cut short), falling
+   back to the ``medium`` choice unless another candidate is clearly better.
+
+Tactics it gets for free from the rollouts and also checks directly: it does not send a
+penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
+fuse (who will be hit when it blows), and it watches players down to one card.
+
+Budget: ``budget_ms`` (default 70 ms of wall time) and ``rollouts`` (default 400 rollouts
+in all); whichever runs out first ends the search. With ``budget_ms=None`` the search is
+bounded by the rollout count only, and a seeded bot is fully reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from colorclash.bots.base import (
+    Action,
+    Bot,
+    Event,
+    View,
+    color_counts,
+    find,
+    forced,
+    most_held_color,
+)
+from colorclash.bots.medium import (
+    medium_choice,
+    next_seat,
+    score_play,
+    score_plays,
+    wild_color,
+)
+from colorclash.engine import new_game
+from colorclash.engine.cards import COLORS, DECKS, FACES
+
+DEFAULT_BUDGET_MS = 70.0
+DEFAULT_ROLLOUTS = 400
+MAX_ROLLOUT_ACTIONS = 400
+
+
+# ---------------------------------------------------------------------- card knowledge
+
+
+class DeckIndex:
+    """The cards of a deck and their faces on each side (single-faced: both sides alike)."""
+
+    _cache: dict[str, DeckIndex] = {}
+
+    def __init__(self, deck_name: str) -> None:
+        self.cards = DECKS[deck_name]()
+        self.double = deck_name == "day-night"
+        if self.double:
+            self.side_faces = [
+                {c: c.split("//")[0] for c in set(self.cards)},
+                {c: c.split("//")[1] for c in set(self.cards)},
+            ]
+        else:
+            same = {c: c for c in set(self.cards)}
+            self.side_faces = [same, same]
+
+    @classmethod
+    def get(cls, deck_name: str) -> DeckIndex:
+        if deck_name not in cls._cache:
+            cls._cache[deck_name] = DeckIndex(deck_name)
+        return cls._cache[deck_name]
+
+
+_ANSWERS = {
+    # stacking mode -> stack kind -> faces that answer it (spec 6)
+    "classic": {"+2": lambda f: f.rank == "+2"},
+    "ranked": {"+2": lambda f: f.rank in ("+2", "W+4") or f.kind == "shield",
+               "W+4": lambda f: f.rank == "W+4" or f.kind == "shield"},
+    "same": {"+1": lambda f: f.rank == "+1", "+5": lambda f: f.rank == "+5"},
+}
+MAX_VOIDS = 4
+
+
+class Memory:
+    """Public facts a bot saw: the cards in the discard pile, the standing shields, and
+    what opponents showed they did not hold.
+
+    When an opponent draws instead of playing, or takes a stack instead of answering it,
+    it (very likely) held no card that could be played: those faces are *forbidden* for
+    the cards it held then. Each such fact is kept with the number of cards the seat has
+    received since (``new``), which are not constrained; a card played from the forbidden
+    set must have been one of those new cards.
+    """
+
+    def __init__(self, me: int | None = None) -> None:
+        self.me = me
+        self.side = 0
+        self.pile: list[tuple[int, str]] = []  # (side when seen, face), bottom first
+        self.shields: dict[int, str] = {}
+        self.color: str | None = None
+        self.stack_kind: str | None = None
+        self.stacking: str | None = None
+        self.voids: dict[int, list[list]] = {}  # seat -> [[forbidden faces, new], ...]
+
+    def _top(self) -> str | None:
+        return self.pile[-1][1] if self.pile else None
+
+    def _void(self, seat: int, forbidden: frozenset[str], new: int) -> None:
+        if seat == self.me or not forbidden:
+            return
+        voids = self.voids.setdefault(seat, [])
+        voids.append([forbidden, new])
+        del voids[:-MAX_VOIDS]
+
+    def _received(self, seat: int, count: int) -> None:
+        for v in self.voids.get(seat, ()):
+            v[1] += count
+
+    def _played(self, seat: int, face: str) -> None:
+        for v in self.voids.get(seat, ()):
+            if face in v[0] and v[1] > 0:
+                v[1] -= 1
+
+    def observe(self, events: list[Event]) -> None:
+        for e in events:
+            t = e.get("type")
+            if t == "play":
+                face = e["card"]
+                self.pile.append((self.side, face))
+                self.color = e.get("color") or FACES[face].color
+                self._played(e["seat"], face)
+            elif t == "color_chosen":
+                self.color = e["color"]
+            elif t == "draw":
+                seat, count = e["seat"], e.get("count", 0)
+                if e.get("reason") == "draw" and count:
+                    top = self._top()
+                    self._received(seat, count)
+                    if top is not None and self.color is not None:
+                        self._void(seat, _matching(self.color, top), count)
+                else:
+                    self._received(seat, count)
+            elif t == "stacked":
+                self.stack_kind = e.get("kind")
+            elif t == "take":
+                seat, count = e["seat"], e.get("count", 0)
+                self._received(seat, count)
+                rule = _ANSWERS.get(self.stacking or "", {}).get(self.stack_kind or "")
+                if rule is not None:
+                    self._void(seat, frozenset(f for f, x in FACES.items() if rule(x)), count)
+                self.stack_kind = None
+            elif t in ("boom", "hunt", "caught"):
+                self._received(e["seat"], e.get("count", 0))
+            elif t in ("blocked", "shield_block"):
+                self.stack_kind = None
+                if t == "blocked":
+                    face = self.shields.pop(e["seat"], None)
+                    if face is not None:
+                        self.pile.insert(max(len(self.pile) - 1, 0), (0, face))
+            elif t == "deal":
+                self.side = 0
+                self.pile = [(0, e["top"])]
+                self.color = FACES[e["top"]].color
+                self.shields = {}
+                self.voids = {}
+                self.stack_kind = None
+            elif t == "reshuffle":
+                self.pile = self.pile[-1:]
+            elif t in ("flip", "clock_flip"):
+                self.side = 1 if e.get("side") == "night" else 0
+                top = e.get("top")
+                if top in FACES and FACES[top].color:
+                    self.color = FACES[top].color
+                self.voids = {}  # every hand shows other faces now
+            elif t == "shield_up":
+                self.shields[e["seat"]] = e["card"]
+                self._played(e["seat"], e["card"])
+            elif t == "shield_wasted":
+                self.pile.insert(max(len(self.pile) - 1, 0), (self.side, e["card"]))
+                self._played(e["seat"], e["card"])
+
+    def forbidden_slots(self, seat: int, count: int) -> list[frozenset[str]]:
+        """For each card slot of ``seat`` (most constrained first), the faces it cannot be."""
+        slots: list[frozenset[str]] = []
+        voids = self.voids.get(seat)
+        if not voids:
+            return slots
+        for j in range(count):
+            sets = [v[0] for v in voids if count - v[1] > j]
+            if not sets:
+                break
+            slots.append(frozenset().union(*sets))
+        return slots
+
+
+def _matching(color: str, top: str) -> frozenset[str]:
+    """Faces that could be played on ``top`` in ``color`` (wilds included)."""
+    rank = FACES[top].rank if top in FACES else None
+    return frozenset(f for f, x in FACES.items()
+                     if x.color is None or x.color == color or (rank and x.rank == rank))
+
+
+def _sample_world(view: View, memory: Memory, rng: random.Random) -> dict[str, Any] | None:
+    """A random deal of the unseen cards consistent with ``view`` and ``memory``.
+
+    Certain facts are placed first (own hand, top card; in Day & Night the inactive faces
+    of the opponents' cards and of the draw pile's top), then the likely ones (discards
+    seen, standing shields, what opponents showed they lack), then the rest at random.
+    Returns the pieces of an engine ``setup``, or None when no consistent deal was found.
+    """
+    for _ in range(6):
+        sample = _try_sample(view, memory, rng)
+        if sample is not None:
+            return sample
+    return None
+
+
+def _try_sample(view: View, memory: Memory, rng: random.Random) -> dict[str, Any] | None:
+    options = view.get("options") or {}
+    deck = DeckIndex.get(options.get("deck", "standard"))
+    side = 1 if view.get("side") == "night" else 0
+    other = 1 - side
+    faces_now = deck.side_faces[side]
+    faces_other = deck.side_faces[other]
+    pool = list(deck.cards)
+    rng.shuffle(pool)
+    # bucket the pool by (side, face) so a constrained slot finds its card quickly
+    buckets: dict[tuple[int, str], list[int]] = {}
+    for i, c in enumerate(pool):
+        buckets.setdefault((side, faces_now[c]), []).append(i)
+        if deck.double:
+            buckets.setdefault((other, faces_other[c]), []).append(i)
+    taken = [False] * len(pool)
+    cursor = [0]
+
+    def take(key: tuple[int, str] | None) -> str | None:
+        if key is not None:
+            for i in buckets.get(key, ()):
+                if not taken[i]:
+                    taken[i] = True
+                    return pool[i]
+        return None
+
+    def take_any() -> str | None:
+        while cursor[0] < len(pool):
+            i = cursor[0]
+            cursor[0] += 1
+            if not taken[i]:
+                taken[i] = True
+                return pool[i]
+        return None
+
+    def take_not(forbidden: frozenset[str]) -> str | None:
+        for i in range(cursor[0], len(pool)):
+            if not taken[i] and faces_now[pool[i]] not in forbidden:
+                taken[i] = True
+                return pool[i]
+        return None  # nothing fits: the slot is filled at random below
+
+    n = view["seats"]
+    me = view["seat"]
+    counts = view["counts"]
+    hands: list[list[Any]] = [[None] * counts[s] for s in range(n)]
+    # 1. certain facts. Day & Night: the faces we see on the other side of cards.
+    first_draw = None
+    if deck.double:
+        faces_seen = view.get("faces") or {}
+        for s in range(n):
+            seen = faces_seen.get(str(s)) if s != me else None
+            if seen and len(seen) == counts[s]:
+                for j, f in enumerate(seen):
+                    card = take((other, f))
+                    if card is None:
+                        return None
+                    hands[s][j] = card
+        draw_top = view.get("draw_top")
+        if draw_top and view.get("draw_count"):
+            first_draw = take((other, draw_top))
+            if first_draw is None:
+                return None
+    for j, face in enumerate(view["hand"]):
+        card = take((side, face))
+        if card is None:
+            return None
+        hands[me][j] = card
+    top = take((side, view["top"]))
+    if top is None:
+        return None
+    # 2. likely facts: standing shields, discards seen, what opponents lack
+    shield_cards: list[str | None] = [None] * n
+    for s in view.get("shields") or []:
+        face = memory.shields.get(s)
+        card = take((0, face)) if face else None
+        for c in COLORS:
+            if card is None:
+                card = take((0, c + "-shield"))
+        shield_cards[s] = card
+    under_n = max(view.get("discard_count", 1) - 1, 0)
+    known_under = memory.pile[:-1][-under_n:] if under_n else []
+    under: list[str] = []
+    for key in known_under:
+        card = take(key)
+        if card is not None:
+            under.append(card)
+    if not deck.double:
+        for s in range(n):
+            if s == me:
+                continue
+            for j, forbidden in enumerate(memory.forbidden_slots(s, counts[s])):
+                hands[s][j] = take_not(forbidden)
+    # 3. the rest at random
+    for s in range(n):
+        hand = hands[s]
+        for j in range(len(hand)):
+            if hand[j] is None:
+                card = take_any()
+                if card is None:
+                    return None
+                hand[j] = card
+    while len(under) < under_n:
+        card = take_any()
+        if card is None:
+            break
+        under.append(card)
+    rng.shuffle(under)
+    draw: list[str] = [first_draw] if first_draw else []
+    want = view.get("draw_count", 0)
+    while len(draw) < want:
+        card = take_any()
+        if card is None:
+            break
+        draw.append(card)
+    return {
+        "hands": hands,
+        "top": top,
+        "draw": draw,
+        "discard": under,
+        "shield_cards": shield_cards,
+        "side": side,
+    }
+
+
+def world_from_view(view: View, memory: Memory, rng: random.Random) -> Any | None:
+    """An engine game in a position consistent with ``view`` (hidden cards sampled).
+
+    The engine's ``setup`` gives hands, piles, colour and direction; the public state
+    that setup does not cover (stack, fuse, shields, Midnight Clock, who is out, scores,
+    calls, the drawn card) is set on the game object from the view.
+    """
+    sample = _sample_world(view, memory, rng)
+    if sample is None:
+        return None
+    n = view["seats"]
+    setup = {
+        "hands": sample["hands"],
+        "top": sample["top"],
+        "draw": sample["draw"],
+        "discard": sample["discard"],
+        "first": view["turn"] if view.get("turn") is not None else view["seat"],
+        "direction": view.get("direction", 1),
+        "color": view.get("color"),
+        "side": "night" if sample["side"] else "day",
+    }
+    try:
+        g = new_game("color-clash", preset=view["preset"], seats=n, seed=0, setup=setup,
+                     options={"first_card": "number"})
+    except ValueError:
+        return None
+    g.rng = random.Random(rng.getrandbits(64))  # fast shuffles inside rollouts
+    deck = DeckIndex.get(g.options.deck)
+    if deck.double:  # face tables of the whole deck (standing shields are not in setup)
+        g._sides = tuple(deck.side_faces)
+        g._faces, g._faces_other = g._sides[g.side], g._sides[1 - g.side]
+    else:
+        g._faces = deck.side_faces[0]
+    g.turn = setup["first"]
+    g.stack = view.get("stack", 0)
+    g.stack_kind = view.get("stack_kind")
+    fuse = view.get("fuse")
+    if fuse:
+        g.fuse = fuse["count"]
+        g.blast = fuse["blast"]
+    g.shield_cards = list(sample["shield_cards"])
+    if view.get("clock") is not None:
+        g.clock = view["clock"]
+    g.out = list(view.get("out") or [])
+    g.scores = list(view.get("scores") or [0] * n)
+    g.round_no = view.get("round", 1)
+    g.substitutes = set(view.get("substitutes") or [])
+    for s in view.get("called") or []:
+        g.called[s] = True
+    phase = view.get("phase")
+    if phase == "drawn":
+        g.phase = "drawn"
+        g.drawn_card = view.get("drawn")
+    return g
+
+
+# ---------------------------------------------------------------------- rollouts
+
+
+def fast_policy(g: Any, seat: int) -> Action | None:
+    """The ``medium`` policy on the engine's state (no view built): used in rollouts."""
+    phase = g.phase
+    faces = g._faces
+    hand = [faces[c] for c in g.hands[seat]]
+    if phase == "color":
+        return {"type": "color", "color": most_held_color(hand)}
+    if phase == "call_window":
+        return {"type": "call"} if seat == g.window_seat else None
+    if phase == "drawn":
+        card = g.drawn_card
+        if FACES[card].color is None:
+            return {"type": "play", "card": card, "color": wild_color(hand, card)}
+        return {"type": "play", "card": card}
+    if g.options.call == "manual" and len(hand) == 2 and not g.called[seat]:
+        return {"type": "call"}
+    playable = g._playable_faces(seat)
+    if not playable:
+        if g.stack:
+            return {"type": "take"}
+        if g._can_draw():
+            return {"type": "draw"}
+        return {"type": "pass"}
+    if len(playable) == 1 and len(hand) > 1:
+        best = playable[0]
+    else:
+        counts = [len(h) for h in g.hands]
+        out = g.out
+        n = g.n
+        nxt = next_seat(seat, n, g.direction, out)
+        opps = [counts[s] for s in range(n) if s != seat and s not in out]
+        ctx = {
+            "hand": hand,
+            "color_counts": color_counts(hand),
+            "next_count": counts[nxt],
+            "next": nxt,
+            "min_opp": min(opps) if opps else 99,
+            "active": n - len(out),
+            "stack": g.stack,
+            "has_shield": g.shield_cards[seat] is not None,
+        }
+        best = max(playable, key=lambda f: score_play(f, None, ctx))
+    if FACES[best].color is None:
+        return {"type": "play", "card": best, "color": wild_color(hand, best)}
+    return {"type": "play", "card": best}
+
+
+def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS) -> float:
+    """Play the round out with :func:`fast_policy`; 1.0 if ``me`` wins it."""
+    steps = 0
+    while steps < limit:
+        phase = g.phase
+        if phase == "round_over" or phase == "game_over":
+            break
+        seat = g.window_seat if phase == "call_window" else g.turn
+        action = fast_policy(g, seat)
+        if action is None:  # pragma: no cover - defensive
+            break
+        g.apply(seat, action)
+        steps += 1
+    if g.out:
+        return 1.0 if g.out[0] == me else 0.0
+    if g.phase in ("round_over", "game_over"):
+        return 0.0  # a dead round: nobody wins
+    # cut short: a share by card counts
+    counts = [len(h) for h in g.hands]
+    mine = counts[me]
+    weights = [0.5 ** c for c in counts]
+    return 0.5 * weights[me] / sum(weights) if mine else 1.0
+
+
+# ---------------------------------------------------------------------- the bot
+
+
+def _candidates(view: View, legal: list[Action]) -> list[Action]:
+    """The actions worth searching: each play once per sensible wild colour."""
+    hand = view.get("hand") or []
+    out: list[Action] = []
+    seen: set[tuple] = set()
+    for a in legal:
+        t = a["type"]
+        if t in ("call", "catch", "next"):
+            continue
+        if t == "play" and "color" in a:
+            rest = list(hand)
+            if a["card"] in rest:
+                rest.remove(a["card"])
+            held = {FACES[f].color for f in rest if FACES[f].color}
+            best = most_held_color(hand, exclude_card=a["card"])
+            if a["color"] != best and a["color"] not in held:
+                continue
+        key = (t, a.get("card"), a.get("color"))
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
+class HardBot(Bot):
+    """Determinized Monte Carlo search (see the module docstring)."""
+
+    level = "hard"
+
+    def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
+                 budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.03) -> None:
+        super().__init__(game=game, seed=seed)
+        self.budget_ms = budget_ms
+        self.rollouts = rollouts
+        self.margin = margin
+        self.memory = Memory()
+        self.last_search: dict[str, Any] = {}
+
+    def observe(self, events: list[Event] | None) -> None:
+        if events:
+            self.memory.observe(events)
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        sure = forced(view, legal)
+        if sure is not None:
+            return sure
+        call = find(legal, "call")
+        if call is not None:
+            return call
+        memory = self.memory
+        memory.me = view.get("seat")
+        memory.stacking = (view.get("options") or {}).get("stacking")
+        if view.get("side") is not None:
+            memory.side = 1 if view["side"] == "night" else 0
+        fallback = medium_choice(view, legal)
+        if view.get("phase") not in ("play", "drawn"):
+            return fallback
+        candidates = _candidates(view, legal)
+        if fallback not in candidates:
+            candidates.append(fallback)
+        candidates = self._prune(view, candidates, fallback)
+        if not candidates:
+            return fallback
+        if fallback not in candidates:  # pruned: the best of the rest by medium's scores
+            scores = {_key(a): sc for sc, a in score_plays(view, legal)}
+            fallback = max(candidates, key=lambda a: scores.get(_key(a), -1e9))
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, candidates, fallback)
+
+    def _prune(self, view: View, candidates: list[Action], fallback: Action) -> list[Action]:
+        """Direct tactics before any search: never fire a penalty into a standing Shield
+        when anything else can be played (spec 6.1: the hard bot checks for shields)."""
+        shields = view.get("shields") or []
+        if not shields or view.get("stack"):
+            return candidates
+        nxt = next_seat(view["seat"], view["seats"], view.get("direction", 1),
+                        view.get("out") or [])
+        if nxt not in shields:
+            return candidates
+        kept = [a for a in candidates
+                if not (a["type"] == "play" and FACES[a["card"]].kind == "draw")]
+        plays = [a for a in kept if a["type"] == "play"]
+        return kept if plays or len(view.get("hand") or []) > 1 else candidates
+
+    def _search(self, view: View, candidates: list[Action], fallback: Action) -> Action:
+        me = view["seat"]
+        rng = self.rng
+        start = time.perf_counter()
+        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        k = len(candidates)
+        totals = [0.0] * k
+        runs = 0
+        worlds = 0
+        while runs + k <= self.rollouts:
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            world_seed = rng.getrandbits(64)
+            base = world_from_view(view, self.memory, random.Random(world_seed))
+            if base is None:
+                return fallback
+            roll_seed = rng.getrandbits(64)
+            values = []
+            for i, action in enumerate(candidates):
+                if deadline is not None and i and time.perf_counter() > deadline:
+                    break  # an unfinished world would unbalance the comparison
+                g = base if i == k - 1 else _clone(base)
+                g.rng = random.Random(roll_seed)
+                try:
+                    g.apply(me, action)
+                except ValueError:
+                    return fallback
+                values.append(rollout(g, me))
+            if len(values) < k:
+                break
+            worlds += 1
+            runs += k
+            for i, value in enumerate(values):
+                totals[i] += value
+        if worlds == 0:
+            return fallback
+        means = [t / worlds for t in totals]
+        fb = candidates.index(fallback)
+        best = max(range(k), key=lambda i: means[i])
+        choice = candidates[best] if means[best] > means[fb] + self.margin else fallback
+        self.last_search = {"worlds": worlds, "rollouts": runs,
+                            "ms": (time.perf_counter() - start) * 1000.0,
+                            "means": dict(zip([_key(a) for a in candidates], means,
+                                              strict=True))}
+        return choice
+
+
+def _key(a: Action) -> str:
+    return ":".join(str(a[k]) for k in ("type", "card", "color") if k in a)
+
+
+def _clone(g: Any) -> Any:
+    """A copy of a game deep enough for a rollout (the lists that change are copied)."""
+    c = object.__new__(type(g))
+    c.__dict__.update(g.__dict__)
+    c.hands = [list(h) for h in g.hands]
+    c.draw_pile = list(g.draw_pile)
+    c.discard = list(g.discard)
+    c.shield_cards = list(g.shield_cards)
+    c.out = list(g.out)
+    c.scores = list(g.scores)
+    c.called = list(g.called)
+    c.round_scores = [list(r) for r in g.round_scores]
+    c.substitutes = set(g.substitutes)
+    c.log = list(g.log)
+    return c
+
+
+__all__ = ["HardBot", "Memory", "world_from_view", "rollout", "fast_policy"]
