@@ -261,6 +261,8 @@ class SeatConnection:
                     acted_at = None
             elif msg["type"] == "error":
                 acted_at = None  # refused: look again at the (unchanged) state
+                if msg["code"] == "rate_limited":
+                    await asyncio.sleep(0.2)
 
 
 async def _main(argv: list[str] | None = None) -> int:

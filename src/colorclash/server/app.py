@@ -55,7 +55,6 @@ class RateLimiter:
         self.refused: deque[float] = deque()
         self.flood_limit = settings.flood_limit
         self.flood_window = settings.flood_window
-        self.last_warning = 0.0
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -72,14 +71,6 @@ class RateLimiter:
     @property
     def flooding(self) -> bool:
         return len(self.refused) > self.flood_limit
-
-    def should_warn(self) -> bool:
-        """At most a few `rate_limited` answers per second: a flood must not double."""
-        now = time.monotonic()
-        if now - self.last_warning >= 0.2:
-            self.last_warning = now
-            return True
-        return False
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -256,10 +247,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     conn.send(ProtocolError("flood", "too many messages; closing").to_message())
                     conn.close(4429, "flood")
                     return
-                if limiter.should_warn():
-                    conn.send(ProtocolError("rate_limited", "slow down: at most "
-                                            f"{settings.rate_per_s:g} messages per second"
-                                            ).to_message())
+                conn.send(ProtocolError("rate_limited", "slow down: at most "
+                                        f"{settings.rate_per_s:g} messages per second; "
+                                        "this message was ignored").to_message())
                 continue
             try:
                 parsed = parse_client_message(raw, settings.max_frame, allowed)
