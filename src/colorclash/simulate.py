@@ -1,0 +1,243 @@
+"""``colorclash simulate``: computer players against each other.
+
+>>> from colorclash.simulate import simulate
+>>> report = simulate(preset="classic-table", players=2, games=10, bots=["medium", "easy"])
+>>> report["games"] == report["wins"] + report["draws"]
+True
+
+The bot list is cycled to fill the seats (``hard,medium`` at 4 seats is
+hard, medium, hard, medium) and the line-up rotates by one seat every game, so no level
+keeps the first seat. Figures are per level: when two seats play the same level their
+games add up. A game whose result names exactly one winner is a win for that seat's level;
+a game with no winner (a dead round) or a shared win is a draw (a shared win also counts
+as ``shared`` for each tied level). So ``games == wins + draws`` always holds.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from colorclash.bots import LEVELS, make_bot
+from colorclash.engine import new_game
+
+MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped as a draw
+
+
+def _check(game: str, preset: str | None, players: int, games: int, bots: list[str]) -> str:
+    if game != "color-clash":
+        raise ValueError(f"no computer players for game {game!r} yet; use --game color-clash")
+    from colorclash.engine.presets import PRESETS
+
+    preset = preset or "standard"
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    if not 2 <= players <= 6:
+        raise ValueError("--players must be between 2 and 6")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if not bots:
+        raise ValueError("--bots needs at least one level")
+    for level in bots:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    return preset
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100.0 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def play_game(
+    preset: str,
+    lineup: list[str],
+    seed: int | str,
+    *,
+    bot_seed: str = "",
+    bot_options: dict[str, dict[str, Any]] | None = None,
+    times: dict[str, list[float]] | None = None,
+) -> dict[str, Any]:
+    """Play one game; seat ``s`` is played by ``lineup[s]``. Returns the result and length.
+
+    Each bot gets every event (the deal included) through ``observe`` and decides from
+    ``view(seat)`` only. Decision times (seconds) are appended to ``times[level]``.
+    """
+    n = len(lineup)
+    g = new_game("color-clash", preset=preset, seats=n, seed=seed)
+    bots = [
+        make_bot(level, seed=f"{bot_seed}:{s}", **(bot_options or {}).get(level, {}))
+        for s, level in enumerate(lineup)
+    ]
+    start = g.start_events
+    for bot in bots:
+        bot.observe(start)
+    actions = 0
+    decisions = [0] * n
+    clock = time.perf_counter
+    while not g.over and actions < MAX_ACTIONS:
+        seat = g.to_act[0]
+        view = g.view(seat)
+        t0 = clock()
+        action = bots[seat].act(view)
+        spent = clock() - t0
+        if times is not None:
+            times.setdefault(lineup[seat], []).append(spent)
+        decisions[seat] += 1
+        events = g.apply(seat, action)  # an illegal bot action raises here: a bug
+        actions += 1
+        for bot in bots:
+            bot.observe(events)
+    result = g.result
+    return {
+        "finished": g.over,
+        "winners": list(result["winners"]) if result else [],
+        "scores": list(result["scores"]) if result else [0] * n,
+        "actions": actions,
+        "rounds": g.round_no,
+        "decisions": decisions,
+    }
+
+
+def simulate(
+    *,
+    game: str = "color-clash",
+    preset: str | None = None,
+    players: int,
+    games: int,
+    bots: list[str],
+    seed: int = 0,
+    bot_options: dict[str, dict[str, Any]] | None = None,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Run the tournament and return the report (a JSON-ready dict).
+
+    ``progress`` is an optional callable taking the number of games finished so far.
+    ``bot_options`` passes keyword arguments to a level (``{"hard": {"budget_ms": 50}}``).
+    """
+    preset = _check(game, preset, players, games, bots)
+    lineup = [bots[i % len(bots)] for i in range(players)]
+    levels = list(dict.fromkeys(lineup))
+    per: dict[str, dict[str, Any]] = {
+        level: {"seats": lineup.count(level), "wins": 0, "shared": 0, "score_sum": 0,
+                "seat_games": 0, "decisions": 0}
+        for level in levels
+    }
+    times: dict[str, list[float]] = {}
+    wins = draws = unfinished = 0
+    total_actions = total_rounds = 0
+    started = time.perf_counter()
+    for gi in range(games):
+        seating = [lineup[(s + gi) % players] for s in range(players)]
+        out = play_game(preset, seating, f"{seed}:{gi}", bot_seed=f"{seed}:{gi}",
+                        bot_options=bot_options, times=times)
+        total_actions += out["actions"]
+        total_rounds += out["rounds"]
+        for s, level in enumerate(seating):
+            per[level]["score_sum"] += out["scores"][s]
+            per[level]["seat_games"] += 1
+            per[level]["decisions"] += out["decisions"][s]
+        winners = out["winners"]
+        if not out["finished"]:
+            unfinished += 1
+            draws += 1
+        elif len(winners) == 1:
+            wins += 1
+            per[seating[winners[0]]]["wins"] += 1
+        else:
+            draws += 1
+            for level in {seating[w] for w in winners}:
+                per[level]["shared"] += 1
+        if progress is not None:
+            progress(gi + 1)
+    elapsed = time.perf_counter() - started
+    bots_out: dict[str, Any] = {}
+    for level in levels:
+        p = per[level]
+        t = times.get(level, [])
+        bots_out[level] = {
+            "seats": p["seats"],
+            "wins": p["wins"],
+            "shared": p["shared"],
+            "win_rate": p["wins"] / games,
+            "mean_score": p["score_sum"] / p["seat_games"] if p["seat_games"] else 0.0,
+            "decisions": p["decisions"],
+            "ms_per_decision": 1000.0 * statistics.fmean(t) if t else 0.0,
+            "ms_median": 1000.0 * statistics.median(t) if t else 0.0,
+            "ms_p99": 1000.0 * _percentile(t, 99) if t else 0.0,
+            "ms_max": 1000.0 * max(t) if t else 0.0,
+        }
+    return {
+        "game": game,
+        "preset": preset,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "lineup": lineup,
+        "wins": wins,
+        "draws": draws,
+        "unfinished": unfinished,
+        "mean_actions": total_actions / games,
+        "mean_rounds": total_rounds / games,
+        "seconds": elapsed,
+        "bots": bots_out,
+    }
+
+
+def render_table(report: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    title = (f"{report['preset']}, {report['players']} players, {report['games']} games, "
+             f"seed {report['seed']}\nmean game length {report['mean_actions']:.1f} turns "
+             f"(actions), {report['mean_rounds']:.1f} rounds")
+    table = Table(title=title)
+    for col in ("bot", "seats", "wins", "win %", "shared", "mean score", "ms/decision",
+                "p99 ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for level, b in report["bots"].items():
+        table.add_row(level, str(b["seats"]), str(b["wins"]), f"{100 * b['win_rate']:.1f}",
+                      str(b["shared"]), f"{b['mean_score']:.1f}",
+                      f"{b['ms_per_decision']:.2f}", f"{b['ms_p99']:.2f}")
+    table.caption = (f"wins {report['wins']} + draws {report['draws']} = games "
+                     f"{report['games']}" + (f" ({report['unfinished']} stopped unfinished)"
+                                             if report["unfinished"] else ""))
+    return table
+
+
+def run_simulation(
+    game: str,
+    preset: str | None,
+    players: int,
+    games: int,
+    bots: list[str],
+    seed: int,
+    as_json: bool,
+) -> dict[str, Any]:
+    """The ``colorclash simulate`` command: progress bar, then a table (or ``--json``)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    try:
+        preset = _check(game, preset, players, games, bots)
+    except ValueError as exc:
+        import typer
+
+        raise typer.BadParameter(str(exc)) from None
+    err = Console(stderr=True)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                  transient=as_json) as bar:
+        task = bar.add_task(f"{preset}: {','.join(bots)}", total=games)
+        report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
+                          seed=seed, progress=lambda done: bar.update(task, completed=done))
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        Console().print(render_table(report))
+    return report
