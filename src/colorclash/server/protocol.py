@@ -49,7 +49,7 @@ def clean_name(value: str) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ----------------------------------------------------------------------------- engine action
