@@ -1,0 +1,83 @@
+"""Message validation (docs/protocol.md): every bad frame becomes a stable error code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from colorclash.server.protocol import (
+    CLIENT_MESSAGES,
+    ActionMsg,
+    ProtocolError,
+    clean_name,
+    parse_client_message,
+)
+
+CODES = {"bad_json", "bad_version", "unknown_type", "bad_message", "too_large"}
+
+
+def code_of(raw) -> str:
+    with pytest.raises(ProtocolError) as exc:
+        parse_client_message(raw)
+    return exc.value.code
+
+
+def test_valid_messages_parse():
+    m = parse_client_message('{"v":1,"type":"action","action":{"type":"play","card":"W+4",'
+                             '"color":"G"}}')
+    assert isinstance(m, ActionMsg)
+    assert m.action.to_engine() == {"type": "play", "card": "W+4", "color": "G"}
+    assert parse_client_message(b'{"v":1,"type":"ready"}').ready is True
+    assert parse_client_message('{"v":1,"type":"add_bot","seat":3}').level == "easy"
+    assert parse_client_message('{"v":1,"type":"settings","settings":{"clock":45}}'
+                                ).settings.clock == 45
+
+
+@pytest.mark.parametrize("raw, code", [
+    ("", "bad_json"), ("{", "bad_json"), (b"\xff\xfe", "bad_json"), ("[1]", "bad_json"),
+    ("{}", "bad_version"), ('{"v":2,"type":"ping"}', "bad_version"),
+    ('{"v":true,"type":"ping"}', "bad_version"), ('{"v":"1","type":"ping"}', "bad_version"),
+    ('{"v":1}', "unknown_type"), ('{"v":1,"type":"chat","text":"hi"}', "unknown_type"),
+    ('{"v":1,"type":"action"}', "bad_message"),
+    ('{"v":1,"type":"action","action":{"type":"play","card":"R7","x":1}}', "bad_message"),
+    ('{"v":1,"type":"action","action":{"type":"catch","target":"1"}}', "bad_message"),
+    ('{"v":1,"type":"ready","ready":"yes"}', "bad_message"),
+    ('{"v":1,"type":"add_bot","seat":9}', "bad_message"),
+    ('{"v":1,"type":"settings","settings":{"seats":7}}', "bad_message"),
+    ('{"v":1,"type":"ping","extra":1}', "bad_message"),
+    ("[" * 100000, "too_large"),
+    ("[" * 5000, "bad_json"),
+])
+def test_bad_frames_have_stable_codes(raw, code):
+    assert code_of(raw) == code
+
+
+def test_no_chat_anywhere():
+    assert not any("text" in m.model_fields or "chat" in name
+                   for name, m in CLIENT_MESSAGES.items())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200),
+                 st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                              lambda c: st.lists(c, max_size=4)
+                              | st.dictionaries(st.sampled_from(
+                                  ["v", "type", "action", "card", "seat", "ready"]), c,
+                                  max_size=4), max_leaves=12).map(json.dumps)))
+def test_any_input_parses_or_gets_a_known_code(raw):
+    try:
+        msg = parse_client_message(raw)
+    except ProtocolError as exc:
+        assert exc.code in CODES and exc.message
+    else:
+        assert msg.type in CLIENT_MESSAGES and msg.v == 1
+
+
+def test_names():
+    assert clean_name("  Ana   María ") == "Ana María"
+    for bad in ("", "   ", "x" * 21, "a\u0000b", "a\u202eb"):
+        with pytest.raises(ValueError):
+            clean_name(bad)

@@ -1,0 +1,122 @@
+"""Room and seat management in the hub, without sockets."""
+
+from __future__ import annotations
+
+import pytest
+
+from colorclash.server.config import Settings
+from colorclash.server.names import CODE_ALPHABET, hash_token
+from colorclash.server.protocol import ProtocolError
+from colorclash.server.rooms import Hub
+from colorclash.store.sqlite import SQLiteStore
+
+
+@pytest.fixture
+def hub(tmp_path):
+    store = SQLiteStore(tmp_path / "h.sqlite3")
+    h = Hub(store, Settings(host_keys=["operator-key"], bot_delay=0))
+    yield h
+    for room in h.rooms.values():
+        if room.timer:
+            room.timer.cancel()
+    store.close()
+
+
+def code(exc_info) -> str:
+    return exc_info.value.code
+
+
+def test_codes_are_unambiguous_and_unique(hub):
+    codes = {hub.create_private("Ana")[0].code for _ in range(200)}
+    assert len(codes) == 200
+    for c in codes:
+        assert len(c) == 6 and set(c) <= set(CODE_ALPHABET)
+        assert not set(c) & set("ILO01")
+
+
+def test_guest_hosts_are_limited_to_four_seats(hub):
+    with pytest.raises(ProtocolError) as e:
+        hub.create_private("Ana", seats=5)
+    assert code(e) == "guest_limit"
+    room, _, _ = hub.create_private("Ana", seats=6, host_key="operator-key")
+    assert len(room.seats) == 6
+    with pytest.raises(ProtocolError) as e:
+        hub.create_private("Ana", seats=5, host_key="wrong")
+    assert code(e) == "guest_limit"
+
+
+def test_tokens_are_stored_hashed_and_seats_found_by_token(hub):
+    room, seat, token = hub.create_private("Ana")
+    data = hub.store.load_room(room.code)
+    assert token not in repr(data)
+    assert data["seats"][0]["token_hash"] == hash_token(token)
+    assert room.seat_of_token(token) == 0
+    assert room.seat_of_token("nope") is None
+    assert "token" not in repr(hub.room_public(room))
+
+
+def test_host_commands_and_lobby_rules(hub):
+    room, _, _ = hub.create_private("Ana", preset="standard", seats=3)
+    _, bo, _ = hub.join(room.code, "Bo")
+    with pytest.raises(ProtocolError) as e:
+        hub.add_bot(room, bo, 2, "easy")
+    assert code(e) == "not_host"
+    with pytest.raises(ProtocolError) as e:
+        hub.add_bot(room, 0, 1, "easy")
+    assert code(e) == "seat_taken"
+    with pytest.raises(ProtocolError) as e:
+        hub.add_bot(room, 0, 2, "genius")
+    assert code(e) == "bad_settings"
+    hub.add_bot(room, 0, 2, "easy")
+    with pytest.raises(ProtocolError) as e:
+        hub.remove_bot(room, 0, 1)
+    assert code(e) == "bad_seat"
+    with pytest.raises(ProtocolError) as e:
+        hub.change_settings(room, 0, {"seats": 2})
+    assert code(e) == "bad_settings"  # seat 2 is occupied
+    with pytest.raises(ProtocolError) as e:
+        hub.change_settings(room, 0, {"clock": 15})
+    assert code(e) == "bad_settings"  # 15 s is a table clock, not a standard one
+    hub.change_settings(room, 0, {"preset": "classic-table", "clock": 15})
+    assert room.settings == {"preset": "classic-table", "seats": 3, "clock": 15, "match": "1"}
+    with pytest.raises(ProtocolError) as e:
+        hub.join(room.code, "Cy")
+    assert code(e) == "room_full"
+
+
+@pytest.mark.asyncio
+async def test_start_deals_publishes_commitment_and_hides_seed(hub):
+    room, _, _ = hub.create_private("Ana", preset="classic-table", seats=2)
+    hub.add_bot(room, 0, 1, "easy")
+    hub.start(room, 0)
+    pub = hub.room_public(room)
+    assert pub["status"] == "playing" and pub["seed"] is None
+    assert pub["commitment"] == room.game.commitment() and len(pub["commitment"]) == 64
+    assert room.seed not in repr(pub)
+    with pytest.raises(ProtocolError) as e:
+        hub.add_bot(room, 0, 1, "easy")
+    assert code(e) == "not_in_lobby"
+
+
+@pytest.mark.asyncio
+async def test_load_all_rebuilds_the_same_game(tmp_path):
+    path = tmp_path / "r.sqlite3"
+    store = SQLiteStore(path)
+    hub = Hub(store, Settings(bot_delay=0))
+    room, _, token = hub.create_practice("Ana", 2, "easy", "standard")
+    seat = room.game.to_act[0]
+    if seat == 0:
+        hub.human_action(room, 0, room.game.legal_actions(0)[0])
+    views = [room.game.view(s) for s in range(3)]
+    clock = dict(room.clock)
+    if room.timer:
+        room.timer.cancel()
+    store.close()
+    store = SQLiteStore(path)
+    again = Hub(store, Settings(bot_delay=0))
+    assert again.load_all() == 1
+    r2 = again.rooms[room.code]
+    assert [r2.game.view(s) for s in range(3)] == views
+    assert r2.clock["deadline"] == clock["deadline"]
+    assert r2.seat_of_token(token) == 0
+    store.close()

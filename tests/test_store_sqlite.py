@@ -1,0 +1,76 @@
+"""The SQLite store: rooms as documents plus an append-only action log, atomically."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from colorclash.store import StoreError, open_store
+from colorclash.store.sqlite import SQLiteStore
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    yield s
+    s.close()
+
+
+def test_room_document_round_trip(store):
+    data = {"code": "ABCDEF", "seats": [{"name": "Ana"}], "clock": {"deadline": 1.5}}
+    store.save_room("ABCDEF", data)
+    assert store.load_room("ABCDEF") == data
+    assert store.load_room("ZZZZZZ") is None
+    assert store.room_codes() == ["ABCDEF"]
+
+
+def test_actions_append_in_order_with_the_room(store):
+    store.save_room("ABCDEF", {"n": 0}, 1, [(0, 1, {"type": "draw"})])
+    store.save_room("ABCDEF", {"n": 1}, 1, [(1, 2, {"type": "play", "card": "R7"})])
+    store.save_room("ABCDEF", {"n": 2}, 2, [(0, 0, {"type": "pass"})])
+    assert store.load_actions("ABCDEF", 1) == [(1, {"type": "draw"}),
+                                                (2, {"type": "play", "card": "R7"})]
+    assert store.load_actions("ABCDEF", 2) == [(0, {"type": "pass"})]
+    assert store.load_room("ABCDEF") == {"n": 2}
+    store.clear_actions("ABCDEF", 1)
+    assert store.load_actions("ABCDEF", 1) == []
+
+
+def test_a_failed_write_changes_nothing(store):
+    store.save_room("ABCDEF", {"n": 0}, 1, [(0, 1, {"type": "draw"})])
+    with pytest.raises(sqlite3.IntegrityError):  # index 0 again: refused as a whole
+        store.save_room("ABCDEF", {"n": 99}, 1, [(0, 1, {"type": "pass"})])
+    assert store.load_room("ABCDEF") == {"n": 0}
+    assert store.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
+
+
+def test_data_survives_reopening_and_uses_wal(tmp_path):
+    path = tmp_path / "y.sqlite3"
+    s = SQLiteStore(path)
+    s.save_room("QWERTY", {"x": 1}, 1, [(0, 0, {"type": "draw"})])
+    s.close()
+    s = SQLiteStore(path)
+    assert s.load_room("QWERTY") == {"x": 1}
+    assert s.load_actions("QWERTY", 1) == [(0, {"type": "draw"})]
+    mode = s._db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    s.delete_room("QWERTY")
+    assert s.load_room("QWERTY") is None and s.load_actions("QWERTY", 1) == []
+    s.close()
+
+
+def test_a_gap_in_the_log_is_reported(store):
+    store.save_room("ABCDEF", {}, 1, [(0, 0, {"type": "draw"}), (2, 0, {"type": "draw"})])
+    with pytest.raises(StoreError, match="gap"):
+        store.load_actions("ABCDEF", 1)
+
+
+def test_bad_urls_and_paths_have_clear_errors(tmp_path):
+    with pytest.raises(StoreError, match="unknown store URL"):
+        open_store("mysql://x")
+    with pytest.raises(StoreError, match="does not exist"):
+        open_store(f"sqlite:///{tmp_path}/missing/dir/x.sqlite3")
+    with pytest.raises(ValueError, match="match"):
+        s = open_store(f"sqlite:///{tmp_path / 'z.sqlite3'}")
+        s.save_room("A", {}, None, [(0, 0, {})])
