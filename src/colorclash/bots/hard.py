@@ -27,6 +27,7 @@ bounded by the rollout count only, and a seeded bot is fully reproducible.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -458,8 +459,13 @@ def fast_policy(g: Any, seat: int) -> Action | None:
     return {"type": "play", "card": best}
 
 
-def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS) -> float:
-    """Play the round out with :func:`fast_policy`; 1.0 if ``me`` wins it."""
+def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6) -> float:
+    """Play on with :func:`fast_policy` for at most ``limit`` actions, to the round's end.
+
+    Returns 1.0 if ``me`` wins the round, 0.0 if another seat does (or nobody: a dead
+    round); a rollout cut short by ``limit`` is scored by hand sizes, the share of
+    ``exp(-beta * cards)`` that ``me`` holds among the seats still in the round.
+    """
     steps = 0
     while steps < limit:
         phase = g.phase
@@ -471,15 +477,13 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS) -> float:
             break
         g.apply(seat, action)
         steps += 1
-    if g.out:
-        return 1.0 if g.out[0] == me else 0.0
-    if g.phase in ("round_over", "game_over"):
+    out = g.out
+    if out:
+        return 1.0 if out[0] == me else 0.0
+    if g.phase == "round_over" or g.phase == "game_over":
         return 0.0  # a dead round: nobody wins
-    # cut short: a share by card counts
-    counts = [len(h) for h in g.hands]
-    mine = counts[me]
-    weights = [0.5 ** c for c in counts]
-    return 0.5 * weights[me] / sum(weights) if mine else 1.0
+    weights = [math.exp(-beta * len(h)) for h in g.hands]
+    return weights[me] / sum(weights)
 
 
 # ---------------------------------------------------------------------- the bot
@@ -502,6 +506,8 @@ def _candidates(view: View, legal: list[Action]) -> list[Action]:
             best = most_held_color(hand, exclude_card=a["card"])
             if a["color"] != best and a["color"] not in held:
                 continue
+        if t == "draw" and any(b["type"] == "play" for b in legal):
+            continue  # drawing while holding a playable card is almost never better
         key = (t, a.get("card"), a.get("color"))
         if key not in seen:
             seen.add(key)
@@ -516,11 +522,14 @@ class HardBot(Bot):
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.03) -> None:
+                 rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.03,
+                 depth: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
         self.margin = margin
+        self.depth = depth
+        self.beta = beta
         self.memory = Memory()
         self.last_search: dict[str, Any] = {}
 
@@ -598,7 +607,7 @@ class HardBot(Bot):
                     g.apply(me, action)
                 except ValueError:
                     return fallback
-                values.append(rollout(g, me))
+                values.append(rollout(g, me, self.depth, self.beta))
             if len(values) < k:
                 break
             worlds += 1

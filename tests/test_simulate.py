@@ -1,0 +1,109 @@
+"""``colorclash simulate``: a small tournament whose figures add up."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from colorclash.cli import app
+from colorclash.simulate import play_game, simulate
+
+
+def test_a_small_tournament_adds_up():
+    report = simulate(preset="classic-table", players=3, games=12, bots=["medium", "easy"],
+                      seed=4)
+    assert report["games"] == 12 == report["wins"] + report["draws"]
+    assert report["lineup"] == ["medium", "easy", "medium"]
+    bots = report["bots"]
+    assert set(bots) == {"medium", "easy"}
+    assert sum(b["wins"] for b in bots.values()) == report["wins"]
+    assert bots["medium"]["seats"] == 2 and bots["easy"]["seats"] == 1
+    for b in bots.values():
+        assert b["decisions"] > 0
+        assert b["ms_per_decision"] >= 0
+        assert 0 <= b["win_rate"] <= 1
+    assert report["mean_actions"] > 0
+
+
+def test_seats_rotate_so_no_level_keeps_the_first_seat(monkeypatch):
+    import colorclash.simulate as sim
+
+    seen = []
+    real = sim.play_game
+
+    def spy(preset, lineup, seed, **kw):
+        seen.append(list(lineup))
+        return real(preset, lineup, seed, **kw)
+
+    monkeypatch.setattr(sim, "play_game", spy)
+    sim.simulate(preset="standard", players=3, games=6, bots=["easy", "medium", "random"])
+    firsts = [lineup[0] for lineup in seen]
+    assert firsts.count("easy") == firsts.count("medium") == firsts.count("random") == 2
+
+
+def test_same_seed_same_tournament():
+    a = simulate(preset="siege", players=2, games=6, bots=["medium", "random"], seed=9)
+    b = simulate(preset="siege", players=2, games=6, bots=["medium", "random"], seed=9)
+    for key in ("wins", "draws", "mean_actions"):
+        assert a[key] == b[key]
+    assert {k: v["wins"] for k, v in a["bots"].items()} == {
+        k: v["wins"] for k, v in b["bots"].items()}
+
+
+def test_shared_wins_count_as_draws(monkeypatch):
+    import colorclash.simulate as sim
+
+    def tie(preset, lineup, seed, **kw):
+        return {"finished": True, "winners": [0, 1], "scores": [10, 10], "actions": 5,
+                "rounds": 3, "decisions": [3, 2]}
+
+    monkeypatch.setattr(sim, "play_game", tie)
+    report = sim.simulate(preset="family", players=2, games=4, bots=["easy", "medium"])
+    assert report["wins"] == 0 and report["draws"] == 4
+    assert report["bots"]["easy"]["shared"] == 4 == report["bots"]["medium"]["shared"]
+
+
+def test_play_game_reports_a_finished_game():
+    out = play_game("day-night", ["medium", "easy", "hard"], 3,
+                    bot_options={"hard": {"budget_ms": None, "rollouts": 12}})
+    assert out["finished"]
+    assert len(out["winners"]) <= 1
+    assert sum(out["decisions"]) == out["actions"]
+
+
+@pytest.mark.parametrize("bad, message", [
+    (["--bots", "expert"], "unknown bot level 'expert'"),
+    (["--preset", "nope"], "unknown preset 'nope'"),
+    (["--players", "7"], "between 2 and 6"),
+    (["--game", "rainbow"], "no computer players for game"),
+])
+def test_the_command_rejects_bad_input_clearly(bad, message):
+    args = ["simulate", "--players", "2", "--games", "2", *bad]
+    if "--players" in bad:
+        args = ["simulate", "--games", "2", *bad]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+
+
+def test_the_command_prints_json_that_adds_up():
+    result = CliRunner().invoke(app, [
+        "simulate", "--game", "color-clash", "--preset", "family", "--players", "2",
+        "--games", "5", "--bots", "medium,easy", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    line = [x for x in result.stdout.splitlines() if x.startswith("{")][-1]
+    report = json.loads(line)
+    assert report["games"] == 5 == report["wins"] + report["draws"]
+    assert report["preset"] == "family" and report["seed"] == 3
+    assert sum(b["wins"] for b in report["bots"].values()) == report["wins"]
+
+
+def test_the_command_prints_a_table():
+    result = CliRunner().invoke(app, [
+        "simulate", "--preset", "standard", "--players", "4", "--games", "3",
+        "--bots", "medium,random"])
+    assert result.exit_code == 0, result.output
+    for word in ("medium", "random", "wins", "mean score", "ms/decision", "= games 3"):
+        assert word in result.stdout
