@@ -45,9 +45,14 @@ def _try_click(locator) -> bool:
 
 def step(page) -> str:
     """Do one thing a player would do on the table, by clicking. Returns what was done:
-    "results" when the results screen shows, "" when there was nothing to do."""
-    if page.locator(".results-overlay").count():
+    "results" when the match results show, "" when there was nothing to do."""
+    if page.locator(".results-overlay[data-phase=game_over]").count():
         return "results"
+    if page.locator(".results-overlay").count():  # round results of a multi-round match
+        nxt = page.locator("button[data-focus-key='res:next']:not([disabled])")
+        if nxt.count():
+            return "next" if _try_click(nxt.first) else ""
+        return ""  # ready: waiting for the next round
     colour = page.locator(".color-overlay .color-btn")
     if colour.count():
         return "colour" if _try_click(colour.first) else ""

@@ -46,21 +46,28 @@ def test_play_now_full_game_then_play_again(open_page):
     assert page.locator(".hand .card").count() >= 7
 
 
-def test_practice_full_game_standard_rules(open_page):
-    """Practice against one computer player with the standard preset (Last card! and Catch)."""
+def test_practice_family_night_three_rounds(open_page):
+    """Practice against one computer player on Family Night: three rounds, with the round
+    results (points per player) and Next round between them."""
     page = open_page(PHONE)
     page.fill("#player-name", "Bea")
     page.select_option("#practice-bots", "1")
     page.select_option("#practice-level", "easy")
-    page.select_option("#practice-preset", "standard")
+    page.select_option("#practice-preset", "family")
     page.click("#btn-practice")
     wait_table(page)
     assert page.locator(".opponents .opp").count() == 1
-    play_to_results(page)
+    counts = play_to_results(page, timeout=200)
+    view = page.evaluate("window.__cc.view")
+    assert view["phase"] == "game_over"
+    assert len(view["round_scores"]) == 3
+    assert counts.get("next", 0) >= 1, counts  # the round results were shown and passed
     rows = _results_rows(page)
     assert len(rows) == 2
-    text = page.locator(".results-overlay").inner_text()
-    assert "Match over" in text
+    # totals column = the match totals of the engine
+    totals = sorted(int(r[-1]) for r in rows)
+    assert totals == sorted(view["scores"])
+    assert "Match over" in page.locator(".results-overlay").inner_text()
 
 
 def test_private_room_two_players_and_a_computer(open_page):
@@ -72,7 +79,9 @@ def test_private_room_two_players_and_a_computer(open_page):
     assert re.fullmatch(r"[A-Z]{6}", code)
     assert host.input_value("#invite-link").endswith(f"/r/{code}")
     assert host.locator("img.qr").get_attribute("src") == f"/api/rooms/{code}/qr.svg"
-    # three seats: host, guest, computer
+    # standard rules (Last card! and Catch), three seats: host, guest, computer
+    host.select_option("#set-preset", "standard")
+    host.wait_for_function("() => window.__cc.room.settings.preset === 'standard'")
     host.select_option("#set-seats", "3")
     host.wait_for_function("() => window.__cc.room.settings.seats === 3")
 

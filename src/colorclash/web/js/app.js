@@ -336,6 +336,8 @@ function onMessage(msg) {
   state.screen = msg.room.status === "lobby" || !view ? "room" : "table";
   render();
   if (state.screen === "table") {
+    const results = view.phase === "round_over" || view.phase === "game_over";
+    if (results && prevView && prevView.phase !== view.phase) banners.clear();
     banners.push(msg.events, { room: state.room, me: state.me });
     const myTurnNow = view.turn === state.me && view.legal.length > 0;
     const myTurnBefore = prevView && prevView.turn === state.me && wasScreen === "table";

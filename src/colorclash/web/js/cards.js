@@ -136,6 +136,7 @@ function symbolNode(p) {
     const icon = WILD_ICON[p.rank] || "wild";
     span.append(iconSvg(icon, "sym-icon"));
     if (p.rank === "+4") {
+      span.classList.add("sym-w4");
       const plus = document.createElement("span");
       plus.className = "sym-plus";
       plus.textContent = "+4";

@@ -1,5 +1,6 @@
 // Dev page: every screen and rare table state rendered from fake engine views, without a
 // server. /dev.html?scene=siege&lang=tr  (scenes: see SCENES below; ?scene=list lists them)
+import { renderCard } from "./cards.js";
 import { queueDialog, renderHome } from "./home.js";
 import { setLang, t } from "./i18n.js";
 import { renderJoin, renderRoom } from "./room.js";
@@ -270,6 +271,15 @@ const SCENES = {
   }),
 };
 
+const ALL_CARDS = [
+  ..."RBYG".split("").flatMap((c) => [
+    `${c}0`, `${c}7`, `${c}-skip`, `${c}-reverse`, `${c}+2`, `${c}-bomb`, `${c}-shield`,
+    `${c}+1`, `${c}+5`, `${c}-skipall`, `${c}-flip`,
+  ]),
+  "W", "W+4", "W-clock", "W-hunt",
+];
+SCENES.cards = () => ({ screen: "cards" });
+
 const noop = () => {};
 const acts = new Proxy({}, { get: () => noop });
 const banners = new Banners();
@@ -281,6 +291,16 @@ function render(scene) {
   if (s.screen === "home") {
     nodes = renderHome({ presets: PRESETS, name: "Ana" }, acts);
     if (s.queue) nodes.push(queueDialog(s.queue, acts));
+  } else if (s.screen === "cards") {
+    nodes = [
+      h(
+        "div.page",
+        h("h1", "Cards"),
+        h("div", { style: "display:flex;flex-wrap:wrap;gap:10px" }, ALL_CARDS.map((c) => renderCard(c))),
+        h("div", { style: "display:flex;flex-wrap:wrap;gap:6px;margin-top:16px" }, ALL_CARDS.map((c) => renderCard(c, { size: "sm" }))),
+        h("div", { style: "display:flex;flex-wrap:wrap;gap:4px;margin-top:16px" }, ALL_CARDS.map((c) => renderCard(c, { size: "xs" }))),
+      ),
+    ];
   } else if (s.screen === "join") {
     nodes = renderJoin({ room: s.room, code: s.room.code, name: "Bo" }, acts);
   } else if (s.screen === "room") {

@@ -606,7 +606,7 @@ function resultsDialog(model, act) {
     ),
     h("div.row", buttons),
   );
-  return h("div.overlay.results-overlay", dlg);
+  return h("div.overlay.results-overlay", { dataset: { phase: view.phase } }, dlg);
 }
 
 // ---------- the whole table ----------
