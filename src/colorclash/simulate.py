@@ -7,7 +7,9 @@ True
 
 The bot list is cycled to fill the seats (``hard,medium`` at 4 seats is
 hard, medium, hard, medium) and the line-up rotates by one seat every game, so no level
-keeps the first seat. Figures are per level: when two seats play the same level their
+keeps the first seat. Game ``i`` deals deal ``i // players`` of the tournament seed, so
+every deal is played once in each rotation of the line-up ("duplicate" format: the luck
+of the cards falls on every level alike). Figures are per level: when two seats play the same level their
 games add up. A game whose result names exactly one winner is a win for that seat's level;
 a game with no winner (a dead round) or a shared win is a draw (a shared win also counts
 as ``shared`` for each tied level). So ``games == wins + draws`` always holds.
@@ -135,7 +137,8 @@ def simulate(
     started = time.perf_counter()
     for gi in range(games):
         seating = [lineup[(s + gi) % players] for s in range(players)]
-        out = play_game(preset, seating, f"{seed}:{gi}", bot_seed=f"{seed}:{gi}",
+        deal = gi // players  # each deal is played once per rotation (duplicate format)
+        out = play_game(preset, seating, f"{seed}:{deal}", bot_seed=f"{seed}:{gi}",
                         bot_options=bot_options, times=times)
         total_actions += out["actions"]
         total_rounds += out["rounds"]

@@ -1,0 +1,220 @@
+"""``colorclash bench bots``: how strong the computer players are, and how fast ``hard`` is.
+
+Two parts, both reported in docs/benchmarks.md ("Computer players"):
+
+*Strength lines.* For each pair of levels (default: hard>medium, medium>easy, easy>random
+and medium>random), each preset and each table size (default 2 and 4 seats), a tournament
+of ``--games`` games through :func:`colorclash.simulate.simulate`: the two levels alternate
+around the table (A, B, A, B), the line-up rotates one seat every game and every deal is
+played once in each rotation. The figure is the share of games won by the stronger level's
+seats, with a 95% Wilson interval (games whose result has no single winner count as not
+won). Equal strength is 50% at 2 and 4 seats alike. Each finished line is appended at once
+to ``--out`` (JSON lines), so a long run can be stopped and resumed (``--resume`` skips the
+lines already in the file).
+
+*Decision time of ``hard``.* ``--timing-games`` games of hard against medium (2 seats,
+every preset in turn) at the default budget; the wall-clock time of every ``hard``
+decision is recorded. Reported: median and 99th percentile over all decisions and over the
+decisions that ran a search (the others are forced or obvious and take microseconds).
+
+Usage: ``colorclash bench bots [--games N] [--pairs hard:medium,...] [--presets P,...]
+[--players 2,4] [--seed S] [--out FILE] [--resume] [--timing-games N] [--only-timing]
+[--no-timing] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import statistics
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+PRESETS = ("standard", "family", "classic-table", "siege", "day-night")
+PAIRS = ("hard:medium", "medium:easy", "easy:random", "medium:random")
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def run_line(pair: str, preset: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    from colorclash.simulate import simulate
+
+    hi, lo = pair.split(":")
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    report = simulate(preset=preset, players=players, games=games, bots=[hi, lo], seed=seed)
+    b = report["bots"]
+    wins_hi = b[hi]["wins"]
+    low, high = wilson(wins_hi, games)
+    return {
+        "pair": pair, "preset": preset, "players": players, "games": games, "seed": seed,
+        "wins_hi": wins_hi, "wins_lo": b[lo]["wins"], "draws": report["draws"],
+        "win_rate": wins_hi / games, "ci95": [low, high],
+        "mean_actions": report["mean_actions"],
+        "ms_per_decision": {hi: b[hi]["ms_per_decision"], lo: b[lo]["ms_per_decision"]},
+        "wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
+    """Wall-clock time of every decision of ``hard`` (default budget) against medium."""
+    from colorclash.bots import make_bot
+    from colorclash.engine import new_game
+
+    all_ms: list[float] = []
+    searched_ms: list[float] = []
+    cpu_ms: list[float] = []
+    worlds: list[int] = []
+    for gi in range(games):
+        preset = presets[gi % len(presets)]
+        g = new_game("color-clash", preset=preset, seats=2, seed=f"{seed}:t{gi}")
+        hard_seat = gi % 2
+        bots = [make_bot("hard" if s == hard_seat else "medium", seed=f"{seed}:{gi}:{s}")
+                for s in range(2)]
+        for bot in bots:
+            bot.observe(g.start_events)
+        while not g.over:
+            seat = g.to_act[0]
+            view = g.view(seat)
+            bot = bots[seat]
+            if seat == hard_seat:
+                bot.last_search = {}
+                t0, c0 = time.perf_counter(), time.process_time()
+                action = bot.act(view)
+                ms = 1000 * (time.perf_counter() - t0)
+                all_ms.append(ms)
+                if bot.last_search:
+                    searched_ms.append(ms)
+                    cpu_ms.append(1000 * (time.process_time() - c0))
+                    worlds.append(bot.last_search["worlds"])
+            else:
+                action = bot.act(view)
+            events = g.apply(seat, action)
+            for b in bots:
+                b.observe(events)
+
+    def q(values: list[float], p: float) -> float:
+        if not values:
+            return 0.0
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+    return {
+        "games": games, "decisions": len(all_ms), "searched": len(searched_ms),
+        "median_ms": q(all_ms, 50), "p99_ms": q(all_ms, 99), "max_ms": max(all_ms, default=0),
+        "searched_median_ms": q(searched_ms, 50), "searched_p99_ms": q(searched_ms, 99),
+        "searched_cpu_median_ms": q(cpu_ms, 50), "searched_cpu_p99_ms": q(cpu_ms, 99),
+        "over_100ms": sum(1 for m in all_ms if m > 100),
+        "mean_worlds": statistics.fmean(worlds) if worlds else 0.0,
+    }
+
+
+def _table(lines: list[dict[str, Any]]) -> str:
+    rows = ["| pair | preset | seats | games | stronger wins | weaker wins | draws | "
+            "win rate [95% CI] |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    for r in lines:
+        lo, hi = r["ci95"]
+        rows.append(f"| {r['pair'].replace(':', ' > ')} | {r['preset']} | {r['players']} | "
+                    f"{r['games']} | {r['wins_hi']} | {r['wins_lo']} | {r['draws']} | "
+                    f"{100 * r['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="colorclash bench bots", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=1000, help="games per line (default 1000)")
+    ap.add_argument("--pairs", default=",".join(PAIRS), help="stronger:weaker,...")
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--players", default="2,4", help="table sizes (default 2,4)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", default=None, help="append each finished line here (JSON lines)")
+    ap.add_argument("--resume", action="store_true", help="skip lines already in --out")
+    ap.add_argument("--timing-games", type=int, default=40)
+    ap.add_argument("--only-timing", action="store_true")
+    ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    args = ap.parse_args(argv)
+
+    from colorclash.bots import LEVELS
+
+    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    for p in pairs:
+        parts = p.split(":")
+        if len(parts) != 2 or any(x not in LEVELS for x in parts):
+            ap.error(f"bad pair {p!r}: write stronger:weaker with levels {', '.join(LEVELS)}")
+    presets = tuple(x.strip() for x in args.presets.split(",") if x.strip())
+    for preset in presets:
+        if preset not in PRESETS:
+            ap.error(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    sizes = [int(x) for x in args.players.split(",") if x.strip()]
+    if args.games < 1 or any(not 2 <= s <= 6 for s in sizes):
+        ap.error("--games must be at least 1 and --players between 2 and 6")
+
+    done: set[tuple[str, str, int]] = set()
+    lines: list[dict[str, Any]] = []
+    out = Path(args.out) if args.out else None
+    if out and args.resume and out.exists():
+        for text in out.read_text().splitlines():
+            if text.strip():
+                r = json.loads(text)
+                if r.get("kind", "line") == "line" and r["games"] >= args.games:
+                    done.add((r["pair"], r["preset"], r["players"]))
+                    lines.append(r)
+    result: dict[str, Any] = {"machine": platform.platform(), "python": platform.python_version(),
+                              "lines": lines}
+    if not args.only_timing:
+        for pair in pairs:
+            for preset in presets:
+                for size in sizes:
+                    if (pair, preset, size) in done:
+                        continue
+                    r = run_line(pair, preset, size, args.games, args.seed)
+                    r["kind"] = "line"
+                    lines.append(r)
+                    if out:
+                        with out.open("a") as f:
+                            f.write(json.dumps(r) + "\n")
+                    if not args.json:
+                        lo, hi = r["ci95"]
+                        print(f"{pair:14} {preset:13} {size} seats {r['games']:5} games: "
+                              f"{100 * r['win_rate']:5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+                              f"({r['wall_s']:.0f} s)", file=sys.stderr, flush=True)
+    if not args.no_timing:
+        t = timing(args.timing_games, args.seed, presets)
+        t["kind"] = "timing"
+        result["timing"] = t
+        if out:
+            with out.open("a") as f:
+                f.write(json.dumps(t) + "\n")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        if lines:
+            print(_table(lines))
+        if "timing" in result:
+            t = result["timing"]
+            print(f"\nhard decision time over {t['decisions']} decisions of {t['games']} games: "
+                  f"median {t['median_ms']:.2f} ms, p99 {t['p99_ms']:.1f} ms; "
+                  f"{t['searched']} searched decisions: median {t['searched_median_ms']:.1f} ms,"
+                  f" p99 {t['searched_p99_ms']:.1f} ms; over 100 ms: {t['over_100ms']}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))
