@@ -659,8 +659,9 @@ class Hub:
         self._persist(room)
         room.bot_due = self.now() + self.settings.bot_delay
         room.bot_declined.clear()
+        start = list(getattr(game, "start_events", None) or [])
         self._broadcast(room, [{"type": "deal", "match": room.match_no,
-                                "commitment": room.commitment}])
+                                "commitment": room.commitment}, *start])
         self._schedule(room)
 
     def _make_bots(self, room: Room) -> None:
