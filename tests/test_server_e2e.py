@@ -294,3 +294,27 @@ async def test_static_client_invite_link_qr_and_openapi(server):
     presets = await c.presets()
     names = {p["name"] for p in presets["presets"]}
     assert {"standard", "family", "classic-table", "siege"} <= names
+
+
+@pytest.mark.asyncio
+async def test_returning_player_takes_the_seat_back_at_the_next_round(server):
+    c = client(server)
+    t = await c.practice("Ana", bots=2, level="easy", preset="family", match="3")
+    me = await c.connect(t["code"], t["token"])
+    st = await _wait_my_turn(me)
+    round_left = st["view"]["round"]
+    await me.close()
+    await asyncio.sleep(GRACE + 0.7)
+    me = await c.connect(t["code"], t["token"])
+    try:
+        # The substitute plays on until the round ends; then the seat is ours again.
+        st = await me.wait_state(lambda s: s["view"]["round"] > round_left
+                                 and not s["room"]["seats"][0]["substitute"], timeout=60)
+        assert 0 not in st["view"]["substitutes"]
+        st = await me.play(make_bot("easy", seed=8), timeout=90)
+        assert st["room"]["status"] == "finished"
+        actions = (await c.record(t["code"]))["actions"]
+        subs = [a["on"] for seat, a in actions if a["type"] == "substitute" and seat == 0]
+        assert subs == [True, False]
+    finally:
+        await me.close()
