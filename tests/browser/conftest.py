@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_helpers, whatever the rootdir
+from browser_helpers import DESKTOP  # noqa: E402
 
 CHROMIUM = os.environ.get("COLORCLASH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [

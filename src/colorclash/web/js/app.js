@@ -131,6 +131,7 @@ function render() {
   }
   morph(main, nodes);
   document.body.dataset.screen = s;
+  document.getElementById("leave-table").hidden = s !== "table";
   if (s !== lastScreen) {
     lastScreen = s;
     // a new screen: move focus to its start so screen readers read it
@@ -550,6 +551,12 @@ const tableActs = {
   playAgain() {
     send({ type: "start" });
   },
+  leaveTable() {
+    const over = state.view && state.view.phase === "game_over";
+    if (!over && !window.confirm(t("table.leaveConfirm"))) return;
+    if (!over) send({ type: "leave" });
+    navigate("/");
+  },
   home() {
     navigate("/");
   },
@@ -565,6 +572,8 @@ document.getElementById("brand").addEventListener("click", (ev) => {
   ev.preventDefault();
   navigate("/");
 });
+
+document.getElementById("leave-table").addEventListener("click", () => tableActs.leaveTable());
 
 const langSelect = document.getElementById("lang-select");
 langSelect.addEventListener("change", async () => {
