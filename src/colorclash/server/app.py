@@ -132,11 +132,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
+        code = "bad_message"
         for err in exc.errors()[:3]:
-            loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
-            msg = str(err.get("msg", "invalid"))
-            parts.append(f"{loc}: {msg}")
-        code = "bad_name" if any("name" in p for p in parts) else "bad_message"
+            loc = [str(x) for x in err.get("loc", ()) if x != "body"]
+            parts.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
+            if loc == ["name"] and err.get("type") != "extra_forbidden":
+                code = "bad_name"
         return JSONResponse(status_code=422, content={"error": {
             "code": code, "message": "; ".join(parts) or "invalid request"}})
 

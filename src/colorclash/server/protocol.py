@@ -284,7 +284,13 @@ def validate_server_message(data: dict[str, Any]) -> BaseModel:
 
 
 # ----------------------------------------------------------------------------- REST bodies
-class _NameMixin(_Strict):
+class _Body(BaseModel):
+    """REST bodies: unknown fields refused; form-style values ("3") accepted as numbers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class _NameMixin(_Body):
     name: str = "Player"
 
     @field_validator("name")
@@ -317,7 +323,7 @@ class PlayNowBody(_NameMixin):
     pass
 
 
-class QuickMatchBody(_Strict):
+class QuickMatchBody(_Body):
     preset: Annotated[str, Field(max_length=30)] | None = None
 
 
