@@ -175,6 +175,10 @@ def test_keyboard_play_and_draw(open_page):
         if page.locator(".color-overlay").count():
             page.keyboard.press("1")  # red
         page.wait_for_function(f"window.__cc.view.hand.length === {before - 1}", **quick)
+        # the screen reader hears it in the polite live region
+        page.wait_for_function(
+            "document.getElementById('live').textContent.includes('You played')", **quick
+        )
     else:
         page.keyboard.press("d")
         page.wait_for_function(f"window.__cc.view.hand.length === {before + 1}", **quick)

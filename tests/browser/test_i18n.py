@@ -16,7 +16,7 @@ LANGS = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
 SCENES = [
     "home", "quick", "join", "join-started", "room-host", "room-guest", "table", "bomb",
     "siege", "window", "call", "drawn", "pass", "color", "choose", "day-night",
-    "round-over", "game-over", "game-over-guest",
+    "round-over", "game-over", "game-over-guest", "substituted", "cards",
 ]
 
 

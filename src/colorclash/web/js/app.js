@@ -141,7 +141,9 @@ function render() {
     }
     window.scrollTo(0, 0);
   }
-  const dlg = main.querySelector(".color-overlay .color-btn, .results-overlay .btn");
+  const dlg = main.querySelector(
+    ".color-overlay .color-btn, .results-overlay .btn, .queue-box .btn",
+  );
   if (dlg && !main.querySelector(".overlay")?.contains(document.activeElement)) {
     dlg.focus();
   }

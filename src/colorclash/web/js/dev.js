@@ -92,6 +92,12 @@ const SCENES = {
   "room-host": () => ({ screen: "room", room: room("standard", "lobby", 5), me: 0 }),
   "room-guest": () => ({ screen: "room", room: room("family", "lobby", 5), me: 2 }),
   table: () => ({ screen: "table", view: view("classic-table"), room: room("classic-table") }),
+  substituted: () => ({
+    screen: "table",
+    room: room("classic-table"),
+    view: view("classic-table", { substitutes: [0, 3], turn: 1, legal: [] }),
+    events: [{ type: "substitute", seat: 0, on: true }],
+  }),
   bomb: () => ({
     screen: "table",
     room: room("classic-table"),

@@ -390,6 +390,9 @@ function meBar(model, act) {
       shield ? h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")) : null,
       one ? h("span.badge.one", t("banner.one_card")) : null,
       multi && score !== null ? h("span.badge", t("table.scoreN", { n: score })) : null,
+      Array.isArray(view.substitutes) && view.substitutes.includes(me)
+        ? h("span.badge.away", { role: "status" }, t("table.youSubstituted"))
+        : null,
     ),
     actionButtons(model, act),
   );
