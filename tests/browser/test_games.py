@@ -197,3 +197,29 @@ def test_quick_match_seats_two_people_under_animal_names(open_page):
     names = [s["name"] for s in a.evaluate("window.__cc.room.seats")]
     assert len(names) == 2 and all(n and " " in n for n in names), names  # "Blue Otter"
     assert a.evaluate("window.__cc.room.seats.every(s => s.kind === 'human')")
+
+
+def test_server_restart_mid_game_recovers_by_itself(open_page, tmp_path):
+    """The server dies (SIGKILL) and comes back on the same store: the page shows the
+    reconnecting state, then resumes the same seat with the same hand, untouched."""
+    from colorclash.server.testing import ServerProcess
+
+    store = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    env = {"COLORCLASH_BOT_DELAY": "0.05"}
+    srv = ServerProcess(store, env=env).start()
+    try:
+        page = open_page(PHONE, path=srv.url + "/")
+        page.click("#btn-play-now")
+        wait_table(page)
+        my_turn(page)  # nothing moves while we think, so the hand must come back as it is
+        hand = sorted(page.evaluate("window.__cc.view.hand"))
+        srv.kill()
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=5_000)
+        srv = ServerProcess(store, env=env, port=srv.port).start()
+        page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+        page.wait_for_function("() => window.__cc.view && window.__cc.view.turn === 0")
+        assert sorted(page.evaluate("window.__cc.view.hand")) == hand
+        shown = page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert sorted(shown) == hand
+    finally:
+        srv.stop()
