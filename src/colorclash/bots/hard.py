@@ -20,8 +20,8 @@ Tactics it gets for free from the rollouts and also checks directly: it does not
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
 fuse (who will be hit when it blows), and it watches players down to one card.
 
-Budget: ``budget_ms`` (default 70 ms of wall time) and ``rollouts`` (default 400 rollouts
-in all); whichever runs out first ends the search. With ``budget_ms=None`` the search is
+Budget: ``budget_ms`` (default 60 ms of wall time) and ``rollouts`` (default 400 rollouts
+in all, each at most ``depth`` = 16 actions); whichever runs out first ends the search. With ``budget_ms=None`` the search is
 bounded by the rollout count only, and a seeded bot is fully reproducible.
 """
 
@@ -37,7 +37,6 @@ from colorclash.bots.base import (
     Bot,
     Event,
     View,
-    color_counts,
     find,
     forced,
     most_held_color,
@@ -52,9 +51,10 @@ from colorclash.bots.medium import (
 from colorclash.engine import new_game
 from colorclash.engine.cards import COLORS, DECKS, FACES
 
-DEFAULT_BUDGET_MS = 70.0
+DEFAULT_BUDGET_MS = 60.0
 DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
+DEFAULT_DEPTH = 16
 
 
 # ---------------------------------------------------------------------- card knowledge
@@ -236,7 +236,8 @@ def _try_sample(view: View, memory: Memory, rng: random.Random) -> dict[str, Any
     faces_now = deck.side_faces[side]
     faces_other = deck.side_faces[other]
     pool = list(deck.cards)
-    rng.shuffle(pool)
+    rand = rng.random
+    pool.sort(key=lambda _: rand())  # a uniform shuffle, faster than rng.shuffle here
     # bucket the pool by (side, face) so a constrained slot finds its card quickly
     buckets: dict[tuple[int, str], list[int]] = {}
     for i, c in enumerate(pool):
@@ -335,7 +336,6 @@ def _try_sample(view: View, memory: Memory, rng: random.Random) -> dict[str, Any
         if card is None:
             break
         under.append(card)
-    rng.shuffle(under)
     draw: list[str] = [first_draw] if first_draw else []
     want = view.get("draw_count", 0)
     while len(draw) < want:
@@ -412,6 +412,18 @@ def world_from_view(view: View, memory: Memory, rng: random.Random) -> Any | Non
 # ---------------------------------------------------------------------- rollouts
 
 
+_COLOR = {name: face.color for name, face in FACES.items()}
+
+
+def _color_counts(hand: list[str]) -> dict[str, int]:
+    counts = {"R": 0, "B": 0, "Y": 0, "G": 0}
+    for f in hand:
+        c = _COLOR[f]
+        if c is not None:
+            counts[c] += 1
+    return counts
+
+
 def fast_policy(g: Any, seat: int) -> Action | None:
     """The ``medium`` policy on the engine's state (no view built): used in rollouts."""
     phase = g.phase
@@ -445,7 +457,7 @@ def fast_policy(g: Any, seat: int) -> Action | None:
         opps = [counts[s] for s in range(n) if s != seat and s not in out]
         ctx = {
             "hand": hand,
-            "color_counts": color_counts(hand),
+            "color_counts": _color_counts(hand),
             "next_count": counts[nxt],
             "next": nxt,
             "min_opp": min(opps) if opps else 99,
@@ -523,7 +535,7 @@ class HardBot(Bot):
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
                  rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.03,
-                 depth: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6) -> None:
+                 depth: int = DEFAULT_DEPTH, beta: float = 0.6) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
