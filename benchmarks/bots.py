@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import statistics
 import sys
@@ -56,6 +57,7 @@ def run_line(pair: str, preset: str, players: int, games: int, seed: int) -> dic
     hi, lo = pair.split(":")
     t0 = time.perf_counter()
     c0 = time.process_time()
+    load0 = os.getloadavg()[0]
     report = simulate(preset=preset, players=players, games=games, bots=[hi, lo], seed=seed)
     b = report["bots"]
     wins_hi = b[hi]["wins"]
@@ -67,6 +69,7 @@ def run_line(pair: str, preset: str, players: int, games: int, seed: int) -> dic
         "mean_actions": report["mean_actions"],
         "ms_per_decision": {hi: b[hi]["ms_per_decision"], lo: b[lo]["ms_per_decision"]},
         "wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
+        "load_avg": [round(load0, 2), round(os.getloadavg()[0], 2)],
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
@@ -121,6 +124,7 @@ def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
         "searched_cpu_median_ms": q(cpu_ms, 50), "searched_cpu_p99_ms": q(cpu_ms, 99),
         "over_100ms": sum(1 for m in all_ms if m > 100),
         "mean_worlds": statistics.fmean(worlds) if worlds else 0.0,
+        "load_avg_end": round(os.getloadavg()[0], 2),
     }
 
 
