@@ -47,6 +47,17 @@ def test_home_room_table_screens(open_page, size):
     assert table.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(table, f"table-{size}")
     axe_check(table, f"table-{size}")
+    # touch targets on the table: buttons, the draw pile, and the visible part of each
+    # (overlapping) card in the hand are at least 44 px
+    boxes = table.locator(".actions button, .draw-pile-btn").evaluate_all(
+        "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+    )
+    assert boxes and min(min(b) for b in boxes) >= 44, boxes
+    lefts = table.locator(".hand li").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().left)"
+    )
+    steps = [b - a for a, b in zip(lefts, lefts[1:], strict=False)]
+    assert steps and min(steps) >= 44, steps
     # cards carry an accessible name with colour and shape, and playable ones say so
     labels = table.locator(".hand .card").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))"
