@@ -269,7 +269,8 @@ export function renderJoin(ctx, act) {
     autocomplete: "nickname",
     oninput: (e) => act.setName(e.target.value),
   });
-  const inLobby = room && room.status === "lobby";
+  const full = room && room.seats.every((s) => s.kind !== "empty");
+  const inLobby = room && room.status === "lobby" && !full;
   return [
     h(
       "div.page.join",
@@ -280,7 +281,10 @@ export function renderJoin(ctx, act) {
         h("p.room-code", code),
         room ? h("p.muted", t(`preset.${room.settings.preset}`)) : null,
         error ? h("p.error-msg", { role: "alert" }, error) : null,
-        room && !inLobby ? h("p.error-msg", { role: "alert" }, t("join.started")) : null,
+        room && room.status !== "lobby" ? h("p.error-msg", { role: "alert" }, t("join.started")) : null,
+        room && room.status === "lobby" && full
+          ? h("p.error-msg", { role: "alert" }, t("error.room_full"))
+          : null,
         room && inLobby
           ? h(
               "form",
@@ -294,6 +298,19 @@ export function renderJoin(ctx, act) {
                 n: room.seats.filter((s) => s.kind !== "empty").length,
                 total: room.seats.length,
               })),
+              h(
+                "ul.join-seats",
+                room.seats
+                  .filter((s) => s.kind !== "empty")
+                  .map((s) =>
+                    h(
+                      "li",
+                      seatName(room, s.seat),
+                      s.kind === "bot" ? h("span.tag.bot", t("seat.computerLabel")) : null,
+                      room.host === s.seat ? h("span.tag.host", t("room.host")) : null,
+                    ),
+                  ),
+              ),
               h("label.field", { for: "join-name" }, t("home.yourName"), nameInput),
               h("button.btn.primary.big#btn-join-room", { type: "submit", disabled: busy ? true : undefined }, t("join.takeSeat")),
             )
