@@ -43,6 +43,21 @@ def test_catalogs_have_the_same_keys_and_placeholders():
             assert _placeholders(value) == _placeholders(en[key]), f"{lang}:{key} placeholders"
 
 
+# Values that are rightly the same in English and another language.
+SAME_AS_ENGLISH = {
+    "es": {"home.title", "results.total", "room.minutes", "room.seconds"},
+    "tr": {"card.label"},
+}
+
+
+def test_no_value_is_left_in_english():
+    en = catalog("en")
+    for lang, allowed in SAME_AS_ENGLISH.items():
+        other = catalog(lang)
+        same = {k for k in en if other[k] == en[k]}
+        assert same <= allowed, f"{lang}: still in English: {sorted(same - allowed)}"
+
+
 def test_every_key_the_code_asks_for_is_in_the_catalog():
     en = catalog("en")
     used: set[str] = set()
