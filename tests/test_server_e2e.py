@@ -299,12 +299,15 @@ async def test_static_client_invite_link_qr_and_openapi(server):
 @pytest.mark.asyncio
 async def test_returning_player_takes_the_seat_back_at_the_next_round(server):
     c = client(server)
-    t = await c.practice("Ana", bots=2, level="easy", preset="family", match="3")
+    t = await c.practice("Ana", bots=2, level="easy", preset="family", match="5")
     me = await c.connect(t["code"], t["token"])
     st = await _wait_my_turn(me)
     round_left = st["view"]["round"]
     await me.close()
-    await asyncio.sleep(GRACE + 0.7)
+    for _ in range(100):  # come back as soon as the substitute has taken the seat
+        await asyncio.sleep(0.05)
+        if (await c.room(t["code"]))["seats"][0]["substitute"]:
+            break
     me = await c.connect(t["code"], t["token"])
     try:
         # The substitute plays on until the round ends; then the seat is ours again.

@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from colorclash.server.config import Settings
@@ -48,6 +48,18 @@ COMPUTER = "Computer"
 
 def _ms(t: float | None) -> int | None:
     return None if t is None else int(round(t * 1000))
+
+
+def _table(game: Any) -> tuple[str | None, int | None, int | None]:
+    """(phase, turn, window seat) of a game. Read from the engine's public attributes when
+    it has them (cheap), else from the spectator view (the contract)."""
+    phase = getattr(game, "phase", None)
+    if isinstance(phase, str) and hasattr(game, "turn"):
+        window = getattr(game, "window_seat", None)
+        turn = None if phase in ("round_over", "game_over") else game.turn
+        return phase, turn, window
+    view = game.view(None)
+    return view.get("phase"), view.get("turn"), (view.get("window") or {}).get("seat")
 
 
 # ============================================================================ connections
@@ -155,7 +167,7 @@ class Room:
 
     def to_data(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.DATA_FIELDS}
-        data["seats"] = [asdict(s) for s in self.seats]
+        data["seats"] = [dict(vars(s)) for s in self.seats]
         return data
 
     @classmethod
@@ -525,7 +537,7 @@ class Hub:
             self._broadcast(room, [])
             return
         if room.status == "playing" and room.game is not None \
-                and room.game.view(None).get("phase") == "round_over":
+                and _table(room.game)[0] == "round_over":
             if ready:
                 room.round_ready.add(seat)
             else:
@@ -774,10 +786,8 @@ class Hub:
             return
         st = self.settings
         now = self.now()
-        pv = game.view(None)
-        phase = pv.get("phase")
+        phase, turn, window_seat = _table(game)
         prev = room.clock or {}
-        turn = pv.get("turn")
         if turn is None and game.to_act:
             turn = game.to_act[0]
         if phase == "round_over":
@@ -786,7 +796,7 @@ class Hub:
                               "deadline": now + st.next_round_delay}
             return
         if phase == "call_window":
-            seat = (pv.get("window") or {}).get("seat", turn)
+            seat = window_seat if window_seat is not None else turn
             if prev.get("kind") == "window" and prev.get("seat") == seat:
                 return
             room.clock = {"kind": "window", "seat": seat, "seconds": st.call_window,
@@ -835,7 +845,7 @@ class Hub:
             due = self._sub_due(room, i)
             if due is not None:
                 dues.append(due)
-        round_over = room.game.view(None).get("phase") == "round_over"
+        round_over = _table(room.game)[0] == "round_over"
         if round_over:
             if self._all_ready(room):
                 dues.append(self.now())
@@ -889,7 +899,7 @@ class Hub:
             if due is not None and now >= due:
                 self._substitute(room, i, True)
                 return
-        phase = game.view(None).get("phase")
+        phase = _table(game)[0]
         # 2. between rounds: everyone ready, or the pause is over
         if phase == "round_over":
             if self._all_ready(room) or (room.clock and now >= room.clock["deadline"]):

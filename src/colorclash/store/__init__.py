@@ -5,7 +5,9 @@ status and clock deadlines) plus its append-only action log for the current matc
 are written in a single transaction, so after a crash the stored room and the stored log
 always agree: the game is rebuilt from ``(seed, actions)`` by the engine's ``replay``.
 
-``open_store(url)`` picks the implementation: ``sqlite:///PATH`` (default, WAL) or
+``open_store(url)`` picks the implementation: ``sqlite:///PATH`` (default, WAL;
+``?synchronous=normal`` trades power-loss safety for speed; a crashed or killed process
+loses nothing either way) or
 ``redis://HOST:PORT/DB`` (a later issue; :mod:`colorclash.store.redis_store` if present).
 """
 
@@ -57,12 +59,16 @@ def open_store(url: str) -> Store:
     if url.startswith("sqlite://"):
         from colorclash.store.sqlite import SQLiteStore
 
-        path = url[len("sqlite://"):]
+        path, _, query = url[len("sqlite://"):].partition("?")
         if path.startswith("/"):
             path = path[1:]  # sqlite:///rel/path -> rel/path ; sqlite:////abs -> /abs
         if not path:
             raise StoreError("sqlite store needs a path: sqlite:///colorclash.sqlite3")
-        return SQLiteStore(path)
+        params = dict(p.partition("=")[::2] for p in query.split("&") if p)
+        unknown = set(params) - {"synchronous"}
+        if unknown:
+            raise StoreError(f"unknown sqlite store parameter(s): {', '.join(sorted(unknown))}")
+        return SQLiteStore(path, synchronous=params.get("synchronous", "full"))
     if url.startswith("redis://") or url.startswith("rediss://"):
         try:
             from colorclash.store.redis_store import RedisStore  # type: ignore[import-not-found]

@@ -30,8 +30,11 @@ CREATE TABLE IF NOT EXISTS actions (
 class SQLiteStore:
     """Rooms as JSON documents plus an append-only action log, in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, synchronous: str = "full") -> None:
         self.path = str(path)
+        synchronous = synchronous.lower()
+        if synchronous not in ("full", "normal"):
+            raise StoreError("synchronous must be 'full' or 'normal'")
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
@@ -39,8 +42,9 @@ class SQLiteStore:
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
-            # FULL: an action acknowledged to a player is on disk, even after power loss.
-            self._db.execute("PRAGMA synchronous=FULL")
+            # FULL (default): an action acknowledged to a player is on disk even after a
+            # power loss. NORMAL (WAL): safe against a crash or kill of the process.
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(SCHEMA)
         except sqlite3.Error as exc:
