@@ -4,7 +4,7 @@ import { queueDialog, renderHome } from "./home.js";
 import { detectLang, getLang, has, setLang, t } from "./i18n.js";
 import { api, ApiError, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
 import { renderJoin, renderRoom } from "./room.js";
-import { Banners, renderTable, tableKeydown, tickClocks } from "./table.js";
+import { animatePlay, Banners, renderTable, tableKeydown, tickClocks } from "./table.js";
 import { announce, h, morph, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
@@ -342,6 +342,7 @@ function onMessage(msg) {
     const results = view.phase === "round_over" || view.phase === "game_over";
     if (results && prevView && prevView.phase !== view.phase) banners.clear();
     banners.push(msg.events, { room: state.room, me: state.me });
+    animatePlay(main, msg.events, state.me);
     const myTurnNow = view.turn === state.me && view.legal.length > 0;
     const myTurnBefore = prevView && prevView.turn === state.me && wasScreen === "table";
     if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));

@@ -12,7 +12,7 @@ import {
   svg,
 } from "./cards.js";
 import { t } from "./i18n.js";
-import { announce, h, initial } from "./ui.js";
+import { announce, h, initial, reducedMotion } from "./ui.js";
 
 const COLOR_KEYS = { r: "R", b: "B", y: "Y", g: "G", 1: "R", 2: "B", 3: "Y", 4: "G" };
 const ORDER = { R: 0, B: 1, Y: 2, G: 3 };
@@ -674,6 +674,32 @@ export function tableKeydown(ev, model, act) {
     return;
   }
   ev.preventDefault();
+}
+
+// ---------- motion: the played card flies from its player to the pile ----------
+
+export function animatePlay(root, events, me) {
+  if (reducedMotion() || !Element.prototype.animate) return;
+  const plays = (events || []).filter((e) => e.type === "play");
+  if (!plays.length) return;
+  const last = plays[plays.length - 1];
+  const target = root.querySelector(".discard .card");
+  const source =
+    last.seat === me
+      ? root.querySelector(".me-bar .avatar")
+      : root.querySelector(`.opp[data-seat="${last.seat}"] .avatar`);
+  if (!target || !source) return;
+  const a = source.getBoundingClientRect();
+  const b = target.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  target.animate(
+    [
+      { transform: `translate(${dx}px, ${dy}px) scale(0.4) rotate(-20deg)`, opacity: 0.4 },
+      { transform: "none", opacity: 1 },
+    ],
+    { duration: 280, easing: "cubic-bezier(.2,.8,.3,1)" },
+  );
 }
 
 // ---------- events: banners and announcements ----------
