@@ -179,6 +179,11 @@ def test_keyboard_play_and_draw(open_page):
         page.wait_for_function(
             "document.getElementById('live').textContent.includes('You played')", **quick
         )
+        # the page asked for reduced motion: nothing is moving
+        running = page.evaluate(
+            "document.getAnimations().filter(a => a.playState === 'running').length"
+        )
+        assert running == 0
     else:
         page.keyboard.press("d")
         page.wait_for_function(f"window.__cc.view.hand.length === {before + 1}", **quick)
