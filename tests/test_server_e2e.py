@@ -110,6 +110,13 @@ async def test_play_now_is_three_seats_with_two_computers(server):
         assert all(s["label"] == "Computer" for s in room["seats"][1:])
         st = await me.play(make_bot("easy", seed=3), timeout=60)
         assert st["room"]["status"] == "finished"
+        first = st["room"]
+        # A rematch: a fresh seed, a fresh commitment, the seed hidden again.
+        await me.send("start")
+        st = await me.wait_state(lambda s: s["room"]["match"] == 2, timeout=10)
+        assert st["room"]["status"] == "playing" and st["room"]["seed"] is None
+        assert st["room"]["commitment"] != first["commitment"]
+        assert st["seq"] == 0 and len(st["view"]["hand"]) == 7
 
 
 @pytest.mark.asyncio
