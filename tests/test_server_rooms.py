@@ -120,3 +120,27 @@ async def test_load_all_rebuilds_the_same_game(tmp_path):
     assert r2.clock["deadline"] == clock["deadline"]
     assert r2.seat_of_token(token) == 0
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_store_write_rolls_the_action_back(hub, monkeypatch):
+    room, _, _ = hub.create_private("Ana", preset="classic-table", seats=2)
+    hub.add_bot(room, 0, 1, "easy")
+    hub.start(room, 0)
+    seat = room.game.to_act[0]
+    action = room.game.legal_actions(seat)[0]
+    view = room.game.view(seat)
+    clock = dict(room.clock)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(hub.store, "save_room", broken)
+    with pytest.raises(ProtocolError) as e:
+        hub.apply(room, seat, action)
+    assert code(e) == "internal"
+    assert room.game.view(seat) == view and room.clock == clock
+    assert room.seq == 0
+    monkeypatch.undo()
+    hub.apply(room, seat, action)
+    assert room.seq == 1 and hub.store.load_actions(room.code, 1) == [(seat, action)]

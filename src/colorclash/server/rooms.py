@@ -633,8 +633,8 @@ class Hub:
                 room.host = humans[0] if humans else None
                 if room.host is not None:
                     room.seats[room.host].ready = True
-            if not any(x.kind == "human" for x in room.seats):
-                self._drop_room(room)
+            if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
+                self._drop_room(room)  # a finished room stays for its record until swept
             else:
                 self._persist(room)
                 self._broadcast(room, [])
@@ -721,6 +721,8 @@ class Hub:
             self._rebuild_game(room)
             raise ProtocolError("internal", f"the server could not apply this action "
                                 f"({type(exc).__name__})", ref="action") from None
+        before = (room.status, room.result, room.finished_at, room.clock,
+                  room.seats[seat].substitute)
         was_phase_round_over = False
         if action.get("type") == "next":
             was_phase_round_over = True
@@ -736,6 +738,8 @@ class Hub:
             self._persist(room, [(index, seat, action)])
         except Exception:
             log.exception("store failed in room %s; rolling back the action", room.code)
+            (room.status, room.result, room.finished_at, room.clock,
+             room.seats[seat].substitute) = before
             self._rebuild_game(room)
             raise ProtocolError("internal", "the action could not be stored; try again",
                                 ref="action") from None
