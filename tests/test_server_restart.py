@@ -26,6 +26,7 @@ async def test_sigkill_and_restart_keeps_every_room(tmp_path):
     db = tmp_path / "rooms.sqlite3"
     env = {"COLORCLASH_BOT_DELAY": "0", "COLORCLASH_RECONNECT_GRACE": "60"}
     srv = ServerProcess(f"sqlite:///{db}", env=env).start()
+    assert f"open http://127.0.0.1:{srv.port}/" in srv.output()
     try:
         c = Client(srv.url)
         # A lobby with two people and a computer.

@@ -144,3 +144,38 @@ async def test_a_failed_store_write_rolls_the_action_back(hub, monkeypatch):
     monkeypatch.undo()
     hub.apply(room, seat, action)
     assert room.seq == 1 and hub.store.load_actions(room.code, 1) == [(seat, action)]
+
+
+def test_settings_from_environment(monkeypatch):
+    monkeypatch.setenv("COLORCLASH_RECONNECT_GRACE", "12.5")
+    monkeypatch.setenv("COLORCLASH_MAX_FRAME", "1024")
+    monkeypatch.setenv("COLORCLASH_HOST_KEYS", "a, b,,")
+    monkeypatch.setenv("COLORCLASH_PUBLIC_URL", "https://cards.example.org/")
+    s = Settings.from_env(bot_delay=0.1)
+    assert s.reconnect_grace == 12.5 and s.max_frame == 1024 and s.bot_delay == 0.1
+    assert s.host_keys == ["a", "b"] and s.public_url == "https://cards.example.org"
+    assert s.call_window == 3.0 and s.drawn_choice == 6.0 and Settings().reconnect_grace == 90
+
+
+@pytest.mark.asyncio
+async def test_sweep_forgets_old_idle_rooms_and_tickets(tmp_path):
+    now = [1000.0]
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    hub = Hub(store, Settings(finished_room_ttl=100, quick_match_ticket_ttl=10),
+              clock=lambda: now[0])
+    lobby, _, _ = hub.create_private("Ana")
+    done, _, _ = hub.create_practice("Bo", 1, "easy", "classic-table")
+    done.status, done.finished_at = "finished", now[0]
+    hub._persist(done)
+    ticket = hub.qm_join(None)["ticket"]
+    now[0] += 50
+    hub.sweep()
+    assert set(hub.rooms) == {lobby.code, done.code}
+    assert ticket not in hub.queue
+    now[0] += 100
+    hub.sweep()
+    assert hub.rooms == {} and store.room_codes() == []
+    for room in (lobby, done):
+        if room.timer:
+            room.timer.cancel()
+    store.close()
