@@ -328,3 +328,15 @@ async def test_returning_player_takes_the_seat_back_at_the_next_round(server):
         assert subs == [True, False]
     finally:
         await me.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("preset", ["standard", "day-night"])
+async def test_presets_play_to_the_end_and_verify(server, preset):
+    c = client(server)
+    t = await c.practice("Ana", bots=2, level="easy", preset=preset)
+    async with await c.connect(t["code"], t["token"]) as me:
+        st = await me.play(make_bot("easy", seed=9), timeout=60)
+        assert st["room"]["status"] == "finished" and st["view"]["preset"] == preset
+    ok, notes = verify_record(await c.record(t["code"]))
+    assert ok, notes
