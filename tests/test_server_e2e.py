@@ -340,3 +340,12 @@ async def test_presets_play_to_the_end_and_verify(server, preset):
         assert st["room"]["status"] == "finished" and st["view"]["preset"] == preset
     ok, notes = verify_record(await c.record(t["code"]))
     assert ok, notes
+
+
+@pytest.mark.asyncio
+async def test_oversized_request_body_is_refused(server):
+    c = client(server)
+    with pytest.raises(ClientError) as err:
+        await c.request("POST", "/api/rooms", {"name": "Ana", "pad": "x" * 100_000})
+    assert (err.value.status, err.value.code) == (413, "too_large")
+    assert (await c.request("GET", "/healthz"))["ok"] is True

@@ -8,6 +8,7 @@ See ``docs/protocol.md`` for every endpoint and message.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import time
 from collections import deque
@@ -71,6 +72,54 @@ class RateLimiter:
     @property
     def flooding(self) -> bool:
         return len(self.refused) > self.flood_limit
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies above ``limit`` bytes (413, code ``too_large``)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        try:
+            declared = int(headers.get(b"content-length", b"0"))
+        except ValueError:
+            declared = 0
+        if declared > self.limit:
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps({"error": {"code": "too_large", "message":
+                                     f"request body above {self.limit} bytes"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -326,6 +375,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await _finish(conn)
 
     # ------------------------------------------------------------------ the browser client
+    app.add_middleware(BodyLimit, limit=settings.max_frame * 2)
     index = WEB_DIR / "index.html"
 
     @app.get("/r/{code}", include_in_schema=False)
