@@ -4,7 +4,14 @@ import { queueDialog, renderHome } from "./home.js";
 import { detectLang, getLang, has, setLang, t } from "./i18n.js";
 import { api, ApiError, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
 import { renderJoin, renderRoom } from "./room.js";
-import { animatePlay, Banners, renderTable, tableKeydown, tickClocks } from "./table.js";
+import {
+  animatePlay,
+  Banners,
+  describeEvents,
+  renderTable,
+  tableKeydown,
+  tickClocks,
+} from "./table.js";
 import { announce, h, morph, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
@@ -31,6 +38,7 @@ const state = {
   nextReady: false,
   freshTop: false,
   lastRoundWinners: [],
+  lastLine: "",
   queue: null,
 };
 window.__cc = state; // handy for debugging and for the browser tests
@@ -103,6 +111,7 @@ function render() {
         freshTop: state.freshTop,
         nextReady: state.nextReady,
         lastRoundWinners: state.lastRoundWinners,
+        lastLine: state.lastLine,
       },
       tableActs,
     );
@@ -337,6 +346,9 @@ function onMessage(msg) {
   }
   const wasScreen = state.screen;
   state.screen = msg.room.status === "lobby" || !view ? "room" : "table";
+  const lines = describeEvents(msg.events, { room: state.room, me: state.me });
+  if (lines.length) state.lastLine = lines.slice(-2).join(" · ");
+  if (!view) state.lastLine = "";
   render();
   if (state.screen === "table") {
     const results = view.phase === "round_over" || view.phase === "game_over";

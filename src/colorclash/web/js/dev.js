@@ -4,7 +4,7 @@ import { renderCard } from "./cards.js";
 import { queueDialog, renderHome } from "./home.js";
 import { setLang, t } from "./i18n.js";
 import { renderJoin, renderRoom } from "./room.js";
-import { Banners, renderTable, tickClocks } from "./table.js";
+import { Banners, describeEvents, renderTable, tickClocks } from "./table.js";
 import { h, morph } from "./ui.js";
 
 const PRESETS = {
@@ -327,6 +327,8 @@ function render(scene) {
       choosingFor: s.choosingFor || null,
       lastRoundWinners: s.lastRoundWinners || [],
     };
+    const lines = describeEvents(s.events, { room: s.room, me: model.me });
+    model.lastLine = lines.slice(-2).join(" · ");
     nodes = renderTable(model, acts);
     morph(main, nodes);
     tickClocks(main, clock);

@@ -264,6 +264,8 @@ function piles(model, act) {
       h("span.pile-label", t("table.discardCount", { n: view.discard_count ?? 0 })),
     ),
     statusChips(model),
+    // what just happened, for eyes (screen readers hear it in the live region)
+    h("p.last-move", { "aria-hidden": "true" }, model.lastLine || "\u00a0"),
   );
 }
 
@@ -781,6 +783,11 @@ function describe(e, model) {
     default:
       return "";
   }
+}
+
+// The plain-language lines for a batch of events ("Bo played Red 7 (circle)").
+export function describeEvents(events, model) {
+  return (events || []).map((e) => describe(e, model)).filter(Boolean);
 }
 
 export class Banners {
