@@ -20,13 +20,14 @@ Tactics it gets for free from the rollouts and also checks directly: it does not
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
 fuse (who will be hit when it blows), and it watches players down to one card.
 
-Budget: ``budget_ms`` (default 60 ms of wall time) and ``rollouts`` (default 400 rollouts
+Budget: ``budget_ms`` (default 50 ms of wall time) and ``rollouts`` (default 400 rollouts
 in all, each at most ``depth`` = 16 actions); whichever runs out first ends the search. With ``budget_ms=None`` the search is
 bounded by the rollout count only, and a seeded bot is fully reproducible.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -51,10 +52,12 @@ from colorclash.bots.medium import (
 from colorclash.engine import new_game
 from colorclash.engine.cards import COLORS, DECKS, FACES
 
-DEFAULT_BUDGET_MS = 60.0
+DEFAULT_BUDGET_MS = 50.0
 DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
 DEFAULT_DEPTH = 16
+PRUNE_AFTER = 8  # worlds before candidates far behind are dropped
+PRUNE_GAP = 0.25
 
 
 # ---------------------------------------------------------------------- card knowledge
@@ -593,15 +596,27 @@ class HardBot(Bot):
         return kept if plays or len(view.get("hand") or []) > 1 else candidates
 
     def _search(self, view: View, candidates: list[Action], fallback: Action) -> Action:
+        gc_was_on = gc.isenabled()
+        gc.disable()  # a collection in the middle of a search costs more than the search
+        try:
+            return self._search_worlds(view, candidates, fallback)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _search_worlds(self, view: View, candidates: list[Action], fallback: Action) -> Action:
         me = view["seat"]
         rng = self.rng
         start = time.perf_counter()
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         k = len(candidates)
+        fb = candidates.index(fallback)
         totals = [0.0] * k
+        counts = [0] * k
+        active = list(range(k))
         runs = 0
         worlds = 0
-        while runs + k <= self.rollouts:
+        while runs + len(active) <= self.rollouts:
             if deadline is not None and time.perf_counter() > deadline:
                 break
             world_seed = rng.getrandbits(64)
@@ -610,27 +625,33 @@ class HardBot(Bot):
                 return fallback
             roll_seed = rng.getrandbits(64)
             values = []
-            for i, action in enumerate(candidates):
-                if deadline is not None and i and time.perf_counter() > deadline:
+            last = len(active) - 1
+            for j, i in enumerate(active):
+                if deadline is not None and j and time.perf_counter() > deadline:
                     break  # an unfinished world would unbalance the comparison
-                g = base if i == k - 1 else _clone(base)
+                g = base if j == last else _clone(base)
                 g.rng = random.Random(roll_seed)
                 try:
-                    g.apply(me, action)
+                    g.apply(me, candidates[i])
                 except ValueError:
                     return fallback
                 values.append(rollout(g, me, self.depth, self.beta))
-            if len(values) < k:
+            if len(values) < len(active):
                 break
             worlds += 1
-            runs += k
-            for i, value in enumerate(values):
+            runs += len(active)
+            for i, value in zip(active, values, strict=True):
                 totals[i] += value
+                counts[i] += 1
+            if worlds >= PRUNE_AFTER and len(active) > 2:
+                # stop spending rollouts on candidates that are clearly behind
+                best_mean = max(totals[i] / counts[i] for i in active)
+                active = [i for i in active
+                          if i == fb or totals[i] / counts[i] >= best_mean - PRUNE_GAP]
         if worlds == 0:
             return fallback
-        means = [t / worlds for t in totals]
-        fb = candidates.index(fallback)
-        best = max(range(k), key=lambda i: means[i])
+        means = [totals[i] / counts[i] if counts[i] else -1.0 for i in range(k)]
+        best = max(active, key=lambda i: means[i])
         choice = candidates[best] if means[best] > means[fb] + self.margin else fallback
         self.last_search = {"worlds": worlds, "rollouts": runs,
                             "ms": (time.perf_counter() - start) * 1000.0,
