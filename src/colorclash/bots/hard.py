@@ -438,7 +438,12 @@ def fast_policy(g: Any, seat: int) -> Action | None:
         return {"type": "call"} if seat == g.window_seat else None
     if phase == "drawn":
         card = g.drawn_card
-        if FACES[card].color is None:
+        face = FACES[card]
+        if face.color is None:
+            if face.kind == "wild" and len(hand) > 3:  # medium keeps a drawn plain wild
+                n = g.n
+                if min(len(g.hands[s]) for s in range(n) if s != seat and s not in g.out) > 2:
+                    return {"type": "keep"}
             return {"type": "play", "card": card, "color": wild_color(hand, card)}
         return {"type": "play", "card": card}
     if g.options.call == "manual" and len(hand) == 2 and not g.called[seat]:
