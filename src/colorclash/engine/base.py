@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import struct
 from typing import Any
 
 
@@ -33,9 +34,11 @@ class SeededRandom(random.Random):
 
     ``random.Random`` (Mersenne Twister) can be predicted from enough of its outputs; a
     hash stream keyed by a 256-bit secret cannot, yet it is fully reproducible from the
-    seed, which is what the published commitment and ``colorclash verify`` need. Only
-    ``getrandbits`` and ``random`` are overridden: ``shuffle``/``randrange``/``choice``
-    of the standard library build on them.
+    seed, which is what the published commitment and ``colorclash verify`` need.
+    ``getrandbits`` and ``random`` are overridden, so ``randrange``/``choice`` of the
+    standard library build on them; ``shuffle`` is a Fisher-Yates of its own that draws all
+    its numbers from one SHAKE-256 output, because a Python-level call per card was most
+    of the cost of a new game.
     """
 
     def __init__(self, seed: int | str | bytes) -> None:
@@ -70,6 +73,21 @@ class SeededRandom(random.Random):
         self._pool >>= k
         self._pool_bits -= k
         return value
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        n = len(x)
+        if n < 2:
+            return
+        stream = hashlib.shake_256(
+            b"shuffle" + self._key + self._counter.to_bytes(8, "big")
+        ).digest(4 * n)
+        self._counter += 1
+        # Fisher-Yates with one 32-bit number per position (modulo bias below 2**-25 per
+        # swap for a deck of 112), the reductions done in C by map().
+        swaps = list(map(int.__mod__, struct.unpack(f">{n}I", stream), range(1, n + 1)))
+        for i in range(n - 1, 0, -1):
+            j = swaps[i]
+            x[i], x[j] = x[j], x[i]
 
     def random(self) -> float:
         return self.getrandbits(53) / 9007199254740992.0

@@ -111,12 +111,24 @@ def day_night_deck() -> list[str]:
     return list(DAY_NIGHT_CARDS)
 
 
-DECKS = {
+_DECK_BUILDERS = {
     "standard": standard_deck,
     "classic-table": classic_table_deck,
     "siege": siege_deck,
     "day-night": day_night_deck,
 }
+_DECK_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def new_deck(name: str) -> list[str]:
+    """A fresh list of the cards of deck ``name``, in a fixed order (built once)."""
+    cards = _DECK_CACHE.get(name)
+    if cards is None:
+        cards = _DECK_CACHE[name] = tuple(_DECK_BUILDERS[name]())
+    return list(cards)
+
+
+DECKS = _DECK_BUILDERS
 
 
 def is_card(text: object) -> bool:

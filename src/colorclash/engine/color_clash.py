@@ -37,7 +37,6 @@ from colorclash.engine.cards import (
     CLOCK,
     COLORS,
     DAY_NIGHT_POINTS,
-    DECKS,
     DRAW,
     FACES,
     FLIP,
@@ -48,12 +47,48 @@ from colorclash.engine.cards import (
     SKIP,
     SKIPALL,
     WILD,
+    new_deck,
 )
 from colorclash.engine.presets import Options, make_options
 
 PLAY, DRAWN, COLOR, WINDOW, ROUND_OVER, GAME_OVER = (
     "play", "drawn", "color", "call_window", "round_over", "game_over",
 )
+
+# Plain dicts of face -> colour / rank: the hot loops read these instead of Face tuples.
+_COLOR = {name: face.color for name, face in FACES.items()}
+_RANK = {name: face.rank for name, face in FACES.items()}
+_KIND = {name: face.kind for name, face in FACES.items()}
+_IDENTITY = {name: name for name in FACES}  # the face table of the single-faced decks
+_WILD_ACTIONS = {name: tuple(COLORS) for name in FACES if FACES[name].color is None}
+
+
+_OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
+
+
+def _options_dict(options: Options) -> dict[str, Any]:
+    """A JSON-ready copy of ``options`` (the conversion is cached: views are frequent)."""
+    data = _OPTIONS_DICTS.get(options)
+    if data is None:
+        data = _OPTIONS_DICTS[options] = options.to_dict()
+    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+class _MatchTable(dict):
+    """(active colour, top rank) -> the faces that match it by colour, by rank or by being
+    colourless (the W+4 restriction is checked apart). Filled on first use."""
+
+    def __missing__(self, key: tuple[str, str]) -> frozenset[str]:
+        color, rank = key
+        value = frozenset(
+            name for name, face in FACES.items()
+            if face.color is None or face.color == color or face.rank == rank
+        )
+        self[key] = value
+        return value
+
+
+_MATCHING = _MatchTable()
 
 # Ranks of penalty faces on the siege ladder (spec 6).
 _LADDER = {"+2": 1, "W+4": 2}
@@ -83,6 +118,7 @@ class ColorClash(Game):
             raise ValueError("Color Clash is played by 2 to 6 seats")
         self.preset = preset
         self.options: Options = make_options(preset, options)
+        self._manual_call = self.options.call == "manual"
         self.n = seats
         self.seed = seed
         self.rng = SeededRandom(seed if seed is not None else 0)
@@ -115,7 +151,7 @@ class ColorClash(Game):
             for c in cards:
                 if c not in FACES:
                     raise ValueError(f"unknown card {c!r}")
-            self._faces = {c: c for c in cards}
+            self._faces = _IDENTITY
             self._faces_other = {}
 
     def _start_round(self, setup: dict[str, Any] | None = None) -> None:
@@ -146,9 +182,12 @@ class ColorClash(Game):
         if setup is not None:
             self._setup_from(setup)
         else:
-            deck = DECKS[o.deck]()
+            deck = new_deck(o.deck)
             self.rng.shuffle(deck)
-            self._face_tables(deck)
+            if self.double_faced:
+                self._face_tables(deck)
+            else:
+                self._faces, self._faces_other = _IDENTITY, {}
             if self.round_no == 1:
                 self.initial_order = list(deck)
             if o.first_player == "random" or self._first_of_match is None:
@@ -157,9 +196,11 @@ class ColorClash(Game):
                     self._first_of_match = self.first
             else:
                 self.first = (self._first_of_match + self.round_no - 1) % n
-            for _ in range(o.hand_size):
-                for k in range(n):
-                    self.hands[(self.first + k) % n].append(deck.pop())
+            size = o.hand_size
+            for k in range(n):  # each seat takes its cards from the top of the deck
+                cut = len(deck) - size
+                self.hands[(self.first + k) % n] = deck[cut:]
+                del deck[cut:]
             self.draw_pile = deck  # top of the pile is the end of the list
             self.discard: list[str] = []
             self._turn_first_card()
@@ -281,7 +322,12 @@ class ColorClash(Game):
 
     def _handover(self, events: list[Event]) -> None:
         """Move the turn one seat on, counting it for a lit fuse and a set clock."""
-        self.turn = self._next_seat(self.turn)
+        s = (self.turn + self.direction) % self.n
+        out = self.out
+        if out:
+            while s in out:
+                s = (s + self.direction) % self.n
+        self.turn = s
         if self.fuse is not None:
             if self._fuse_fresh:
                 self._fuse_fresh = False
@@ -306,13 +352,25 @@ class ColorClash(Game):
 
     def _advance(self, events: list[Event], steps: int = 1) -> None:
         """End the current turn: hand it over ``steps`` times (steps-1 turns skipped)."""
-        for _ in range(steps):
+        if (
+            steps == 1 and self.fuse is None and self.clock is None and not self.out
+            and not self.stack and not self._pending_color
+        ):
+            # the common case, inlined: next seat, a plain turn
+            self.turn = (self.turn + self.direction) % self.n
+            self.phase = PLAY
+            self.drawn_card = None
+            return
+        self._handover(events)
+        for _ in range(steps - 1):
             self._handover(events)
         self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
         self.phase = PLAY
         self.drawn_card = None
+        if not self.stack and not self._pending_color:
+            return
         seat = self.turn
         if self.stack and self.shield_cards[seat] is not None:
             shield = self.shield_cards[seat]
@@ -346,10 +404,13 @@ class ColorClash(Game):
         """Give ``seat`` up to ``count`` cards; returns how many it got."""
         got = 0
         hand = self.hands[seat]
+        pile = self.draw_pile
         for _ in range(count):
-            if not self.draw_pile and not self._refill(events):
-                break
-            hand.append(self.draw_pile.pop())
+            if not pile:
+                if not self._refill(events):
+                    break
+                pile = self.draw_pile
+            hand.append(pile.pop())
             got += 1
         if reason not in ("boom", "take", "hunt"):
             events.append({"type": "draw", "seat": seat, "count": got, "reason": reason or "draw"})
@@ -362,16 +423,13 @@ class ColorClash(Game):
 
     def _matches(self, seat: int, face_name: str) -> bool:
         """Can ``face_name`` be played by ``seat`` on the current top (no stack waiting)?"""
-        face = FACES[face_name]
-        if face.color is None:
-            if face.name == "W+4" and self.options.wild4_restricted:
-                color = self.color
-                faces = self._faces
-                return not any(FACES[faces[c]].color == color for c in self.hands[seat])
-            return True
-        if face.color == self.color:
-            return True
-        return face.rank == FACES[self.top_face].rank
+        color = self.color
+        faces = self._faces
+        if face_name not in _MATCHING[color, _RANK[faces[self.discard[-1]]]]:
+            return False
+        if face_name == "W+4" and self.options.wild4_restricted:
+            return not any(_COLOR[faces[c]] == color for c in self.hands[seat])
+        return True
 
     def _answers(self, face_name: str) -> bool:
         """Can ``face_name`` answer the waiting stack (spec 6)?"""
@@ -394,13 +452,26 @@ class ColorClash(Game):
         return self._matches(seat, face_name)
 
     def _playable_faces(self, seat: int) -> list[str]:
-        seen: list[str] = []
+        """The distinct faces ``seat`` may play now, in hand order (the hot loop of
+        ``legal_actions``: it inlines ``_matches``)."""
         faces = self._faces
-        for card in self.hands[seat]:
-            f = faces[card]
-            if f not in seen and self._playable(seat, f):
-                seen.append(f)
-        return seen
+        hand = self.hands[seat]
+        if self.stack:
+            return [f for f in dict.fromkeys([faces[c] for c in hand]) if self._answers(f)]
+        color = self.color
+        matching = _MATCHING[color, _RANK[faces[self.discard[-1]]]]
+        if faces is _IDENTITY:
+            out = list(filter(matching.__contains__, hand))
+        else:
+            out = list(filter(matching.__contains__, map(faces.__getitem__, hand)))
+        if len(out) > 1:
+            out = list(dict.fromkeys(out))
+        if (
+            "W+4" in out and self.options.wild4_restricted
+            and any(_COLOR[faces[c]] == color for c in hand)
+        ):
+            out.remove("W+4")
+        return out
 
     @staticmethod
     def _play_actions(face_name: str) -> list[Action]:
@@ -433,50 +504,53 @@ class ColorClash(Game):
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase == GAME_OVER:
-            return []
-        if phase == ROUND_OVER:
-            return [{"type": "next"}] if 0 <= seat < self.n else []
-        if phase == WINDOW:
+        if phase == PLAY:
+            if seat != self.turn:
+                return []
+            actions: list[Action] = []
+            for f in self._playable_faces(seat):
+                if f in _WILD_ACTIONS:
+                    actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
+                else:
+                    actions.append({"type": "play", "card": f})
+            if self.stack:
+                actions.append({"type": "take"})
+            elif self.draw_pile or len(self.discard) > 1:
+                actions.append({"type": "draw"})
+            elif not actions:
+                actions.append({"type": "pass"})
+        elif phase == DRAWN:
+            if seat != self.turn:
+                return []
+            actions = self._play_actions(self.drawn_card)
+            actions.append({"type": "keep"})
+        elif phase == WINDOW:
             if seat == self.window_seat:
                 return [{"type": "call"}]
             if seat in self.to_act:
                 return [{"type": "catch", "target": self.window_seat}]
             return []
-        if seat != self.turn:
-            return []
-        if phase == COLOR:
-            return [{"type": "color", "color": c} for c in COLORS]
-        actions: list[Action] = []
-        if phase == DRAWN:
-            actions = self._play_actions(self.drawn_card)
-            actions.append({"type": "keep"})
+        elif phase == COLOR:
+            return [{"type": "color", "color": c} for c in COLORS] if seat == self.turn else []
+        elif phase == ROUND_OVER:
+            return [{"type": "next"}] if 0 <= seat < self.n else []
         else:
-            for f in self._playable_faces(seat):
-                actions.extend(self._play_actions(f))
-            if self.stack:
-                actions.append({"type": "take"})
-            elif self._can_draw():
-                actions.append({"type": "draw"})
-            elif not actions:
-                actions.append({"type": "pass"})
-        if (
-            self.options.call == "manual"
-            and len(self.hands[seat]) == 2
-            and not self.called[seat]
-        ):
+            return []
+        if self._manual_call and len(self.hands[seat]) == 2 and not self.called[seat]:
             actions.append({"type": "call"})
         return actions
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action is an object with a 'type'")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
-        kind = action["type"]
-        handler = self._HANDLERS.get(kind)
+        try:
+            handler = self._HANDLERS[action["type"]] if action.__class__ is dict else None
+        except (KeyError, TypeError):  # no "type", or an unhashable one
+            handler = None
         if handler is None:
-            raise IllegalAction(f"unknown action type {kind!r}")
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise IllegalAction("an action is an object with a 'type'")
+            raise IllegalAction(f"unknown action type {action['type']!r}")
+        if seat.__class__ is not int or not 0 <= seat < self.n:  # bool is not a seat
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
         if self.phase == GAME_OVER:
             raise IllegalAction("the game is over")
         events = handler(self, seat, action)
@@ -511,57 +585,76 @@ class ColorClash(Game):
         return color
 
     def _do_play(self, seat: int, action: Action) -> list[Event]:
-        self._require_turn(seat, PLAY, DRAWN)
+        phase = self.phase
+        if (phase != PLAY and phase != DRAWN) or seat != self.turn:
+            self._require_turn(seat, PLAY, DRAWN)
         face_name = action.get("card")
-        if not isinstance(face_name, str) or face_name not in FACES:
+        color = _COLOR.get(face_name, 0) if face_name.__class__ is str else 0
+        if color == 0:  # 0: not a face at all (None is the colour of a wild)
             raise IllegalAction(f"unknown card {face_name!r}")
-        face = FACES[face_name]
         hand = self.hands[seat]
         faces = self._faces
-        if self.phase == DRAWN:
+        if phase == DRAWN:
             if face_name != self.drawn_card:
                 raise IllegalAction("after a draw only the drawn card may be played (or kept)")
             index = len(hand) - 1  # the drawn card is the newest in the hand
         else:
-            index = next((i for i, c in enumerate(hand) if faces[c] == face_name), -1)
+            if faces is _IDENTITY:
+                try:
+                    index = hand.index(face_name)
+                except ValueError:
+                    index = -1
+            else:  # Day & Night: the card held longest that shows this face
+                index = next((i for i, c in enumerate(hand) if faces[c] == face_name), -1)
             if index < 0:
                 raise IllegalAction(f"{face_name} is not in your hand")
             if not self._playable(seat, face_name):
-                if self.stack:
-                    raise IllegalAction(
-                        f"{face_name} cannot answer the waiting +{self.stack}: answer it or take it"
-                    )
-                if face_name == "W+4" and self.options.wild4_restricted:
-                    raise IllegalAction("W+4 may be played only without a card of the active colour")
-                raise IllegalAction(f"{face_name} does not match {self.top_face}")
-        color = face.color
+                self._refuse_play(face_name)
         if color is None:
-            color = self._check_color(action)
+            color = action.get("color")
+            if color not in COLORS:
+                raise IllegalAction("a wild needs a colour: R, B, Y or G")
+            wild = True
+        else:
+            wild = False
         # --- valid: mutate from here on
         card = hand.pop(index)
         self.passes = 0
         self.drawn_card = None
-        events: list[Event] = []
-        if face.kind == SHIELD and not self.stack:
+        kind = _KIND[face_name]
+        if kind == SHIELD and not self.stack:
             # A Shield with nothing waiting stands in front of its player (spec 6.1).
             if self.shield_cards[seat] is None:
                 self.shield_cards[seat] = card
-                events.append({"type": "shield_up", "seat": seat, "card": face_name})
+                events = [{"type": "shield_up", "seat": seat, "card": face_name}]
             else:
                 self.discard.insert(len(self.discard) - 1, card)
-                events.append({"type": "shield_wasted", "seat": seat, "card": face_name})
-            return self._after_play(seat, face, events, effect=False)
+                events = [{"type": "shield_wasted", "seat": seat, "card": face_name}]
+            return self._after_play(seat, face_name, kind, events, effect=False)
         self.discard.append(card)
         self.color = color
-        ev: Event = {"type": "play", "seat": seat, "card": face_name}
-        if face.color is None:
-            ev["color"] = color
-        events.append(ev)
-        if face.color is None:
-            events.append({"type": "color_chosen", "seat": seat, "color": color})
-        return self._after_play(seat, face, events, effect=True)
+        if wild:
+            events = [
+                {"type": "play", "seat": seat, "card": face_name, "color": color},
+                {"type": "color_chosen", "seat": seat, "color": color},
+            ]
+        else:
+            events = [{"type": "play", "seat": seat, "card": face_name}]
+        return self._after_play(seat, face_name, kind, events, effect=True)
 
-    def _after_play(self, seat: int, face: Any, events: list[Event], effect: bool) -> list[Event]:
+    def _refuse_play(self, face_name: str) -> None:
+        """Raise the reason why ``face_name`` cannot be played now."""
+        if self.stack:
+            raise IllegalAction(
+                f"{face_name} cannot answer the waiting +{self.stack}: answer it or take it"
+            )
+        if face_name == "W+4" and self.options.wild4_restricted:
+            raise IllegalAction("W+4 may be played only without a card of the active colour")
+        raise IllegalAction(f"{face_name} does not match {self.top_face}")
+
+    def _after_play(
+        self, seat: int, face_name: str, kind: str, events: list[Event], effect: bool
+    ) -> list[Event]:
         o = self.options
         hand = self.hands[seat]
         if not hand and not o.last_card_effect:
@@ -583,7 +676,7 @@ class ColorClash(Game):
                 events.append({"type": "one_card", "seat": seat})
         self.called[seat] = False
         if effect:
-            self._card_effect(seat, face, events)
+            self._card_effect(seat, face_name, kind, events)
         else:
             self._advance(events)
         if self.phase in (ROUND_OVER, GAME_OVER):
@@ -596,8 +689,7 @@ class ColorClash(Game):
             self.window_seat = seat
         return events
 
-    def _card_effect(self, seat: int, face: Any, events: list[Event]) -> None:
-        kind = face.kind
+    def _card_effect(self, seat: int, face_name: str, kind: str, events: list[Event]) -> None:
         o = self.options
         if kind == NUMBER or kind == WILD or kind == SHIELD:
             if kind == SHIELD:  # a Shield answering a stack: the stack vanishes
@@ -622,12 +714,12 @@ class ColorClash(Game):
             if o.stacking == "none":
                 victim = self._next_seat(seat)
                 self._handover(events)
-                self._draw_cards(victim, face.penalty, events, reason=face.name)
+                self._draw_cards(victim, FACES[face_name].penalty, events, reason=face_name)
                 events.append({"type": "skip", "seat": victim})
                 self._advance(events)
             else:
-                self.stack += face.penalty
-                self.stack_kind = face.rank
+                self.stack += FACES[face_name].penalty
+                self.stack_kind = _RANK[face_name]
                 target = self._next_seat(seat)
                 events.append({"type": "stacked", "seat": target, "total": self.stack,
                                "kind": self.stack_kind})
@@ -754,7 +846,8 @@ class ColorClash(Game):
                        "seed": self.seed if isinstance(self.seed, (int, str)) else None})
 
     def _do_draw(self, seat: int, action: Action) -> list[Event]:
-        self._require_turn(seat, PLAY)
+        if self.phase != PLAY or seat != self.turn:
+            self._require_turn(seat, PLAY)
         if self.stack:
             raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
         if not self._can_draw():
@@ -987,7 +1080,7 @@ class ColorClash(Game):
             "one_card": [s for s in range(self.n) if len(self.hands[s]) == 1
                          and s not in self.out],
             "substitutes": sorted(self.substitutes),
-            "options": o.to_dict(),
+            "options": _options_dict(o),
             "result": self._result,
         }
         if self.double_faced:

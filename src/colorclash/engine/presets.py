@@ -89,8 +89,26 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+_OPTIONS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Options] = {}
+
+
 def make_options(preset: str, overrides: dict[str, Any] | None = None) -> Options:
-    """The options of ``preset`` with ``overrides`` applied and checked."""
+    """The options of ``preset`` with ``overrides`` applied and checked (memoized: options
+    are frozen, and a tournament makes the same ones thousands of times)."""
+    try:
+        key = (preset, tuple(sorted(overrides.items())) if overrides else ())
+        cached = _OPTIONS_CACHE.get(key)
+    except TypeError:  # unhashable values: checked below and not cached
+        key, cached = None, None
+    if cached is not None:
+        return cached
+    options = _make_options(preset, overrides)
+    if key is not None and len(_OPTIONS_CACHE) < 1024:
+        _OPTIONS_CACHE[key] = options
+    return options
+
+
+def _make_options(preset: str, overrides: dict[str, Any] | None) -> Options:
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
     options = PRESETS[preset]
