@@ -79,7 +79,7 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
     rng = random.Random(policy_seed)
     tally = Tally(wins=[0] * SEATS)
     options = {"rounds": 1}
-    perf, cpu = time.perf_counter, time.process_time
+    perf, cpu = time.perf_counter, time.thread_time
     start, start_cpu = perf(), cpu()
     for seed in seeds:
         g = new_game("color-clash", preset=PRESET, seats=SEATS, seed=seed, options=options)
