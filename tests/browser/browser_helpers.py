@@ -100,9 +100,22 @@ def wait_table(page, timeout: float = 15_000) -> None:
 
 def my_turn(page, timeout: float = 20_000) -> None:
     """Wait until it is this page's seat's turn to play a card or draw."""
+    try:
+        _wait_my_turn(page, timeout)
+    except Exception as exc:
+        state = page.evaluate(
+            "JSON.stringify({me: window.__cc.me, conn: window.__cc.connStatus, "
+            "view: window.__cc.view && {phase: window.__cc.view.phase, "
+            "turn: window.__cc.view.turn, legal: window.__cc.view.legal}, "
+            "clock: window.__cc.clock})"
+        )
+        raise AssertionError(f"never our turn: {state}") from exc
+
+
+def _wait_my_turn(page, timeout: float) -> None:
     page.wait_for_function(
         """() => { const s = window.__cc; const v = s && s.view;
                    return v && v.phase === 'play' && v.turn === s.me &&
-                          v.legal.some(a => a.type === 'draw' || a.type === 'play'); }""",
+                          v.legal.some(a => ['draw', 'play', 'take'].includes(a.type)); }""",
         timeout=timeout,
     )
