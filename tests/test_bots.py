@@ -14,6 +14,7 @@ from colorclash.bots import LEVELS, make_bot
 from colorclash.bots.hard import HardBot, Memory, world_from_view
 from colorclash.bots.medium import medium_choice
 from colorclash.engine import new_game
+from hypothesis_scale import examples
 
 PRESETS = ("standard", "family", "classic-table", "siege", "day-night")
 FAST_HARD = {"budget_ms": None, "rollouts": 24}
@@ -47,7 +48,7 @@ def random_position(preset: str, seats: int, seed: int, steps: int):
 # ---------------------------------------------------------------- legality
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), seats=st.integers(2, 6),
        seed=st.integers(0, 10**6), steps=st.integers(0, 150),

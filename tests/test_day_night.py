@@ -22,6 +22,7 @@ from colorclash.engine import IllegalAction, new_game, replay
 from colorclash.engine import day_night_deck as deck_module
 from colorclash.engine.cards import COLORS, FACES, day_night_deck
 from colorclash.engine.day_night_deck import DAY_NIGHT_CARDS
+from hypothesis_scale import examples
 
 # ---------------------------------------------------------------- helpers
 
@@ -748,7 +749,7 @@ def random_step(g, choice):
     return g.apply(seat, action)
 
 
-PROPS = settings(max_examples=40, deadline=None,
+PROPS = settings(max_examples=examples(40), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -832,7 +833,7 @@ class ClockModel:
         g._handover = handover
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 6),
        st.lists(st.integers(0, 10_000), min_size=30, max_size=150))
 def test_clock_count_property(seed, seats, choices):
@@ -862,7 +863,7 @@ def test_clock_model_sees_flips_in_long_games():
     assert fired >= 5
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 6),
        st.lists(st.integers(0, 10_000), min_size=20, max_size=80))
 def test_day_night_replays_byte_for_byte_and_conserves_cards(seed, seats, choices):

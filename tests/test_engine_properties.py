@@ -13,7 +13,6 @@ played by those choices. Invariants checked at every step:
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter
 
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 
 from colorclash.engine import IllegalAction, new_game, replay
 from colorclash.engine.cards import FACES
+from hypothesis_scale import examples
 
 PRESETS = ["standard", "family", "classic-table", "siege", "day-night"]
 
@@ -30,11 +30,8 @@ games = st.tuples(
     st.sampled_from(PRESETS), st.integers(min_value=2, max_value=6), st.integers(0, 2**32)
 )
 
-settings.register_profile("default", max_examples=40, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=1000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+PROPS = settings(max_examples=examples(40), deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow])
 
 
 def snapshot(g):
@@ -95,6 +92,7 @@ def visible_strings(obj):
             yield from visible_strings(v)
 
 
+@PROPS
 @given(games)
 def test_cards_are_conserved(params):
     preset, seats, seed = params
@@ -111,6 +109,7 @@ def test_cards_are_conserved(params):
     play_out(preset, seats, seed, each_step=check)
 
 
+@PROPS
 @given(games)
 def test_a_view_never_shows_another_seats_cards(params):
     preset, seats, seed = params
@@ -140,6 +139,7 @@ def test_a_view_never_shows_another_seats_cards(params):
     play_out(preset, seats, seed, each_step=check, max_steps=300)
 
 
+@PROPS
 @given(games, st.integers(0, 2**16))
 def test_illegal_actions_raise_and_change_nothing(params, salt):
     preset, seats, seed = params
@@ -171,6 +171,7 @@ def test_illegal_actions_raise_and_change_nothing(params, salt):
             g.apply(seat, action)
 
 
+@PROPS
 @given(games)
 def test_replay_is_identical(params):
     preset, seats, seed = params
