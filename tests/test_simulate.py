@@ -107,3 +107,53 @@ def test_the_command_prints_a_table():
     assert result.exit_code == 0, result.output
     for word in ("medium", "random", "wins", "mean score", "ms/decision", "= games 3"):
         assert word in result.stdout
+
+
+def _bench_bots():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bots.py"
+    spec = importlib.util.spec_from_file_location("bench_bots_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wilson_interval():
+    bench = _bench_bots()
+    low, high = bench.wilson(600, 1000)
+    assert 0.569 < low < 0.570 and 0.629 < high < 0.631
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+    low, high = bench.wilson(10, 10)
+    assert high == 1.0 and low > 0.7
+
+
+def test_bench_bots_runs_small_lines_and_resumes(tmp_path, capsys):
+    bench = _bench_bots()
+    out = tmp_path / "lines.jsonl"
+    args = ["--games", "4", "--pairs", "medium:easy", "--presets", "siege,day-night",
+            "--players", "2", "--no-timing", "--out", str(out), "--json"]
+    assert bench.main(args) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [(r["preset"], r["players"]) for r in report["lines"]] == [
+        ("siege", 2), ("day-night", 2)]
+    for r in report["lines"]:
+        assert r["wins_hi"] + r["wins_lo"] + r["draws"] == r["games"] == 4
+        assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
+    assert len(out.read_text().splitlines()) == 2
+    assert bench.main(args + ["--resume"]) == 0  # nothing left to run
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_bench_bots_times_hard(capsys):
+    bench = _bench_bots()
+    t = bench.timing(1, 5, ("siege",))
+    assert t["decisions"] > 0 and t["games"] == 1
+    assert t["median_ms"] <= t["p99_ms"] <= t["max_ms"]
+
+
+def test_bench_bots_rejects_a_bad_pair():
+    bench = _bench_bots()
+    with pytest.raises(SystemExit):
+        bench.main(["--pairs", "hard-medium"])
