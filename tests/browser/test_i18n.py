@@ -15,7 +15,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "colorclash" / "web"
 LANGS = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
 SCENES = [
     "home", "quick", "join", "join-full", "join-started", "room-host", "room-guest", "table", "bomb",
-    "siege", "window", "call", "drawn", "pass", "color", "choose", "day-night",
+    "siege", "window", "call", "called", "drawn", "pass", "color", "choose", "day-night",
     "round-over", "game-over", "game-over-guest", "substituted", "cards",
 ]
 

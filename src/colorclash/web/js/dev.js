@@ -179,6 +179,18 @@ const SCENES = {
     }),
     clock: CLOCK,
   }),
+  called: () => ({
+    screen: "table",
+    room: room("standard"),
+    view: view("standard", {
+      hand: ["B5", "G2"],
+      top: "B9",
+      color: "B",
+      called: [0],
+      legal: [{ type: "play", card: "B5" }, { type: "draw" }],
+    }),
+    events: [{ type: "call_on", seat: 0 }],
+  }),
   drawn: () => ({
     screen: "table",
     room: room("classic-table"),

@@ -391,6 +391,9 @@ function meBar(model, act) {
       h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
       shield ? h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")) : null,
       one ? h("span.badge.one", t("banner.one_card")) : null,
+      Array.isArray(view.called) && view.called.includes(me)
+        ? h("span.badge.one", `${t("banner.last_card")} ✓`)
+        : null,
       multi && score !== null ? h("span.badge", t("table.scoreN", { n: score })) : null,
       Array.isArray(view.substitutes) && view.substitutes.includes(me)
         ? h("span.badge.away", { role: "status" }, t("table.youSubstituted"))
@@ -762,6 +765,7 @@ function describe(e, model) {
     case "one_card":
       return t("say.oneCard", { name: who });
     case "last_card":
+    case "call_on":
       return t("say.lastCard", { name: who });
     case "caught":
       return t("say.caught", { name: who, by: nameOf(model, e.by), n: e.count });
