@@ -25,11 +25,6 @@ export function seatName(room, seat) {
   return s.name;
 }
 
-function nameOf(model, seat) {
-  if (seat === model.me) return t("seat.you");
-  return seatName(model.room, seat);
-}
-
 function legalOf(view) {
   return Array.isArray(view.legal) ? view.legal : [];
 }
@@ -538,9 +533,9 @@ function resultsDialog(model, act) {
     else if (winners.includes(model.me)) headline = t("results.youWin");
     else headline = t("results.winner", { name: winners.map((s) => seatName(room, s)).join(", ") });
   } else {
-    headline = winners.length
-      ? t("results.roundWinner", { name: nameOf(model, winners[0]) })
-      : t("results.noWinner");
+    if (!winners.length) headline = t("results.noWinner");
+    else if (winners[0] === model.me) headline = t("results.youWonRound");
+    else headline = t("results.roundWinner", { name: seatName(room, winners[0]) });
   }
   const rows = order.map((s) =>
     h(
@@ -731,51 +726,56 @@ const BANNER = {
 };
 
 function describe(e, model) {
-  const who = e.seat !== undefined && e.seat !== null ? nameOf(model, e.seat) : "";
+  const me = e.seat !== undefined && e.seat !== null && e.seat === model.me;
+  const who = e.seat !== undefined && e.seat !== null ? seatName(model.room, e.seat) : "";
   switch (e.type) {
     case "play":
-      return t("say.play", { name: who, card: cardLabel(e.card) });
+      return t(me ? "say.you.play" : "say.play", { name: who, card: cardLabel(e.card) });
     case "draw":
-      return t("say.draw", { name: who, n: e.count });
+      return t(me ? "say.you.draw" : "say.draw", { name: who, n: e.count });
     case "take":
-      return t("say.take", { name: who, n: e.count });
+      return t(me ? "say.you.take" : "say.take", { name: who, n: e.count });
     case "keep":
-      return t("say.keep", { name: who });
+      return t(me ? "say.you.keep" : "say.keep", { name: who });
     case "pass":
-      return t("say.pass", { name: who });
+      return t(me ? "say.you.pass" : "say.pass", { name: who });
     case "skip":
-      return t("say.skip", { name: who });
+      return t(me ? "say.you.skip" : "say.skip", { name: who });
     case "skip_all":
-      return t("say.skipAll", { name: who });
+      return t(me ? "say.you.skipAll" : "say.skipAll", { name: who });
     case "reverse":
       return t("say.reverse");
     case "color_chosen":
-      return t("say.color", { name: who, color: colorName(e.color) });
+      return t(me ? "say.you.color" : "say.color", { name: who, color: colorName(e.color) });
     case "stacked":
-      return t("say.stacked", { name: who, n: e.total });
+      return t(me ? "say.you.stacked" : "say.stacked", { name: who, n: e.total });
     case "shield_up":
-      return t("say.shieldUp", { name: who });
+      return t(me ? "say.you.shieldUp" : "say.shieldUp", { name: who });
     case "blocked":
     case "shield_block":
-      return t("say.blocked", { name: who });
+      return t(me ? "say.you.blocked" : "say.blocked", { name: who });
     case "fuse_lit":
       return t("say.fuse", { n: e.fuse, blast: e.blast });
     case "boom":
-      return t("say.boom", { name: who, n: e.count });
+      return t(me ? "say.you.boom" : "say.boom", { name: who, n: e.count });
     case "one_card":
-      return t("say.oneCard", { name: who });
+      return t(me ? "say.you.oneCard" : "say.oneCard", { name: who });
     case "last_card":
     case "call_on":
-      return t("say.lastCard", { name: who });
-    case "caught":
-      return t("say.caught", { name: who, by: nameOf(model, e.by), n: e.count });
+      return t(me ? "say.you.lastCard" : "say.lastCard", { name: who });
+    case "caught": {
+      const by = seatName(model.room, e.by);
+      if (me) return t("say.you.caught", { by, n: e.count });
+      if (e.by === model.me) return t("say.youCaught", { name: who, n: e.count });
+      return t("say.caught", { name: who, by, n: e.count });
+    }
     case "out":
-      return t("say.out", { name: who, n: e.place });
+      return t(me ? "say.you.out" : "say.out", { name: who, n: e.place });
     case "flip":
     case "clock_flip":
       return t("banner.flip", { side: t(e.side === "night" ? "table.night" : "table.day") });
     case "hunt":
-      return t("say.hunt", { name: who, n: e.count, color: colorName(e.color) });
+      return t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorName(e.color) });
     case "reshuffle":
       return t("say.reshuffle");
     case "round_over":
@@ -783,7 +783,8 @@ function describe(e, model) {
     case "game_over":
       return t("banner.game_over");
     case "substitute":
-      return e.on ? t("say.substitute", { name: seatName(model.room, e.seat) }) : "";
+      if (!e.on) return "";
+      return me ? t("table.youSubstituted") : t("say.substitute", { name: who });
     default:
       return "";
   }
