@@ -339,3 +339,17 @@ def test_reverse_with_two_players_left_in_play_on_acts_as_skip():
     g.apply(0, {"type": "play", "card": "R1"})  # seat 0 out; seats 1 and 2 remain
     g.apply(1, {"type": "play", "card": "R-reverse"})
     assert g.turn == 1 and g.direction == 1
+
+
+def test_copy_is_independent_and_plays_on_identically():
+    g = new_game("color-clash", preset="siege", seats=3, seed=12)
+    c = g.copy()
+    for _ in range(30):
+        if g.over:
+            break
+        seat = g.to_act[0]
+        action = g.legal_actions(seat)[0]
+        assert g.apply(seat, action) == c.apply(seat, action)
+    assert g.view(1) == c.view(1) and g.log == c.log
+    c.apply(c.to_act[0], c.legal_actions(c.to_act[0])[-1]) if not c.over else None
+    assert len(c.log) != len(g.log) or c.over

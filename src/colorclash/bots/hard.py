@@ -542,12 +542,13 @@ class HardBot(Bot):
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.03,
+                 rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.01, z: float = 1.28,
                  depth: int = DEFAULT_DEPTH, beta: float = 0.6) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
         self.margin = margin
+        self.z = z
         self.depth = depth
         self.beta = beta
         self.memory = Memory()
@@ -618,6 +619,7 @@ class HardBot(Bot):
         fb = candidates.index(fallback)
         totals = [0.0] * k
         counts = [0] * k
+        history: list[list[float]] = [[] for _ in range(k)]
         active = list(range(k))
         runs = 0
         worlds = 0
@@ -648,6 +650,7 @@ class HardBot(Bot):
             for i, value in zip(active, values, strict=True):
                 totals[i] += value
                 counts[i] += 1
+                history[i].append(value)
             if worlds >= PRUNE_AFTER and len(active) > 2:
                 # stop spending rollouts on candidates that are clearly behind
                 best_mean = max(totals[i] / counts[i] for i in active)
@@ -657,7 +660,8 @@ class HardBot(Bot):
             return fallback
         means = [totals[i] / counts[i] if counts[i] else -1.0 for i in range(k)]
         best = max(active, key=lambda i: means[i])
-        choice = candidates[best] if means[best] > means[fb] + self.margin else fallback
+        choice = candidates[best] if self._clearly_better(history[best], history[fb]) \
+            else fallback
         self.last_search = {"worlds": worlds, "rollouts": runs,
                             "ms": (time.perf_counter() - start) * 1000.0,
                             "means": dict(zip([_key(a) for a in candidates], means,
@@ -665,25 +669,27 @@ class HardBot(Bot):
         return choice
 
 
+    def _clearly_better(self, best: list[float], base: list[float]) -> bool:
+        """Is ``best`` better than ``base`` beyond noise? Paired over the same worlds: the
+        mean difference must exceed ``margin`` and ``z`` standard errors."""
+        diffs = [b - a for a, b in zip(base, best, strict=False)]
+        w = len(diffs)
+        if w < 2:
+            return False
+        mean = sum(diffs) / w
+        if mean <= self.margin:
+            return False
+        var = sum((d - mean) ** 2 for d in diffs) / (w - 1)
+        return mean > self.z * math.sqrt(var / w)
+
+
 def _key(a: Action) -> str:
     return ":".join(str(a[k]) for k in ("type", "card", "color") if k in a)
 
 
 def _clone(g: Any) -> Any:
-    """A copy of a game deep enough for a rollout (the lists that change are copied)."""
-    c = object.__new__(type(g))
-    c.__dict__.update(g.__dict__)
-    c.hands = [list(h) for h in g.hands]
-    c.draw_pile = list(g.draw_pile)
-    c.discard = list(g.discard)
-    c.shield_cards = list(g.shield_cards)
-    c.out = list(g.out)
-    c.scores = list(g.scores)
-    c.called = list(g.called)
-    c.round_scores = [list(r) for r in g.round_scores]
-    c.substitutes = set(g.substitutes)
-    c.log = list(g.log)
-    return c
+    """A copy of a game deep enough for a rollout (the engine's own copy)."""
+    return g.copy()
 
 
 __all__ = ["HardBot", "Memory", "world_from_view", "rollout", "fast_policy"]

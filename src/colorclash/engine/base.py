@@ -108,6 +108,7 @@ class Game:
     """
 
     game_name: str = ""
+    __slots__ = ("log",)
 
     def __init__(self) -> None:
         self.log: list[tuple[int, Action]] = []

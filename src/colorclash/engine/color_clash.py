@@ -104,6 +104,58 @@ class ColorClash(Game):
 
     game_name = "color-clash"
 
+    # Slots: attribute access is the engine's inner loop, and a class with this many
+    # attributes gets no key-sharing instance dict in CPython.
+    __slots__ = (
+        "_clock_fresh",
+        "_color_then",
+        "_faces",
+        "_faces_other",
+        "_first_of_match",
+        "_from_setup",
+        "_fuse_fresh",
+        "_manual_call",
+        "_pending_color",
+        "_result",
+        "_saved_phase",
+        "_sides",
+        "_start_events",
+        "blast",
+        "called",
+        "clock",
+        "color",
+        "direction",
+        "discard",
+        "double_faced",
+        "draw_pile",
+        "drawn_card",
+        "first",
+        "fuse",
+        "hands",
+        "initial_order",
+        "n",
+        "options",
+        "out",
+        "passes",
+        "phase",
+        "preset",
+        "rng",
+        "round_no",
+        "round_points",
+        "round_scores",
+        "round_winner",
+        "scores",
+        "seed",
+        "shield_cards",
+        "side",
+        "stack",
+        "stack_kind",
+        "substitutes",
+        "turn",
+        "window_seat",
+    )
+
+
     def __init__(
         self,
         *,
@@ -1100,6 +1152,29 @@ class ColorClash(Game):
         """SHA-256 over the secret seed and the initial deck order (published at the deal)."""
         data = f"{type(self.seed).__name__}:{self.seed}|" + ",".join(self.initial_order)
         return hashlib.sha256(data.encode()).hexdigest()
+
+    def copy(self) -> ColorClash:
+        """An independent copy of the game (for search: bots play rollouts on copies).
+        The RNG is shared state too: the copy gets its own, in the same state."""
+        c = object.__new__(type(self))
+        for name in ColorClash.__slots__ + Game.__slots__:
+            try:
+                setattr(c, name, getattr(self, name))
+            except AttributeError:  # a slot this game never set
+                pass
+        c.hands = [list(h) for h in self.hands]
+        c.draw_pile = list(self.draw_pile)
+        c.discard = list(self.discard)
+        c.shield_cards = list(self.shield_cards)
+        c.out = list(self.out)
+        c.scores = list(self.scores)
+        c.called = list(self.called)
+        c.round_scores = [list(r) for r in self.round_scores]
+        c.substitutes = set(self.substitutes)
+        c.log = list(self.log)
+        c.rng = type(self.rng).__new__(type(self.rng))
+        c.rng.setstate(self.rng.getstate())
+        return c
 
     def all_cards(self) -> list[str]:
         """Every card of the game wherever it lies (for conservation checks)."""
