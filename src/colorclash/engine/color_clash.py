@@ -560,7 +560,25 @@ class ColorClash(Game):
             if seat != self.turn:
                 return []
             actions: list[Action] = []
-            for f in self._playable_faces(seat):
+            if self.stack:
+                playable = self._playable_faces(seat)
+            else:  # _playable_faces inlined: this is the hottest loop of a game
+                hand = self.hands[seat]
+                faces = self._faces
+                color = self.color
+                matching = _MATCHING[color, _RANK[faces[self.discard[-1]]]]
+                if faces is _IDENTITY:
+                    playable = list(filter(matching.__contains__, hand))
+                else:
+                    playable = list(filter(matching.__contains__, map(faces.__getitem__, hand)))
+                if len(playable) > 1:
+                    playable = list(dict.fromkeys(playable))
+                if (
+                    "W+4" in playable and self.options.wild4_restricted
+                    and any(_COLOR[faces[c]] == color for c in hand)
+                ):
+                    playable.remove("W+4")
+            for f in playable:
                 if f in _WILD_ACTIONS:
                     actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
                 else:

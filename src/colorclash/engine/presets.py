@@ -15,7 +15,7 @@ TABLE_CLOCKS = (15, 20, 30, 45, 60, 600)
 CLASSIC_CLOCKS = (30, 45, 60, 90)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Options:
     deck: str = "standard"  # standard | classic-table | siege | day-night
     hand_size: int = 7
