@@ -180,7 +180,7 @@ def run_benchmark(
     Within a round the two sides take turns in chunks of ``chunk`` games, in the order
     A B B A A B ... so that a burst of load from another process, or a slow drift, falls on
     both sides alike. A round ends when each side has played ``games`` games (or, with
-    ``seconds``, has used that much time). Rates use CPU time of this process
+    ``seconds``, has used that much time). Rates use CPU time of the measuring thread
     (``clock="cpu"``, less disturbed by other processes on a shared machine) or wall time.
     """
     if games is None and seconds is None:
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=25,
                         help="games per turn when the sides alternate within a round (default 25)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                        help="time by this process's CPU time (default) or by the wall clock")
+                        help="time by the measuring thread's CPU time (default) or by the wall clock")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
