@@ -505,7 +505,7 @@ class ColorClash(Game):
 
     def _playable_faces(self, seat: int) -> list[str]:
         """The distinct faces ``seat`` may play now, in hand order (the hot loop of
-        ``legal_actions``: it inlines ``_matches``)."""
+        ``legal_actions``: one table lookup instead of ``_matches`` per card)."""
         faces = self._faces
         hand = self.hands[seat]
         if self.stack:
@@ -560,24 +560,7 @@ class ColorClash(Game):
             if seat != self.turn:
                 return []
             actions: list[Action] = []
-            if self.stack:
-                playable = self._playable_faces(seat)
-            else:  # _playable_faces inlined: this is the hottest loop of a game
-                hand = self.hands[seat]
-                faces = self._faces
-                color = self.color
-                matching = _MATCHING[color, _RANK[faces[self.discard[-1]]]]
-                if faces is _IDENTITY:
-                    playable = list(filter(matching.__contains__, hand))
-                else:
-                    playable = list(filter(matching.__contains__, map(faces.__getitem__, hand)))
-                if len(playable) > 1:
-                    playable = list(dict.fromkeys(playable))
-                if (
-                    "W+4" in playable and self.options.wild4_restricted
-                    and any(_COLOR[faces[c]] == color for c in hand)
-                ):
-                    playable.remove("W+4")
+            playable = self._playable_faces(seat)
             for f in playable:
                 if f in _WILD_ACTIONS:
                     actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
