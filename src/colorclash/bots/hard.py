@@ -79,6 +79,9 @@ class DeckIndex:
         else:
             same = {c: c for c in set(self.cards)}
             self.side_faces = [same, same]
+        self.counts: dict[str, int] = {}
+        for c in self.cards:
+            self.counts[c] = self.counts.get(c, 0) + 1
 
     @classmethod
     def get(cls, deck_name: str) -> DeckIndex:
@@ -224,11 +227,73 @@ def _sample_world(view: View, memory: Memory, rng: random.Random) -> dict[str, A
     seen, standing shields, what opponents showed they lack), then the rest at random.
     Returns the pieces of an engine ``setup``, or None when no consistent deal was found.
     """
+    deck = DeckIndex.get((view.get("options") or {}).get("deck", "standard"))
+    if not deck.double:
+        return _sample_single(view, memory, rng, deck)
     for _ in range(6):
         sample = _try_sample(view, memory, rng)
         if sample is not None:
             return sample
     return None
+
+
+def _sample_single(view: View, memory: Memory, rng: random.Random,
+                   deck: DeckIndex) -> dict[str, Any] | None:
+    """The fast path for single-faced decks, where a card is its face: count the unseen
+    faces, shuffle them once, deal."""
+    remaining = dict(deck.counts)
+
+    def take(face: str | None) -> bool:
+        if face is not None and remaining.get(face, 0) > 0:
+            remaining[face] -= 1
+            return True
+        return False
+
+    for face in view["hand"]:
+        if not take(face):
+            return None
+    top = view["top"]
+    if not take(top):
+        return None
+    n = view["seats"]
+    me = view["seat"]
+    counts = view["counts"]
+    shield_cards: list[str | None] = [None] * n
+    for s in view.get("shields") or []:
+        face = memory.shields.get(s)
+        if not take(face):
+            face = next((c + "-shield" for c in COLORS if take(c + "-shield")), None)
+        shield_cards[s] = face
+    under_n = max(view.get("discard_count", 1) - 1, 0)
+    under = [f for _, f in (memory.pile[:-1][-under_n:] if under_n else []) if take(f)]
+    pool = [f for f, c in remaining.items() for _ in range(c)]
+    rand = rng.random
+    pool.sort(key=lambda _: rand())
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[me] = list(view["hand"])
+    for s in range(n):
+        if s == me:
+            continue
+        hand = hands[s]
+        for forbidden in memory.forbidden_slots(s, counts[s]):
+            # the last card of the pool that the slot allows (the pool is shuffled)
+            for i in range(len(pool) - 1, -1, -1):
+                if pool[i] not in forbidden:
+                    pool[i], pool[-1] = pool[-1], pool[i]
+                    break
+            if not pool:
+                return None
+            hand.append(pool.pop())
+        while len(hand) < counts[s]:
+            if not pool:
+                return None
+            hand.append(pool.pop())
+    while len(under) < under_n and pool:
+        under.append(pool.pop())
+    want = view.get("draw_count", 0)
+    draw = pool[-want:] if want else []
+    return {"hands": hands, "top": top, "draw": draw, "discard": under,
+            "shield_cards": shield_cards, "side": 0}
 
 
 def _try_sample(view: View, memory: Memory, rng: random.Random) -> dict[str, Any] | None:
