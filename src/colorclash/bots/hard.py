@@ -21,7 +21,7 @@ penalty into a standing Shield when it has something else (spec 6.1), it counts 
 fuse (who will be hit when it blows), and it watches players down to one card.
 
 Budget: ``budget_ms`` (default 50 ms of wall time) and ``rollouts`` (default 400 rollouts
-in all, each at most ``depth`` = 16 actions); whichever runs out first ends the search. With ``budget_ms=None`` the search is
+in all, each at most ``depth`` = 8 actions); whichever runs out first ends the search. With ``budget_ms=None`` the search is
 bounded by the rollout count only, and a seeded bot is fully reproducible.
 """
 
@@ -55,7 +55,7 @@ from colorclash.engine.cards import COLORS, DECKS, FACES
 DEFAULT_BUDGET_MS = 50.0
 DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
-DEFAULT_DEPTH = 16
+DEFAULT_DEPTH = 8
 PRUNE_AFTER = 8  # worlds before candidates far behind are dropped
 PRUNE_GAP = 0.25
 
