@@ -353,3 +353,16 @@ def test_copy_is_independent_and_plays_on_identically():
     assert g.view(1) == c.view(1) and g.log == c.log
     c.apply(c.to_act[0], c.legal_actions(c.to_act[0])[-1]) if not c.over else None
     assert len(c.log) != len(g.log) or c.over
+
+
+def test_returned_actions_are_the_callers_own():
+    g = table("standard", [["W", "R1"], ["G1"]], "R5", FILLER)
+    first = g.legal_actions(0)
+    for action in first:
+        action["card"] = "scribbled"
+        action.pop("color", None)
+    assert g.legal_actions(0)[0] == {"type": "play", "card": "W", "color": "R"}
+    logged = {"type": "play", "card": "R1"}
+    g.apply(0, logged)
+    logged["card"] = "scribbled"
+    assert g.log[-1] == (0, {"type": "play", "card": "R1"})

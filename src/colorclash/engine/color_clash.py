@@ -60,7 +60,13 @@ _COLOR = {name: face.color for name, face in FACES.items()}
 _RANK = {name: face.rank for name, face in FACES.items()}
 _KIND = {name: face.kind for name, face in FACES.items()}
 _IDENTITY = {name: name for name in FACES}  # the face table of the single-faced decks
-_WILD_ACTIONS = {name: tuple(COLORS) for name in FACES if FACES[name].color is None}
+# The play actions of each face, copied for each caller (a dict copy is cheaper than a
+# literal, and a caller may keep or change what it gets).
+_PLAY_ACTIONS: dict[str, tuple[dict[str, str], ...]] = {
+    name: tuple({"type": "play", "card": name, "color": c} for c in COLORS)
+    if face.color is None else ({"type": "play", "card": name},)
+    for name, face in FACES.items()
+}
 
 
 _OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
@@ -527,9 +533,7 @@ class ColorClash(Game):
 
     @staticmethod
     def _play_actions(face_name: str) -> list[Action]:
-        if FACES[face_name].color is None:
-            return [{"type": "play", "card": face_name, "color": c} for c in COLORS]
-        return [{"type": "play", "card": face_name}]
+        return [template.copy() for template in _PLAY_ACTIONS[face_name]]
 
     # ------------------------------------------------------------------ public API
 
@@ -562,10 +566,8 @@ class ColorClash(Game):
             actions: list[Action] = []
             playable = self._playable_faces(seat)
             for f in playable:
-                if f in _WILD_ACTIONS:
-                    actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
-                else:
-                    actions.append({"type": "play", "card": f})
+                for template in _PLAY_ACTIONS[f]:
+                    actions.append(template.copy())  # callers may keep or change them
             if self.stack:
                 actions.append({"type": "take"})
             elif self.draw_pile or len(self.discard) > 1:
@@ -607,7 +609,7 @@ class ColorClash(Game):
         if self.phase == GAME_OVER:
             raise IllegalAction("the game is over")
         events = handler(self, seat, action)
-        self.log.append((seat, dict(action)))
+        self.log.append((seat, action.copy()))
         return events
 
     @property
