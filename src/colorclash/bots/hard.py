@@ -21,8 +21,9 @@ penalty into a standing Shield when it has something else (spec 6.1), it counts 
 fuse (who will be hit when it blows), and it watches players down to one card.
 
 Budget: ``budget_ms`` (default 50 ms of wall time) and ``rollouts`` (default 400 rollouts
-in all, each at most ``depth`` = 8 actions); whichever runs out first ends the search. With ``budget_ms=None`` the search is
-bounded by the rollout count only, and a seeded bot is fully reproducible.
+in all, each at most ``depth`` = 8 actions); whichever runs out first ends the search.
+With ``budget_ms=None`` the search is bounded by the rollout count only, and a seeded bot
+is fully reproducible.
 """
 
 from __future__ import annotations
