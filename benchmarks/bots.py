@@ -19,7 +19,8 @@ decisions that ran a search (the others are forced or obvious and take microseco
 
 Usage: ``colorclash bench bots [--games N] [--pairs hard:medium,...] [--presets P,...]
 [--players 2,4] [--seed S] [--out FILE] [--resume] [--timing-games N] [--only-timing]
-[--no-timing] [--json]``.
+[--no-timing] [--json] [--hard-budget-ms MS|none] [--hard-rollouts N]``. The last two
+change ``hard``'s budget for the strength lines (to see how its strength grows with it).
 """
 
 from __future__ import annotations
@@ -51,14 +52,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def run_line(pair: str, preset: str, players: int, games: int, seed: int) -> dict[str, Any]:
+def run_line(pair: str, preset: str, players: int, games: int, seed: int,
+             bot_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     from colorclash.simulate import simulate
 
     hi, lo = pair.split(":")
     t0 = time.perf_counter()
     c0 = time.process_time()
     load0 = os.getloadavg()[0]
-    report = simulate(preset=preset, players=players, games=games, bots=[hi, lo], seed=seed)
+    report = simulate(preset=preset, players=players, games=games, bots=[hi, lo], seed=seed,
+                      bot_options=bot_options)
     b = report["bots"]
     wins_hi = b[hi]["wins"]
     low, high = wilson(wins_hi, games)
@@ -68,6 +71,7 @@ def run_line(pair: str, preset: str, players: int, games: int, seed: int) -> dic
         "win_rate": wins_hi / games, "ci95": [low, high],
         "mean_actions": report["mean_actions"],
         "ms_per_decision": {hi: b[hi]["ms_per_decision"], lo: b[lo]["ms_per_decision"]},
+        "bot_options": bot_options or {},
         "wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
         "load_avg": [round(load0, 2), round(os.getloadavg()[0], 2)],
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -153,6 +157,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only-timing", action="store_true")
     ap.add_argument("--no-timing", action="store_true")
     ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    ap.add_argument("--hard-budget-ms", default=None,
+                    help="hard's wall-clock budget per decision ('none': no clock)")
+    ap.add_argument("--hard-rollouts", type=int, default=None, help="hard's rollout budget")
     args = ap.parse_args(argv)
 
     from colorclash.bots import LEVELS
@@ -169,6 +176,14 @@ def main(argv: list[str]) -> int:
     sizes = [int(x) for x in args.players.split(",") if x.strip()]
     if args.games < 1 or any(not 2 <= s <= 6 for s in sizes):
         ap.error("--games must be at least 1 and --players between 2 and 6")
+
+    hard_options: dict[str, Any] = {}
+    if args.hard_budget_ms is not None:
+        text = str(args.hard_budget_ms).lower()
+        hard_options["budget_ms"] = None if text == "none" else float(text)
+    if args.hard_rollouts is not None:
+        hard_options["rollouts"] = args.hard_rollouts
+    bot_options = {"hard": hard_options} if hard_options else None
 
     done: set[tuple[str, str, int]] = set()
     lines: list[dict[str, Any]] = []
@@ -188,7 +203,7 @@ def main(argv: list[str]) -> int:
                 for size in sizes:
                     if (pair, preset, size) in done:
                         continue
-                    r = run_line(pair, preset, size, args.games, args.seed)
+                    r = run_line(pair, preset, size, args.games, args.seed, bot_options)
                     r["kind"] = "line"
                     lines.append(r)
                     if out:
