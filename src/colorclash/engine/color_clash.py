@@ -118,7 +118,6 @@ class ColorClash(Game):
         "_faces",
         "_faces_other",
         "_first_of_match",
-        "_from_setup",
         "_fuse_fresh",
         "_manual_call",
         "_pending_color",
@@ -309,7 +308,6 @@ class ColorClash(Game):
         self.color = top_color or color
         for seat in setup.get("shields", []):
             raise ValueError(f"setup 'shields' is not supported (seat {seat})")
-        self._from_setup = True
 
     def _turn_first_card(self) -> None:
         """Turn the first discard (spec 5.1, 5.2)."""
@@ -362,9 +360,6 @@ class ColorClash(Game):
         return self._faces[self.discard[-1]]
 
     # ------------------------------------------------------------------ turn order
-
-    def _active(self, seat: int) -> bool:
-        return seat not in self.out
 
     def _active_count(self) -> int:
         return self.n - len(self.out)
