@@ -57,10 +57,14 @@ def face_color(face: str) -> str | None:
     return f.color if f is not None else None
 
 
+_FACE_COLOR = {name: face.color for name, face in FACES.items()}
+
+
 def color_counts(hand: list[str]) -> dict[str, int]:
+    """Cards of each colour in ``hand`` (faces; wilds count for none)."""
     counts = {c: 0 for c in COLORS}
     for card in hand:
-        color = face_color(card)
+        color = _FACE_COLOR.get(card)
         if color:
             counts[color] += 1
     return counts

@@ -46,6 +46,7 @@ from colorclash.bots.base import (
 from colorclash.bots.medium import (
     medium_choice,
     next_seat,
+    play_context,
     score_play,
     score_plays,
     wild_color,
@@ -481,16 +482,6 @@ def world_from_view(view: View, memory: Memory, rng: random.Random) -> Any | Non
 # ---------------------------------------------------------------------- rollouts
 
 
-_COLOR = {name: face.color for name, face in FACES.items()}
-
-
-def _color_counts(hand: list[str]) -> dict[str, int]:
-    counts = {"R": 0, "B": 0, "Y": 0, "G": 0}
-    for f in hand:
-        c = _COLOR[f]
-        if c is not None:
-            counts[c] += 1
-    return counts
 
 
 def fast_policy(g: Any, seat: int) -> Action | None:
@@ -524,21 +515,10 @@ def fast_policy(g: Any, seat: int) -> Action | None:
     if len(playable) == 1 and len(hand) > 1:
         best = playable[0]
     else:
-        counts = [len(h) for h in g.hands]
-        out = g.out
-        n = g.n
-        nxt = next_seat(seat, n, g.direction, out)
-        opps = [counts[s] for s in range(n) if s != seat and s not in out]
-        ctx = {
-            "hand": hand,
-            "color_counts": _color_counts(hand),
-            "next_count": counts[nxt],
-            "next": nxt,
-            "min_opp": min(opps) if opps else 99,
-            "active": n - len(out),
-            "stack": g.stack,
-            "has_shield": g.shield_cards[seat] is not None,
-        }
+        ctx = play_context(
+            hand, [len(h) for h in g.hands], seat, g.n, g.direction, g.out, g.stack,
+            g.shield_cards[seat] is not None,
+        )
         best = max(playable, key=lambda f: score_play(f, None, ctx))
     if FACES[best].color is None:
         return {"type": "play", "card": best, "color": wild_color(hand, best)}

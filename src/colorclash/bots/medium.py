@@ -80,12 +80,19 @@ def score_play(face_name: str, color: str | None, ctx: dict[str, Any]) -> float:
 
 
 def make_ctx(view: View) -> dict[str, Any]:
-    hand = view["hand"]
-    n = view["seats"]
     seat = view["seat"]
-    out = view.get("out") or []
-    counts = view["counts"]
-    nxt = next_seat(seat, n, view.get("direction", 1), out)
+    return play_context(
+        view["hand"], view["counts"], seat, view["seats"], view.get("direction", 1),
+        view.get("out") or [], view.get("stack", 0), seat in (view.get("shields") or []),
+    )
+
+
+def play_context(
+    hand: list[str], counts: list[int], seat: int, n: int, direction: int,
+    out: list[int], stack: int, has_shield: bool,
+) -> dict[str, Any]:
+    """What ``score_play`` weighs, from a view (``make_ctx``) or from a game in a rollout."""
+    nxt = next_seat(seat, n, direction, out)
     opps = [counts[s] for s in range(n) if s != seat and s not in out]
     return {
         "hand": hand,
@@ -94,8 +101,8 @@ def make_ctx(view: View) -> dict[str, Any]:
         "next": nxt,
         "min_opp": min(opps) if opps else 99,
         "active": n - len(out),
-        "stack": view.get("stack", 0),
-        "has_shield": seat in (view.get("shields") or []),
+        "stack": stack,
+        "has_shield": has_shield,
     }
 
 
