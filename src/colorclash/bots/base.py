@@ -107,7 +107,8 @@ def forced(view: View, legal: list[Action]) -> Action | None:
     """The obvious action every sensible bot takes, if there is one.
 
     ``next`` when a round is over, ``call`` when the last-card window is ours, ``catch``
-    when someone else's window is open, and the only legal action when there is just one.
+    when someone else's window is open, the only legal action when there is just one, and
+    ``call`` (armed before playing the second-to-last card) whenever it is offered.
     """
     if len(legal) == 1:
         return legal[0]
@@ -116,4 +117,4 @@ def forced(view: View, legal: list[Action]) -> Action | None:
         return find(legal, "next")
     if view.get("phase") == "call_window":
         return find(legal, "call") or find(legal, "catch") or legal[0]
-    return None
+    return find(legal, "call")

@@ -39,7 +39,6 @@ from colorclash.bots.base import (
     Bot,
     Event,
     View,
-    find,
     forced,
     most_held_color,
 )
@@ -608,9 +607,6 @@ class HardBot(Bot):
         sure = forced(view, legal)
         if sure is not None:
             return sure
-        call = find(legal, "call")
-        if call is not None:
-            return call
         memory = self.memory
         memory.me = view.get("seat")
         memory.stacking = (view.get("options") or {}).get("stacking")

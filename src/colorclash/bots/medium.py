@@ -133,9 +133,6 @@ def medium_choice(view: View, legal: list[Action]) -> Action:
     sure = forced(view, legal)
     if sure is not None:
         return sure
-    call = find(legal, "call")
-    if call is not None:
-        return call
     phase = view.get("phase")
     hand = view.get("hand") or []
     if phase == "color":

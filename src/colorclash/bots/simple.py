@@ -31,9 +31,6 @@ class EasyBot(Bot):
         sure = forced(view, legal)
         if sure is not None:
             return sure
-        call = find(legal, "call")
-        if call is not None:
-            return call
         hand = view.get("hand") or []
         if view.get("phase") == "color":
             color = most_held_color(hand)
