@@ -103,11 +103,12 @@ def rlcard_version() -> str | None:
         return None
 
 
-def choose(legal: list[str], rng: random.Random) -> str:
+def choose(legal: list[str], rand) -> str:
     """The benchmark policy on RLCard's action strings.
 
     A uniformly random distinct playable card (a wild counts once, whatever its colours),
     then for a wild a uniformly random colour; ``"draw"`` when nothing can be played.
+    ``rand`` is a ``random.Random().random`` (the same source as our side's policy).
     """
     if legal[0] == "draw":
         return "draw"
@@ -115,9 +116,10 @@ def choose(legal: list[str], rng: random.Random) -> str:
     for action in legal:
         trait = action[2:]  # colour letter, "-", trait
         cards[trait if trait in _WILD_TRAITS else action] = None
-    pick = rng.choice(list(cards))
+    distinct = list(cards)
+    pick = distinct[int(rand() * len(distinct))]
     if pick in _WILD_TRAITS:
-        return rng.choice(_COLOURS) + "-" + pick
+        return _COLOURS[int(rand() * 4)] + "-" + pick
     return pick
 
 
@@ -130,7 +132,7 @@ def play_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
     import numpy as np
     from rlcard.games.uno.game import UnoGame
 
-    rng = random.Random(policy_seed)
+    rand = random.Random(policy_seed).random
     tally = Tally(wins=[0, 0])
     game = UnoGame(num_players=2)
     perf, cpu = time.perf_counter, time.thread_time
@@ -142,7 +144,7 @@ def play_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
         try:
             while not game.round.is_over:
                 legal = state["legal_actions"]
-                action = choose(legal, rng)
+                action = choose(legal, rand)
                 tally.decisions += 1
                 if action == "draw":
                     tally.draws += 1

@@ -57,18 +57,23 @@ MAX_STEPS = 20_000
 # ---------------------------------------------------------------- our side
 
 
-def _pick_play(plays: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def _pick_play(plays: list[dict[str, Any]], rand) -> dict[str, Any]:
     """A uniformly random distinct card among ``plays``, then (a wild) a uniformly random
-    colour among those listed for it."""
-    by_card: dict[str, list[dict[str, Any]]] = {}
-    for action in plays:
-        card = action["card"]
-        if card in by_card:
-            by_card[card].append(action)
-        else:
-            by_card[card] = [action]
-    options = by_card[rng.choice(list(by_card))]
-    return options[0] if len(options) == 1 else rng.choice(options)
+    colour. ``rand`` is a ``random.Random().random``.
+
+    The engine lists each playable face once and a wild once per colour (4 actions), so a
+    uniform pick among the actions that keeps a wild's action with probability 1/4, and
+    otherwise picks again, gives every distinct card the same chance and a wild's colours
+    equal chances (rejection sampling: no grouping by card needed).
+    """
+    n = len(plays)
+    while True:
+        action = plays[int(rand() * n)]
+        if "color" not in action or rand() < 0.25:
+            return action
+
+
+_KEEP = {"type": "keep"}
 
 
 def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tally:
@@ -76,39 +81,44 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
     (``new_game`` included)."""
     from colorclash.engine import new_game
 
-    rng = random.Random(policy_seed)
+    rand = random.Random(policy_seed).random
     tally = Tally(wins=[0] * SEATS)
     options = {"rounds": 1}
     perf, cpu = time.perf_counter, time.thread_time
+    decisions = draws = drawn_played = 0
     start, start_cpu = perf(), cpu()
     for seed in seeds:
         g = new_game("color-clash", preset=PRESET, seats=SEATS, seed=seed, options=options)
+        legal_actions, apply = g.legal_actions, g.apply
         steps = 0
-        while not g.over:
-            seat = g.to_act[0]
-            acts = g.legal_actions(seat)
+        while True:
+            to_act = g.to_act
+            if not to_act:  # the game is over
+                break
+            seat = to_act[0]
+            acts = legal_actions(seat)
             plays = [a for a in acts if a["type"] == "play"]
             if plays:
-                action = _pick_play(plays, rng)
+                action = _pick_play(plays, rand)
             else:
-                action = _fallback(acts, seat)
+                action = acts[0] if len(acts) == 1 else _fallback(acts, seat)
                 if action["type"] == "next":  # between rounds: not a decision (rounds=1)
-                    g.apply(seat, action)
+                    apply(seat, action)
                     steps += 1
                     continue
-            tally.decisions += 1
-            g.apply(seat, action)
+            decisions += 1
+            apply(seat, action)
             steps += 1
             if action["type"] == "draw":
-                tally.draws += 1
+                draws += 1
                 to_act = g.to_act
                 if to_act and to_act[0] == seat:
-                    after = g.legal_actions(seat)
+                    after = legal_actions(seat)
                     # the "drawn" phase offers PLAY (the drawn card) or KEEP: play it
-                    if any(a["type"] == "keep" for a in after):
-                        g.apply(seat, _pick_play([a for a in after if a["type"] == "play"], rng))
+                    if _KEEP in after:
+                        apply(seat, _pick_play([a for a in after if a["type"] == "play"], rand))
                         steps += 1
-                        tally.drawn_played += 1
+                        drawn_played += 1
             if steps >= MAX_STEPS:
                 tally.aborted += 1
                 break
@@ -122,6 +132,7 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
             tally.no_winner += 1
     tally.seconds = perf() - start
     tally.cpu_seconds = cpu() - start_cpu
+    tally.decisions, tally.draws, tally.drawn_played = decisions, draws, drawn_played
     return tally
 
 

@@ -68,7 +68,7 @@ def test_colorclash_game_matches_engine_log():
         seat = g.to_act[0]
         acts = g.legal_actions(seat)
         plays = [a for a in acts if a["type"] == "play"]
-        action = bench._pick_play(plays, rng) if plays else bench._fallback(acts, seat)
+        action = bench._pick_play(plays, rng.random) if plays else bench._fallback(acts, seat)
         g.apply(seat, action)
         steps += 1
     assert len(g.log) == steps
@@ -88,26 +88,29 @@ def test_rlcard_policy_picks_distinct_cards_then_colour():
     # two red 7s are listed twice by RLCard, a Wild once per colour: still 1/2 each
     legal = ["r-7", "r-7", "r-wild", "g-wild", "b-wild", "y-wild"]
     rng = random.Random(0)
-    picks = Counter(baseline.choose(legal, rng) for _ in range(4000))
+    picks = Counter(baseline.choose(legal, rng.random) for _ in range(4000))
     assert set(picks) == {"r-7", "r-wild", "g-wild", "b-wild", "y-wild"}
     wild = sum(n for p, n in picks.items() if p.endswith("wild"))
     assert 1800 < picks["r-7"] < 2200 and 1800 < wild < 2200
-    assert baseline.choose(["draw"], rng) == "draw"
+    assert baseline.choose(["draw"], rng.random) == "draw"
     assert baseline.choose(["g-wild_draw_4", "r-wild_draw_4", "b-wild_draw_4",
-                            "y-wild_draw_4"], rng).endswith("-wild_draw_4")
+                            "y-wild_draw_4"], rng.random).endswith("-wild_draw_4")
 
 
 def test_our_policy_picks_distinct_cards_then_colour():
-    plays = [{"type": "play", "card": "R7"}, {"type": "play", "card": "R7"}] + [
+    # as the engine lists them: each face once, a wild once per colour
+    plays = [{"type": "play", "card": "R7"}] + [
         {"type": "play", "card": "W", "color": c} for c in "RBYG"
     ]
     rng = random.Random(0)
     picks = Counter(
-        (a["card"], a.get("color")) for a in (bench._pick_play(plays, rng) for _ in range(4000))
+        (a["card"], a.get("color"))
+        for a in (bench._pick_play(plays, rng.random) for _ in range(4000))
     )
     assert len(picks) == 5
     wild = sum(n for (card, _c), n in picks.items() if card == "W")
     assert 1800 < picks[("R7", None)] < 2200 and 1800 < wild < 2200
+    assert all(350 < picks[("W", c)] < 650 for c in "RBYG")
 
 
 def test_fallback_never_times_out():
@@ -167,3 +170,15 @@ def test_main_profile_reports_engine_functions(capsys):
     assert bench.main(["--profile", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "function calls" in out and "color_clash.py" in out
+
+
+def test_engine_lists_each_face_once_and_a_wild_once_per_colour():
+    """What the benchmark's policy relies on (its rejection step assumes 4 actions per wild)."""
+    from colorclash.engine import new_game
+
+    g = new_game("color-clash", preset="family", seats=2, setup={
+        "hands": [["R5", "R5", "W", "W", "W+4", "G5"], ["B1"]], "top": "R3"})
+    plays = [a for a in g.legal_actions(0) if a["type"] == "play"]
+    assert [a["card"] for a in plays if "color" not in a] == ["R5"]
+    assert sorted(a["color"] for a in plays if a["card"] == "W") == ["B", "G", "R", "Y"]
+    assert not any(a["card"] == "W+4" for a in plays)  # restricted: R5 is held

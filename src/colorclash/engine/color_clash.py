@@ -60,13 +60,8 @@ _COLOR = {name: face.color for name, face in FACES.items()}
 _RANK = {name: face.rank for name, face in FACES.items()}
 _KIND = {name: face.kind for name, face in FACES.items()}
 _IDENTITY = {name: name for name in FACES}  # the face table of the single-faced decks
-# The play actions of each face, copied for each caller (a dict copy is cheaper than a
-# literal, and a caller may keep or change what it gets).
-_PLAY_ACTIONS: dict[str, tuple[dict[str, str], ...]] = {
-    name: tuple({"type": "play", "card": name, "color": c} for c in COLORS)
-    if face.color is None else ({"type": "play", "card": name},)
-    for name, face in FACES.items()
-}
+# Faces without a colour: a wild is listed once per colour it can name.
+_COLORLESS = frozenset(name for name, face in FACES.items() if face.color is None)
 
 
 _OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
@@ -80,21 +75,21 @@ def _options_dict(options: Options) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
 
 
-class _MatchTable(dict):
+def _match_table() -> dict[tuple[str, str], frozenset[str]]:
     """(active colour, top rank) -> the faces that match it by colour, by rank or by being
-    colourless (the W+4 restriction is checked apart). Filled on first use."""
-
-    def __missing__(self, key: tuple[str, str]) -> frozenset[str]:
-        color, rank = key
-        value = frozenset(
+    colourless (the W+4 restriction is checked apart). A plain dict, filled for every
+    colour and rank: the hottest lookup of the engine."""
+    ranks = {face.rank for face in FACES.values()}
+    return {
+        (color, rank): frozenset(
             name for name, face in FACES.items()
             if face.color is None or face.color == color or face.rank == rank
         )
-        self[key] = value
-        return value
+        for color in COLORS for rank in ranks
+    }
 
 
-_MATCHING = _MatchTable()
+_MATCHING = _match_table()
 
 # Ranks of penalty faces on the siege ladder (spec 6).
 _LADDER = {"+2": 1, "W+4": 2}
@@ -499,11 +494,6 @@ class ColorClash(Game):
             return face.kind == DRAW and face.rank == kind
         return False
 
-    def _playable(self, seat: int, face_name: str) -> bool:
-        if self.stack:
-            return self._answers(face_name)
-        return self._matches(seat, face_name)
-
     def _playable_faces(self, seat: int) -> list[str]:
         """The distinct faces ``seat`` may play now, in hand order (the hot loop of
         ``legal_actions``: one table lookup instead of ``_matches`` per card)."""
@@ -517,7 +507,7 @@ class ColorClash(Game):
             out = list(filter(matching.__contains__, hand))
         else:
             out = list(filter(matching.__contains__, map(faces.__getitem__, hand)))
-        if len(out) > 1:
+        if len(out) > 1 and len(set(out)) < len(out):  # two of a face: list it once
             out = list(dict.fromkeys(out))
         if (
             "W+4" in out and self.options.wild4_restricted
@@ -528,13 +518,18 @@ class ColorClash(Game):
 
     @staticmethod
     def _play_actions(face_name: str) -> list[Action]:
-        return [template.copy() for template in _PLAY_ACTIONS[face_name]]
+        """The play actions of one face: a wild once per colour it can name."""
+        if face_name in _COLORLESS:
+            return [{"type": "play", "card": face_name, "color": c} for c in COLORS]
+        return [{"type": "play", "card": face_name}]
 
     # ------------------------------------------------------------------ public API
 
     @property
     def to_act(self) -> list[int]:
         phase = self.phase
+        if phase == PLAY or phase == DRAWN or phase == COLOR:
+            return [self.turn]
         if phase == GAME_OVER:
             return []
         if phase == ROUND_OVER:
@@ -558,11 +553,13 @@ class ColorClash(Game):
         if phase == PLAY:
             if seat != self.turn:
                 return []
+            # fresh copies of the play templates: callers may keep or change them
             actions: list[Action] = []
-            playable = self._playable_faces(seat)
-            for f in playable:
-                for template in _PLAY_ACTIONS[f]:
-                    actions.append(template.copy())  # callers may keep or change them
+            for f in self._playable_faces(seat):
+                if f in _COLORLESS:
+                    actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
+                else:
+                    actions.append({"type": "play", "card": f})
             if self.stack:
                 actions.append({"type": "take"})
             elif self.draw_pile or len(self.discard) > 1:
@@ -658,7 +655,13 @@ class ColorClash(Game):
                 index = next((i for i, c in enumerate(hand) if faces[c] == face_name), -1)
             if index < 0:
                 raise IllegalAction(f"{face_name} is not in your hand")
-            if not self._playable(seat, face_name):
+            if self.stack:
+                if not self._answers(face_name):
+                    self._refuse_play(face_name)
+            elif face_name not in _MATCHING[self.color, _RANK[faces[self.discard[-1]]]] or (
+                face_name == "W+4" and self.options.wild4_restricted
+                and any(_COLOR[faces[c]] == self.color for c in hand)
+            ):  # _matches(), inlined: this is the engine's most frequent check
                 self._refuse_play(face_name)
         if color is None:
             color = action.get("color")
@@ -690,6 +693,17 @@ class ColorClash(Game):
             ]
         else:
             events = [{"type": "play", "seat": seat, "card": face_name}]
+        if (
+            (kind == NUMBER or kind == WILD) and len(hand) > 1 and self.fuse is None
+            and self.clock is None and not self.out and not self.stack
+            and not self._pending_color
+        ):
+            # The common case, the same as _after_play -> _card_effect -> _advance: no
+            # last card, no effect, the turn passes to the next seat.
+            self.called[seat] = False
+            self.turn = (self.turn + self.direction) % self.n
+            self.phase = PLAY
+            return events
         return self._after_play(seat, face_name, kind, events, effect=True)
 
     def _refuse_play(self, face_name: str) -> None:
@@ -903,10 +917,13 @@ class ColorClash(Game):
         if not self._can_draw():
             raise IllegalAction("there is no card left to draw: pass")
         events: list[Event] = []
-        self._draw_cards(seat, 1, events)
+        if not self.draw_pile:
+            self._refill(events)
+        card = self.draw_pile.pop()
+        self.hands[seat].append(card)
+        events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
         self.passes = 0
         self.called[seat] = False
-        card = self.hands[seat][-1]
         face = self._faces[card]
         if self._matches(seat, face):
             self.phase = DRAWN
