@@ -10,6 +10,7 @@ operating system's secure source (:func:`secure_seed`); tests pass small integer
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 import secrets
 import struct
@@ -83,8 +84,9 @@ class SeededRandom(random.Random):
         ).digest(4 * n)
         self._counter += 1
         # Fisher-Yates with one 32-bit number per position (modulo bias below 2**-25 per
-        # swap for a deck of 112), the reductions done in C by map().
-        swaps = list(map(int.__mod__, struct.unpack(f">{n}I", stream), range(1, n + 1)))
+        # swap for a deck of 112), the reductions done in C by map() (operator.mod: a plain C
+        # function, several times faster per call than the int.__mod__ slot wrapper).
+        swaps = list(map(operator.mod, struct.unpack(f">{n}I", stream), range(1, n + 1)))
         for i in range(n - 1, 0, -1):
             j = swaps[i]
             x[i], x[j] = x[j], x[i]

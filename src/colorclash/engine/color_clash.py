@@ -62,6 +62,8 @@ _KIND = {name: face.kind for name, face in FACES.items()}
 _IDENTITY = {name: name for name in FACES}  # the face table of the single-faced decks
 # Faces without a colour: a wild is listed once per colour it can name.
 _COLORLESS = frozenset(name for name, face in FACES.items() if face.color is None)
+# colour -> the faces of that colour (the W+4 restriction asks "is one of them held?")
+_OF_COLOR = {c: frozenset(n for n, f in FACES.items() if f.color == c) for c in COLORS}
 
 
 _OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
@@ -476,8 +478,16 @@ class ColorClash(Game):
         if face_name not in _MATCHING[color, _RANK[faces[self.discard[-1]]]]:
             return False
         if face_name == "W+4" and self.options.wild4_restricted:
-            return not any(_COLOR[faces[c]] == color for c in self.hands[seat])
+            return self._lacks_color(seat, color)
         return True
+
+    def _lacks_color(self, seat: int, color: str) -> bool:
+        """Does ``seat`` hold no card of ``color`` (active faces)? The W+4 restriction."""
+        faces = self._faces
+        hand = self.hands[seat]
+        return _OF_COLOR[color].isdisjoint(
+            hand if faces is _IDENTITY else map(faces.__getitem__, hand)
+        )
 
     def _answers(self, face_name: str) -> bool:
         """Can ``face_name`` answer the waiting stack (spec 6)?"""
@@ -504,14 +514,14 @@ class ColorClash(Game):
         color = self.color
         matching = _MATCHING[color, _RANK[faces[self.discard[-1]]]]
         if faces is _IDENTITY:
-            out = list(filter(matching.__contains__, hand))
+            out = [c for c in hand if c in matching]
         else:
-            out = list(filter(matching.__contains__, map(faces.__getitem__, hand)))
+            out = [f for f in map(faces.__getitem__, hand) if f in matching]
         if len(out) > 1 and len(set(out)) < len(out):  # two of a face: list it once
             out = list(dict.fromkeys(out))
         if (
             "W+4" in out and self.options.wild4_restricted
-            and any(_COLOR[faces[c]] == color for c in hand)
+            and not self._lacks_color(seat, color)
         ):
             out.remove("W+4")
         return out
@@ -660,7 +670,7 @@ class ColorClash(Game):
                     self._refuse_play(face_name)
             elif face_name not in _MATCHING[self.color, _RANK[faces[self.discard[-1]]]] or (
                 face_name == "W+4" and self.options.wild4_restricted
-                and any(_COLOR[faces[c]] == self.color for c in hand)
+                and not self._lacks_color(seat, self.color)
             ):  # _matches(), inlined: this is the engine's most frequent check
                 self._refuse_play(face_name)
         if color is None:
