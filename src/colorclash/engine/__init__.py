@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from colorclash.engine.base import Action, Event, Game, IllegalAction, SeededRandom, secure_seed
+from colorclash.engine.color_clash import ColorClash
 
 GAMES = ("color-clash", "coloretto", "rainbow")
 
@@ -28,8 +29,6 @@ def new_game(
     if seed is None and setup is None:
         seed = secure_seed()
     if game == "color-clash":
-        from colorclash.engine.color_clash import ColorClash
-
         return ColorClash(preset=preset or "standard", seats=seats, seed=seed, setup=setup,
                           options=options)
     raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
