@@ -77,17 +77,20 @@ def _options_dict(options: Options) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
 
 
-def _match_table() -> dict[tuple[str, str], frozenset[str]]:
-    """(active colour, top rank) -> the faces that match it by colour, by rank or by being
-    colourless (the W+4 restriction is checked apart). A plain dict, filled for every
-    colour and rank: the hottest lookup of the engine."""
-    ranks = {face.rank for face in FACES.values()}
-    return {
+def _match_table() -> dict[str, dict[str, frozenset[str]]]:
+    """top face -> active colour -> the faces that match it by colour, by number or symbol,
+    or by being colourless (the W+4 restriction is checked apart). Plain dicts, filled for
+    every face and colour: the hottest lookup of the engine."""
+    by_color_and_rank = {
         (color, rank): frozenset(
             name for name, face in FACES.items()
             if face.color is None or face.color == color or face.rank == rank
         )
-        for color in COLORS for rank in ranks
+        for color in COLORS for rank in {face.rank for face in FACES.values()}
+    }  # shared: tops of one rank have the same table
+    return {
+        top.name: {color: by_color_and_rank[color, top.rank] for color in COLORS}
+        for top in FACES.values()
     }
 
 
@@ -475,7 +478,7 @@ class ColorClash(Game):
         """Can ``face_name`` be played by ``seat`` on the current top (no stack waiting)?"""
         color = self.color
         faces = self._faces
-        if face_name not in _MATCHING[color, _RANK[faces[self.discard[-1]]]]:
+        if face_name not in _MATCHING[faces[self.discard[-1]]][color]:
             return False
         if face_name == "W+4" and self.options.wild4_restricted:
             return self._lacks_color(seat, color)
@@ -512,7 +515,7 @@ class ColorClash(Game):
         if self.stack:
             return [f for f in dict.fromkeys([faces[c] for c in hand]) if self._answers(f)]
         color = self.color
-        matching = _MATCHING[color, _RANK[faces[self.discard[-1]]]]
+        matching = _MATCHING[faces[self.discard[-1]]][color]
         if faces is _IDENTITY:
             out = [c for c in hand if c in matching]
         else:
@@ -669,7 +672,7 @@ class ColorClash(Game):
             if self.stack:
                 if not self._answers(face_name):
                     self._refuse_play(face_name)
-            elif face_name not in _MATCHING[self.color, _RANK[faces[self.discard[-1]]]] or (
+            elif face_name not in _MATCHING[faces[self.discard[-1]]][self.color] or (
                 face_name == "W+4" and self.options.wild4_restricted
                 and not self._lacks_color(seat, self.color)
             ):  # _matches(), inlined: this is the engine's most frequent check
