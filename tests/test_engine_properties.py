@@ -207,3 +207,34 @@ def test_secure_seed_when_none_given():
     assert isinstance(a.seed, str) and len(a.seed) == 64 and a.seed != b.seed
     again = new_game("color-clash", preset="standard", seats=2, seed=a.seed)
     assert again.hands == a.hands
+
+
+@PROPS
+@given(games)
+def test_legal_actions_list_plays_first_in_hand_order(game):
+    """The documented order (docs/engine.md): plays first, one per distinct face in hand
+    order (a wild once per colour, R B Y G), then the other move, then ``call``."""
+    preset, seats, seed = game
+    order = {"R": 0, "B": 1, "Y": 2, "G": 3}
+
+    def check(g):
+        for seat in g.to_act:
+            acts = g.legal_actions(seat)
+            kinds = [a["type"] for a in acts]
+            k = kinds.count("play")
+            assert kinds[:k] == ["play"] * k
+            assert kinds.count("call") <= 1 and ("call" not in kinds or kinds[-1] == "call")
+            if g.phase != "play":
+                continue
+            faces = [a["card"] for a in acts[:k]]
+            distinct = list(dict.fromkeys(faces))
+            held = [g._faces[c] for c in g.hands[seat]]
+            assert distinct == sorted(distinct, key=held.index)
+            for face in distinct:
+                colours = [a.get("color") for a in acts[:k] if a["card"] == face]
+                if FACES[face].color is None:
+                    assert [order[c] for c in colours] == [0, 1, 2, 3]
+                else:
+                    assert colours == [None]
+
+    play_out(preset, seats, seed, each_step=check)

@@ -366,3 +366,20 @@ def test_returned_actions_are_the_callers_own():
     g.apply(0, logged)
     logged["card"] = "scribbled"
     assert g.log[-1] == (0, {"type": "play", "card": "R1"})
+
+
+@pytest.mark.parametrize("preset", ["standard", "classic-table"])
+def test_every_action_after_the_game_is_refused_and_changes_nothing(preset):
+    g = new_game("color-clash", preset=preset, seats=2, options={"rounds": 1},
+                 setup={"hands": [["R5"], ["B1", "B2"]], "top": "R3"})
+    g.apply(0, {"type": "play", "card": "R5"})
+    assert g.over and g.to_act == []
+    before = (g.result, len(g.log), [list(h) for h in g.hands])
+    for action in ({"type": "play", "card": "B1"}, {"type": "draw"}, {"type": "keep"},
+                   {"type": "take"}, {"type": "pass"}, {"type": "color", "color": "R"},
+                   {"type": "call"}, {"type": "catch", "target": 0}, {"type": "next"},
+                   {"type": "timeout"}, {"type": "substitute", "on": True}):
+        for seat in (0, 1):
+            with pytest.raises(IllegalAction, match="the game is over"):
+                g.apply(seat, action)
+    assert (g.result, len(g.log), [list(h) for h in g.hands]) == before

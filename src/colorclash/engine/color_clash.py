@@ -611,8 +611,7 @@ class ColorClash(Game):
             raise IllegalAction(f"unknown action type {action['type']!r}")
         if seat.__class__ is not int or not 0 <= seat < self.n:  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} at this table")
-        if self.phase == GAME_OVER:
-            raise IllegalAction("the game is over")
+        # (after the game every handler refuses: each checks the phase it needs)
         events = handler(self, seat, action)
         self.log.append((seat, action.copy()))
         return events
@@ -626,6 +625,8 @@ class ColorClash(Game):
 
     def _require_turn(self, seat: int, *phases: str) -> None:
         if self.phase not in phases or seat != self.turn:
+            if self.phase == GAME_OVER:
+                raise IllegalAction("the game is over")
             if self.phase == WINDOW:
                 raise IllegalAction("wait: the last-card window is open")
             if self.phase == ROUND_OVER:
@@ -998,6 +999,7 @@ class ColorClash(Game):
         return events
 
     def _do_call(self, seat: int, action: Action) -> list[Event]:
+        self._refuse_after_game()
         if self.options.call != "manual":
             raise IllegalAction("this table has no last-card call")
         if self.phase == WINDOW:
@@ -1020,6 +1022,7 @@ class ColorClash(Game):
 
     def _do_catch(self, seat: int, action: Action) -> list[Event]:
         if self.phase != WINDOW:
+            self._refuse_after_game()
             raise IllegalAction("there is nobody to catch")
         target = action.get("target")
         if target != self.window_seat:
@@ -1034,11 +1037,17 @@ class ColorClash(Game):
 
     def _do_next(self, seat: int, action: Action) -> list[Event]:
         if self.phase != ROUND_OVER:
+            self._refuse_after_game()
             raise IllegalAction("the round is not over")
         self._start_round()
         return list(self._start_events)
 
+    def _refuse_after_game(self) -> None:
+        if self.phase == GAME_OVER:
+            raise IllegalAction("the game is over")
+
     def _do_substitute(self, seat: int, action: Action) -> list[Event]:
+        self._refuse_after_game()
         on = action.get("on", True)
         if not isinstance(on, bool):
             raise IllegalAction("'on' must be true or false")
