@@ -119,14 +119,13 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
             steps += 1
             if action["type"] == "draw":
                 draws += 1
-                to_act = g.to_act
-                if to_act and to_act[0] == seat:
-                    after = legal_actions(seat)
-                    # the "drawn" phase offers PLAY (the drawn card) or KEEP: play it
-                    if _KEEP in after:
-                        apply(seat, _pick_play(after, _plays(after), rand))
-                        steps += 1
-                        drawn_played += 1
+                # a playable drawn card: the "drawn" phase offers PLAY or KEEP (nothing is
+                # offered to a seat whose turn is over): play it
+                after = legal_actions(seat)
+                if _KEEP in after:
+                    apply(seat, _pick_play(after, _plays(after), rand))
+                    steps += 1
+                    drawn_played += 1
             if steps >= MAX_STEPS:
                 tally.aborted += 1
                 break

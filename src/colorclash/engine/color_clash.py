@@ -929,14 +929,17 @@ class ColorClash(Game):
             self._require_turn(seat, PLAY)
         if self.stack:
             raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
-        if not self._can_draw():
-            raise IllegalAction("there is no card left to draw: pass")
-        events: list[Event] = []
-        if not self.draw_pile:
-            self._refill(events)
-        card = self.draw_pile.pop()
+        pile = self.draw_pile
+        if pile:
+            events: list[Event] = [{"type": "draw", "seat": seat, "count": 1, "reason": "draw"}]
+        else:
+            events = []
+            if not self._refill(events):
+                raise IllegalAction("there is no card left to draw: pass")
+            pile = self.draw_pile
+            events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
+        card = pile.pop()
         self.hands[seat].append(card)
-        events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
         self.passes = 0
         self.called[seat] = False
         face = self._faces[card]
