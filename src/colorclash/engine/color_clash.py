@@ -568,7 +568,21 @@ class ColorClash(Game):
                 return []
             # fresh copies of the play templates: callers may keep or change them
             actions: list[Action] = []
-            for f in self._playable_faces(seat):
+            faces = self._faces
+            if self.stack or faces is not _IDENTITY:
+                playable = self._playable_faces(seat)
+            else:  # _playable_faces(), inlined for the single-faced decks
+                hand = self.hands[seat]
+                matching = _MATCHING[self.discard[-1]][self.color]
+                playable = [c for c in hand if c in matching]
+                if len(playable) > 1 and len(set(playable)) < len(playable):
+                    playable = list(dict.fromkeys(playable))
+                if (
+                    "W+4" in playable and self.options.wild4_restricted
+                    and not self._lacks_color(seat, self.color)
+                ):
+                    playable.remove("W+4")
+            for f in playable:
                 if f in _COLORLESS:
                     actions += [{"type": "play", "card": f, "color": c} for c in COLORS]
                 else:
