@@ -663,11 +663,11 @@ class ColorClash(Game):
         phase = self.phase
         if (phase != PLAY and phase != DRAWN) or seat != self.turn:
             self._require_turn(seat, PLAY, DRAWN)
-        face_name = action.get("card")
         try:
+            face_name = action["card"]
             color = _COLOR[face_name]  # None: a wild
-        except (KeyError, TypeError):  # not a face at all, or unhashable
-            raise IllegalAction(f"unknown card {face_name!r}") from None
+        except (KeyError, TypeError):  # no card, not a face at all, or unhashable
+            raise IllegalAction(f"unknown card {action.get('card')!r}") from None
         hand = self.hands[seat]
         faces = self._faces
         if phase == DRAWN:
