@@ -57,28 +57,26 @@ MAX_STEPS = 20_000
 # ---------------------------------------------------------------- our side
 
 
-def _pick_play(acts: list[dict[str, Any]], n: int, rand) -> dict[str, Any]:
-    """A uniformly random distinct card among the plays ``acts[:n]``, then (a wild) a
-    uniformly random colour. ``rand`` is a ``random.Random().random``.
+def _choose_play(acts: list[dict[str, Any]], rand) -> dict[str, Any] | None:
+    """The benchmark policy on our legal actions: a uniformly random distinct card among
+    the plays, then (a wild) a uniformly random colour; ``None`` when nothing can be
+    played. ``rand`` is a ``random.Random().random``.
 
-    The engine lists each playable face once and a wild once per colour (4 actions), so a
-    uniform pick among the actions that keeps a wild's action with probability 1/4, and
-    otherwise picks again, gives every distinct card the same chance and a wild's colours
-    equal chances (rejection sampling: no grouping by card needed).
+    The engine lists the plays first (docs/engine.md, "The order of legal_actions"), each
+    playable face once and a wild once per colour (4 actions). So: count the leading plays,
+    pick one uniformly, and keep a wild's action with probability 1/4, else pick again.
+    Every distinct card then has the same chance, and a wild's colours equal chances
+    (rejection sampling: no grouping by card needed).
     """
+    n = len(acts)
+    while n and acts[n - 1]["type"] != "play":
+        n -= 1
+    if not n:
+        return None
     while True:
         action = acts[int(rand() * n)]
         if "color" not in action or rand() < 0.25:
             return action
-
-
-def _plays(acts: list[dict[str, Any]]) -> int:
-    """How many plays ``acts`` starts with (the engine lists the plays first: see
-    docs/engine.md, "The order of legal_actions")."""
-    n = len(acts)
-    while n and acts[n - 1]["type"] != "play":
-        n -= 1
-    return n
 
 
 _KEEP = {"type": "keep"}
@@ -105,10 +103,8 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
                 break
             seat = to_act[0]
             acts = legal_actions(seat)
-            plays = _plays(acts)
-            if plays:
-                action = _pick_play(acts, plays, rand)
-            else:
+            action = _choose_play(acts, rand)
+            if action is None:
                 action = acts[0] if len(acts) == 1 else _fallback(acts, seat)
                 if action["type"] == "next":  # between rounds: not a decision (rounds=1)
                     apply(seat, action)
@@ -123,7 +119,7 @@ def play_colorclash_games(seeds: range | list[int], policy_seed: int = 0) -> Tal
                 # offered to a seat whose turn is over): play it
                 after = legal_actions(seat)
                 if _KEEP in after:
-                    apply(seat, _pick_play(after, _plays(after), rand))
+                    apply(seat, _choose_play(after, rand))
                     steps += 1
                     drawn_played += 1
             if steps >= MAX_STEPS:

@@ -67,10 +67,10 @@ def test_colorclash_game_matches_engine_log():
     while not g.over:
         seat = g.to_act[0]
         acts = g.legal_actions(seat)
-        plays = bench._plays(acts)
-        assert plays == len([a for a in acts if a["type"] == "play"])
-        action = (bench._pick_play(acts, plays, rng.random) if plays
-                  else bench._fallback(acts, seat))
+        action = bench._choose_play(acts, rng.random)
+        assert (action is None) == all(a["type"] != "play" for a in acts)
+        if action is None:
+            action = bench._fallback(acts, seat)
         g.apply(seat, action)
         steps += 1
     assert len(g.log) == steps
@@ -107,7 +107,7 @@ def test_our_policy_picks_distinct_cards_then_colour():
     rng = random.Random(0)
     picks = Counter(
         (a["card"], a.get("color"))
-        for a in (bench._pick_play(plays + [{"type": "draw"}], len(plays), rng.random)
+        for a in (bench._choose_play(plays + [{"type": "draw"}], rng.random)
                   for _ in range(4000))
     )
     assert len(picks) == 5
