@@ -566,7 +566,7 @@ class ColorClash(Game):
         if phase == PLAY:
             if seat != self.turn:
                 return []
-            # fresh copies of the play templates: callers may keep or change them
+            # fresh dicts on every call: callers may keep or change them
             actions: list[Action] = []
             faces = self._faces
             if self.stack or faces is not _IDENTITY:
