@@ -230,6 +230,7 @@ def test_legal_actions_list_plays_first_in_hand_order(game):
             distinct = list(dict.fromkeys(faces))
             held = [g._faces[c] for c in g.hands[seat]]
             assert distinct == sorted(distinct, key=held.index)
+            assert distinct == g._playable_faces(seat)  # the inlined scan agrees
             for face in distinct:
                 colours = [a.get("color") for a in acts[:k] if a["card"] == face]
                 if FACES[face].color is None:
