@@ -301,3 +301,88 @@ def test_hard_remembers_what_an_opponent_lacks():
         old = world.hands[1][:4]  # the four cards seat 1 held when it drew
         for card in old:
             assert not card.startswith("R") and card[1:] != "5" and not card.startswith("W")
+
+
+# ---------------------------------------------------------------- hard: prior and rollouts
+
+
+def test_hard_rollout_policy_makes_medium_choices_faster():
+    """The rollouts' lean policy chooses exactly what ``fast_policy`` (medium) chooses."""
+    from colorclash.bots.hard import fast_policy, fast_policy_lean
+
+    checked = 0
+    for preset in PRESETS:
+        for seed in range(3):
+            g, _ = random_position(preset, 2 + seed, seed, 0)
+            rng = random.Random(seed)
+            while not g.over and checked < 4000:
+                seat = g.to_act[0]
+                mine = fast_policy(g, seat)
+                assert fast_policy_lean(g, seat) == mine
+                checked += 1
+                legal = g.legal_actions(seat)
+                g.apply(seat, mine if mine in legal and rng.random() < 0.7 else rng.choice(legal))
+    assert checked > 500
+
+
+def test_hard_prior_keeps_its_wild_and_plays_low_numbers_in_a_one_round_match():
+    from colorclash.bots.hard_prior import prior_choice
+
+    # two cards would be left: medium plays the wild, the prior plays a card that fits
+    g = table("standard", [["W", "R9", "R1"], ["B1", "B2", "B3"]], "R5", ["G1", "G2", "G3"])
+    view = g.view(0)
+    medium = medium_choice(view, view["legal"])
+    assert medium["card"] == "W"
+    assert prior_choice(view, view["legal"], medium) == {"type": "play", "card": "R1"}
+    # family counts the points of a losing hand over three rounds: high cards first
+    g = table("family", [["R9", "R1", "B4"], ["B1", "B2", "B3"]], "R5", ["G1", "G2", "G3"])
+    view = g.view(0)
+    assert prior_choice(view, view["legal"], medium_choice(view, view["legal"])) == \
+        {"type": "play", "card": "R9"}
+    # Day & Night keeps medium's choice
+    g, _ = random_position("day-night", 2, 3, 10)
+    if g.phase == "play":
+        view = g.view(g.turn)
+        fb = medium_choice(view, view["legal"])
+        assert prior_choice(view, view["legal"], fb) == fb
+
+
+def test_hard_prior_sets_a_colour_the_next_player_lacks():
+    """Seat 1 drew on a red 5: it holds no red card; the prior turns the colour to red."""
+    from colorclash.bots.hard_prior import lack_chance, prior_choice
+
+    g = table("standard", [["G5", "R7", "G2", "G8", "B3"], ["B1", "B2", "Y3", "Y7"]], "R5",
+              ["Y1", "Y2", "Y4", "Y6", "G3", "G4"], first=1)
+    events = list(g.start_events)
+    events += g.apply(1, {"type": "draw"})
+    if g.phase == "drawn":
+        events += g.apply(1, {"type": "keep"})
+    assert g.turn == 0
+    memory = Memory(0)
+    memory.observe(events)
+    assert lack_chance(memory, 1, 5, "R") == 4 / 5
+    assert lack_chance(memory, 1, 5, "G") == 0.0
+    view = g.view(0)
+    fb = medium_choice(view, view["legal"])
+    assert fb["card"] == "G5"  # medium follows the colour it holds most
+    assert prior_choice(view, view["legal"], fb) == fb  # without memory: the colour rule
+    assert prior_choice(view, view["legal"], fb, memory) == {"type": "play", "card": "R7"}
+    hard = HardBot(seed=0, budget_ms=None, rollouts=40)
+    hard.observe(events)
+    assert hard.act(view) in view["legal"]
+
+
+def test_hard_scores_rounds_of_a_match_by_the_standing():
+    from colorclash.bots.hard import _standing_value, rollout
+
+    assert _standing_value(10, 0, 60) == 1.0
+    assert _standing_value(0, 0, 60) == 0.5
+    assert _standing_value(-1, 0, 60) == 0.0
+    assert 0.5 < _standing_value(30, 2, 60) < 1.0
+    for seed in range(5):
+        g, _ = random_position("family", 2, seed, 20)
+        if g.over:
+            continue
+        for depth in (4, 400):
+            value = rollout(g.copy(), 0, depth, 0.6, 60.0)
+            assert 0.0 <= value <= 1.0

@@ -14,7 +14,8 @@ For each decision with a real choice ``hard``
    random stream (common random numbers make the comparison sharp);
 3. plays the candidate with the best mean outcome (1 for winning the round, plus a small
    share for having fewer cards than the others when a rollout is cut short), falling
-   back to the ``medium`` choice unless another candidate is clearly better.
+   back to its *prior* choice (``medium``'s score with a few measured changes, see
+   :mod:`colorclash.bots.hard_prior`) unless another candidate is clearly better.
 
 Tactics it gets for free from the rollouts and also checks directly: it does not send a
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
@@ -42,6 +43,7 @@ from colorclash.bots.base import (
     forced,
     most_held_color,
 )
+from colorclash.bots.hard_prior import own_adjustments, prior_choice, prior_plays
 from colorclash.bots.medium import (
     medium_choice,
     next_seat,
@@ -524,7 +526,67 @@ def fast_policy(g: Any, seat: int) -> Action | None:
     return {"type": "play", "card": best}
 
 
-def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6) -> float:
+_FACE_COLOR = {name: face.color for name, face in FACES.items()}
+
+
+def fast_policy_lean(g: Any, seat: int, wild_extra: float = 0.0,
+                     number_extra: float = 0.0) -> Action | None:
+    """:func:`fast_policy` with fewer allocations (same choices; the rollouts' hot loop).
+
+    The hand's faces are only looked up when a choice needs them, and the play context
+    is built only when there are two or more plays to compare."""
+    phase = g.phase
+    if phase == "play":
+        if g.options.call == "manual" and len(g.hands[seat]) == 2 and not g.called[seat]:
+            return {"type": "call"}
+        playable = g._playable_faces(seat)
+        if not playable:
+            if g.stack:
+                return {"type": "take"}
+            if g._can_draw():
+                return {"type": "draw"}
+            return {"type": "pass"}
+        cards = g.hands[seat]
+        if len(playable) == 1 and len(cards) > 1:
+            best = playable[0]
+            if _FACE_COLOR[best] is not None:
+                return {"type": "play", "card": best}
+            faces = g._faces
+            return {"type": "play", "card": best,
+                    "color": wild_color([faces[c] for c in cards], best)}
+        faces = g._faces
+        hand = [faces[c] for c in cards]
+        ctx = play_context(
+            hand, [len(h) for h in g.hands], seat, g.n, g.direction, g.out, g.stack,
+            g.shield_cards[seat] is not None,
+        )
+        best = playable[0]
+        if wild_extra or number_extra:  # hard's prior (bots/hard_prior.py) for its seat
+            top = -1e18
+            for f in playable:
+                sc = score_play(f, None, ctx)
+                x = FACES[f]
+                if x.color is None:
+                    sc += wild_extra
+                elif x.kind == "number":
+                    sc += number_extra * x.points
+                if sc > top:
+                    best, top = f, sc
+        else:
+            top = score_play(best, None, ctx)
+            for f in playable[1:]:
+                sc = score_play(f, None, ctx)
+                if sc > top:
+                    best, top = f, sc
+        if _FACE_COLOR[best] is None:
+            return {"type": "play", "card": best, "color": wild_color(hand, best)}
+        return {"type": "play", "card": best}
+    return fast_policy(g, seat)
+
+
+def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6,
+            match_scale: float = 0.0, wild_bonus: float = 0.0,
+            turn_bonus: float = 0.0, own: tuple[float, float] = (0.0, 0.0)) -> float:
     """Play on with :func:`fast_policy` for at most ``limit`` actions, to the round's end.
 
     Returns 1.0 if ``me`` wins the round, 0.0 if another seat does (or nobody: a dead
@@ -537,18 +599,85 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
         if phase == "round_over" or phase == "game_over":
             break
         seat = g.window_seat if phase == "call_window" else g.turn
-        action = fast_policy(g, seat)
+        action = fast_policy_lean(g, seat, *own) if seat == me else fast_policy_lean(g, seat)
         if action is None:  # pragma: no cover - defensive
             break
         g.apply(seat, action)
         steps += 1
     out = g.out
+    multi = match_scale and g.options.rounds != 1
     if out:
+        if multi:
+            return _match_value(g, me, match_scale)
         return 1.0 if out[0] == me else 0.0
     if g.phase == "round_over" or g.phase == "game_over":
-        return 0.0  # a dead round: nobody wins
-    weights = [math.exp(-beta * len(h)) for h in g.hands]
-    return weights[me] / sum(weights)
+        return _match_value(g, me, match_scale) if multi else 0.0  # a dead round
+    if wild_bonus or turn_bonus:
+        faces = g._faces
+        eff = [len(h) - wild_bonus * sum(1 for c in h if _FACE_COLOR[faces[c]] is None)
+               for h in g.hands]
+        if g.phase != "call_window":
+            eff[g.turn] -= turn_bonus
+        weights = [math.exp(-beta * e) for e in eff]
+        for s in g.out:
+            weights[s] = 0.0
+    else:
+        weights = [math.exp(-beta * len(h)) for h in g.hands]
+    share = weights[me] / sum(weights)
+    if multi:
+        return _cut_match_value(g, me, share, match_scale)
+    return share
+
+
+def _standing(g: Any, me: int, extra: list[int] | None = None) -> float:
+    """My score minus the best other score (after adding ``extra`` points)."""
+    scores = g.scores if extra is None else [a + b for a, b in zip(g.scores, extra, strict=True)]
+    return scores[me] - max(scores[s] for s in range(g.n) if s != me)
+
+
+def _standing_value(diff: float, rounds_left: int, scale: float) -> float:
+    """Chance to win the match from a score difference with ``rounds_left`` rounds to go
+    (exact when none is left; a logistic guess otherwise)."""
+    if rounds_left <= 0:
+        return 1.0 if diff > 0 else (0.5 if diff == 0 else 0.0)
+    x = diff / (scale * math.sqrt(rounds_left))
+    if x > 30:
+        return 1.0
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _rounds_left(g: Any) -> int:
+    o = g.options
+    if o.rounds == 0:  # first to a target: count the target as a few rounds
+        return 0 if max(g.scores) >= o.target else 2
+    return max(o.rounds - g.round_no, 0)
+
+
+def _match_value(g: Any, me: int, scale: float) -> float:
+    """Value of a finished round in a match of several rounds: the match standing."""
+    if g.phase == "game_over":
+        winners = g.result["winners"]
+        return 1.0 / len(winners) if me in winners else 0.0
+    return _standing_value(_standing(g, me), _rounds_left(g), scale)
+
+
+def _cut_match_value(g: Any, me: int, share: float, scale: float) -> float:
+    """A cut-short rollout in a match of several rounds: ``share`` is my chance to win the
+    round; the points each outcome would bring are counted with the hands as they are."""
+    n = g.n
+    left = _rounds_left(g)
+    if n != 2 or g.options.scoring == "table":
+        return share
+    opp = 1 - me
+    gain = [0, 0]
+    gain[me] = g._hand_points(opp)
+    win = _standing_value(_standing(g, me, gain), left, scale)
+    gain = [0, 0]
+    gain[opp] = g._hand_points(me)
+    lose = _standing_value(_standing(g, me, gain), left, scale)
+    return share * win + (1.0 - share) * lose
 
 
 # ---------------------------------------------------------------------- the bot
@@ -588,7 +717,10 @@ class HardBot(Bot):
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
                  rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.01, z: float = 1.28,
-                 depth: int = DEFAULT_DEPTH, beta: float = 0.6) -> None:
+                 depth: int = DEFAULT_DEPTH, beta: float = 0.6,
+                 match_scale: float = 0.0, wild_bonus: float = 0.0,
+                 turn_bonus: float = 0.0, prior: bool = True,
+                 rollout_prior: bool = False) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -596,6 +728,11 @@ class HardBot(Bot):
         self.z = z
         self.depth = depth
         self.beta = beta
+        self.match_scale = match_scale
+        self.wild_bonus = wild_bonus
+        self.turn_bonus = turn_bonus
+        self.prior = prior
+        self.rollout_prior = rollout_prior
         self.memory = Memory()
         self.last_search: dict[str, Any] = {}
 
@@ -615,14 +752,18 @@ class HardBot(Bot):
         fallback = medium_choice(view, legal)
         if view.get("phase") not in ("play", "drawn"):
             return fallback
+        if self.prior:
+            fallback = prior_choice(view, legal, fallback, memory)
         candidates = _candidates(view, legal)
         if fallback not in candidates:
             candidates.append(fallback)
         candidates = self._prune(view, candidates, fallback)
         if not candidates:
             return fallback
-        if fallback not in candidates:  # pruned: the best of the rest by medium's scores
-            scores = {_key(a): sc for sc, a in score_plays(view, legal)}
+        if fallback not in candidates:  # pruned: the best of the rest by the prior's scores
+            plays = prior_plays(view, legal, memory) if self.prior \
+                else score_plays(view, legal)
+            scores = {_key(a): sc for sc, a in plays}
             fallback = max(candidates, key=lambda a: scores.get(_key(a), -1e9))
         if len(candidates) == 1:
             return candidates[0]
@@ -656,6 +797,7 @@ class HardBot(Bot):
         me = view["seat"]
         rng = self.rng
         start = time.perf_counter()
+        own = own_adjustments(view) if self.prior and self.rollout_prior else (0.0, 0.0)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         k = len(candidates)
         fb = candidates.index(fallback)
@@ -684,7 +826,8 @@ class HardBot(Bot):
                     g.apply(me, candidates[i])
                 except ValueError:
                     return fallback
-                values.append(rollout(g, me, self.depth, self.beta))
+                values.append(rollout(g, me, self.depth, self.beta, self.match_scale,
+                                      self.wild_bonus, self.turn_bonus, own))
             if len(values) < len(active):
                 break
             worlds += 1
@@ -734,4 +877,5 @@ def _clone(g: Any) -> Any:
     return g.copy()
 
 
-__all__ = ["HardBot", "Memory", "world_from_view", "rollout", "fast_policy"]
+__all__ = ["HardBot", "Memory", "world_from_view", "rollout", "fast_policy",
+           "fast_policy_lean"]
