@@ -14,8 +14,9 @@ For each decision with a real choice ``hard``
    random stream (common random numbers make the comparison sharp);
 3. plays the candidate with the best mean outcome (1 for winning the round, plus a small
    share for having fewer cards than the others when a rollout is cut short), falling
-   back to its *prior* choice (``medium``'s score with a few measured changes, see
-   :mod:`colorclash.bots.hard_prior`) unless another candidate is clearly better.
+   back to its *prior* choice unless another candidate is clearly better. The prior is
+   ``medium``'s move; ``prior=True`` uses :mod:`colorclash.bots.hard_prior` instead (off by
+   default: over 1,000 games it did not make ``hard`` stronger, see docs/bots.md).
 
 Tactics it gets for free from the rollouts and also checks directly: it does not send a
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
@@ -719,7 +720,7 @@ class HardBot(Bot):
                  rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.01, z: float = 1.28,
                  depth: int = DEFAULT_DEPTH, beta: float = 0.6,
                  match_scale: float = 0.0, wild_bonus: float = 0.0,
-                 turn_bonus: float = 0.0, prior: bool = True,
+                 turn_bonus: float = 0.0, prior: bool = False,
                  rollout_prior: bool = False) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
