@@ -239,3 +239,14 @@ def test_legal_actions_list_plays_first_in_hand_order(game):
                     assert colours == [None]
 
     play_out(preset, seats, seed, each_step=check)
+
+
+def test_a_seed_deals_the_same_cards_in_every_version():
+    """Pinned deals: a stored match is verified (``colorclash verify``) and rebuilt by replay
+    from its seed, so a change of the shuffle or of the first-seat draw must be deliberate."""
+    g = new_game("color-clash", preset="standard", seats=2, seed=2026)
+    assert g.initial_order[-8:] == ["B+2", "R2", "R+2", "G-skip", "W+4", "B3", "Y0", "G7"]
+    assert g.first == 1
+    g = new_game("color-clash", preset="day-night", seats=2, seed=2026)
+    assert g.initial_order[-4:] == ["B-reverse//G8", "Y6//Y8", "R8//W-hunt", "G-skip//G2"]
+    assert g.first == 1
