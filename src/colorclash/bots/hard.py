@@ -509,11 +509,7 @@ def fast_policy(g: Any, seat: int) -> Action | None:
         return {"type": "call"}
     playable = g._playable_faces(seat)
     if not playable:
-        if g.stack:
-            return {"type": "take"}
-        if g._can_draw():
-            return {"type": "draw"}
-        return {"type": "pass"}
+        return _no_play(g)
     if len(playable) == 1 and len(hand) > 1:
         best = playable[0]
     else:
@@ -525,6 +521,15 @@ def fast_policy(g: Any, seat: int) -> Action | None:
     if FACES[best].color is None:
         return {"type": "play", "card": best, "color": wild_color(hand, best)}
     return {"type": "play", "card": best}
+
+
+def _no_play(g: Any) -> Action:
+    """Nothing can be played: take the waiting stack, else draw, else pass."""
+    if g.stack:
+        return {"type": "take"}
+    if g._can_draw():
+        return {"type": "draw"}
+    return {"type": "pass"}
 
 
 _FACE_COLOR = {name: face.color for name, face in FACES.items()}
@@ -542,11 +547,7 @@ def fast_policy_lean(g: Any, seat: int, wild_extra: float = 0.0,
             return {"type": "call"}
         playable = g._playable_faces(seat)
         if not playable:
-            if g.stack:
-                return {"type": "take"}
-            if g._can_draw():
-                return {"type": "draw"}
-            return {"type": "pass"}
+            return _no_play(g)
         cards = g.hands[seat]
         if len(playable) == 1 and len(cards) > 1:
             best = playable[0]
@@ -561,24 +562,18 @@ def fast_policy_lean(g: Any, seat: int, wild_extra: float = 0.0,
             hand, [len(h) for h in g.hands], seat, g.n, g.direction, g.out, g.stack,
             g.shield_cards[seat] is not None,
         )
-        best = playable[0]
-        if wild_extra or number_extra:  # hard's prior (bots/hard_prior.py) for its seat
-            top = -1e18
-            for f in playable:
-                sc = score_play(f, None, ctx)
+        extras = wild_extra or number_extra  # hard's prior (bots/hard_prior.py), own seat
+        best, top = playable[0], -1e18
+        for f in playable:  # the first of the best scores, as max() would pick
+            sc = score_play(f, None, ctx)
+            if extras:
                 x = FACES[f]
                 if x.color is None:
                     sc += wild_extra
                 elif x.kind == "number":
                     sc += number_extra * x.points
-                if sc > top:
-                    best, top = f, sc
-        else:
-            top = score_play(best, None, ctx)
-            for f in playable[1:]:
-                sc = score_play(f, None, ctx)
-                if sc > top:
-                    best, top = f, sc
+            if sc > top:
+                best, top = f, sc
         if _FACE_COLOR[best] is None:
             return {"type": "play", "card": best, "color": wild_color(hand, best)}
         return {"type": "play", "card": best}
