@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from colorclash.bots.base import Action, View
-from colorclash.bots.medium import make_ctx, score_play, wild_color
+from colorclash.bots.medium import make_ctx, score_play, score_plays
 from colorclash.engine.cards import COLORS, FACES
 
 WILD_PENALTY = 30.0  # on top of medium's -45 while more than two cards would be left
@@ -78,31 +78,21 @@ def prior_plays(view: View, legal: list[Action],
         count = view["counts"][nxt]
         lack = {c: LACK_BONUS * lack_chance(memory, nxt, count, c) for c in COLORS}
     scored: list[tuple[float, Action]] = []
-    seen: set[str] = set()
-    for a in legal:
-        if a["type"] != "play":
-            continue
-        card = a["card"]
+    for score, action in score_plays(view, legal, ctx):  # medium's, a wild's colour held most
+        card = action["card"]
         face = FACES[card]
-        if "color" in a:
-            if card in seen:
-                continue
-            seen.add(card)
-            color = wild_color(hand, card)
-            action: Action = {"type": "play", "card": card, "color": color}
-            if lack:
-                top = score_play(card, color, ctx) + lack.get(color, 0.0)
-                for c in COLORS:
-                    if c != color and ctx["color_counts"].get(c, 0) > 0 and any(
-                            b.get("color") == c and b["card"] == card for b in legal):
-                        sc = score_play(card, c, ctx) + lack.get(c, 0.0)
-                        if sc > top:
-                            top, color = sc, c
-                action = {"type": "play", "card": card, "color": color}
-        else:
-            color = None
-            action = a
-        score = score_play(card, color, ctx)
+        if lack and face.color is None:  # a wild: the held colour that scores best with lack
+            color = best = action["color"]
+            top = score + lack.get(color, 0.0)
+            for c in COLORS:
+                if c != color and ctx["color_counts"].get(c, 0) > 0 and any(
+                        b.get("color") == c and b["card"] == card for b in legal):
+                    sc = score_play(card, c, ctx) + lack.get(c, 0.0)
+                    if sc > top:
+                        top, best = sc, c
+            if best != color:
+                action = {"type": "play", "card": card, "color": best}
+                score = score_play(card, best, ctx)
         if change and len(hand) > 1:
             if face.color is None:
                 score -= WILD_PENALTY

@@ -106,9 +106,12 @@ def play_context(
     }
 
 
-def score_plays(view: View, legal: list[Action]) -> list[tuple[float, Action]]:
-    """Every legal play (one colour per wild: the held-most one) with its ``medium`` score."""
-    ctx = make_ctx(view)
+def score_plays(view: View, legal: list[Action],
+                ctx: dict[str, Any] | None = None) -> list[tuple[float, Action]]:
+    """Every legal play (one colour per wild: the held-most one) with its ``medium`` score
+    (``ctx``: the view's :func:`make_ctx`, when the caller has it already)."""
+    if ctx is None:
+        ctx = make_ctx(view)
     hand = ctx["hand"]
     scored: list[tuple[float, Action]] = []
     seen: set[str] = set()
