@@ -639,8 +639,7 @@ class ColorClash(Game):
 
     def _require_turn(self, seat: int, *phases: str) -> None:
         if self.phase not in phases or seat != self.turn:
-            if self.phase == GAME_OVER:
-                raise IllegalAction("the game is over")
+            self._refuse_after_game()
             if self.phase == WINDOW:
                 raise IllegalAction("wait: the last-card window is open")
             if self.phase == ROUND_OVER:
