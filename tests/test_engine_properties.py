@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from colorclash.engine import IllegalAction, new_game, replay
 from colorclash.engine.cards import FACES
+from colorclash.engine.color_clash import playable_faces
 from hypothesis_scale import examples
 
 PRESETS = ["standard", "family", "classic-table", "siege", "day-night"]
@@ -231,6 +232,10 @@ def test_legal_actions_list_plays_first_in_hand_order(game):
             held = [g._faces[c] for c in g.hands[seat]]
             assert distinct == sorted(distinct, key=held.index)
             assert distinct == g._playable_faces(seat)  # the inlined scan agrees
+            o = g.options  # and the rule for a hand away from the table (bots ask it)
+            assert distinct == playable_faces(
+                held, g.top_face, g.color, wild4_restricted=o.wild4_restricted,
+                stacking=o.stacking, stack=g.stack, stack_kind=g.stack_kind)
             for face in distinct:
                 colours = [a.get("color") for a in acts[:k] if a["card"] == face]
                 if FACES[face].color is None:

@@ -98,6 +98,35 @@ _MATCHING = _match_table()
 
 # Ranks of penalty faces on the siege ladder (spec 6).
 _LADDER = {"+2": 1, "W+4": 2}
+
+
+def answers_stack(face_name: str, stacking: str, stack_kind: str | None) -> bool:
+    """Can ``face_name`` answer a waiting stack of ``stack_kind`` under ``stacking`` (spec 6)?"""
+    face = FACES[face_name]
+    if stacking == "classic":
+        return stack_kind == "+2" and face.rank == "+2"
+    if stacking == "ranked":
+        if face.kind == SHIELD:
+            return True
+        return face.rank in _LADDER and _LADDER[face.rank] >= _LADDER.get(stack_kind, 9)
+    if stacking == "same":
+        return face.kind == DRAW and face.rank == stack_kind
+    return False
+
+
+def playable_faces(hand: list[str], top: str, color: str, *, wild4_restricted: bool = True,
+                   stacking: str = "none", stack: int = 0,
+                   stack_kind: str | None = None) -> list[str]:
+    """The distinct faces of ``hand`` (active faces) that may be played on ``top`` in
+    ``color``, in hand order: the rule of :meth:`ColorClash._playable_faces` for a hand that
+    is not at the table (computer players ask it of the hands they imagine)."""
+    if stack:
+        return [f for f in dict.fromkeys(hand) if answers_stack(f, stacking, stack_kind)]
+    matching = _MATCHING[top][color]
+    out = [f for f in dict.fromkeys(hand) if f in matching]
+    if "W+4" in out and wild4_restricted and not _OF_COLOR[color].isdisjoint(hand):
+        out.remove("W+4")
+    return out
 FUSE_LENGTH = 3
 CLOCK_LENGTH = 3
 BLAST = 4
@@ -494,18 +523,7 @@ class ColorClash(Game):
 
     def _answers(self, face_name: str) -> bool:
         """Can ``face_name`` answer the waiting stack (spec 6)?"""
-        face = FACES[face_name]
-        stacking = self.options.stacking
-        kind = self.stack_kind
-        if stacking == "classic":
-            return kind == "+2" and face.rank == "+2"
-        if stacking == "ranked":
-            if face.kind == SHIELD:
-                return True
-            return face.rank in _LADDER and _LADDER[face.rank] >= _LADDER.get(kind, 9)
-        if stacking == "same":
-            return face.kind == DRAW and face.rank == kind
-        return False
+        return answers_stack(face_name, self.options.stacking, self.stack_kind)
 
     def _playable_faces(self, seat: int) -> list[str]:
         """The distinct faces ``seat`` may play now, in hand order (the hot loop of
