@@ -44,6 +44,7 @@ from colorclash.bots.base import (
     forced,
     most_held_color,
 )
+from colorclash.bots.belief import Belief
 from colorclash.bots.hard_prior import own_adjustments, prior_choice, prior_plays
 from colorclash.bots.medium import (
     medium_choice,
@@ -60,6 +61,8 @@ DEFAULT_BUDGET_MS = 50.0
 DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
 DEFAULT_DEPTH = 8
+DEFAULT_BELIEF = 1.0  # temperature of the opponent model of the beliefs (0: no beliefs)
+DEFAULT_PARTICLES = 400
 PRUNE_AFTER = 8  # worlds before candidates far behind are dropped
 PRUNE_GAP = 0.25
 
@@ -124,6 +127,38 @@ class Memory:
         self.stack_kind: str | None = None
         self.stacking: str | None = None
         self.voids: dict[int, list[list]] = {}  # seat -> [[forbidden faces, new], ...]
+        # what the beliefs about the opponents' hands need (bots/belief.py)
+        self.counts: list[int] | None = None  # hand sizes, from the last view and events
+        self.direction = 1
+        self.out: list[int] = []
+        self.drew: int | None = None  # the seat whose drawn card may be played now
+        self.belief: Belief | None = None
+
+    def sync(self, view: View) -> None:
+        """Take the hand sizes and the direction from a view (events keep them after)."""
+        self.counts = list(view["counts"])
+        self.direction = view.get("direction", 1)
+        self.out = list(view.get("out") or [])
+        belief = self.belief
+        if belief is not None:
+            options = view.get("options") or {}
+            deck = DeckIndex.get(options.get("deck", "standard"))
+            if deck.double:
+                return
+            remaining = dict(deck.counts)
+            seen = list(view["hand"])
+            seen.append(view["top"])
+            under_n = max(view.get("discard_count", 1) - 1, 0)
+            if under_n:
+                seen.extend(f for _, f in self.pile[:-1][-under_n:])
+            seen.extend(self.shields.values())
+            for face in seen:
+                if remaining.get(face, 0) > 0:
+                    remaining[face] -= 1
+            unseen = [f for f, c in remaining.items() for _ in range(c)]
+            belief.me = self.me
+            belief.sync(self.counts, unseen, view["seats"],
+                        options.get("wild4_restricted", True))
 
     def _top(self) -> str | None:
         return self.pile[-1][1] if self.pile else None
@@ -138,26 +173,52 @@ class Memory:
     def _received(self, seat: int, count: int) -> None:
         for v in self.voids.get(seat, ()):
             v[1] += count
+        if self.counts is not None and 0 <= seat < len(self.counts):
+            self.counts[seat] += count
+        if self.belief is not None and seat != self.me:
+            self.belief.received(seat, count)
 
     def _played(self, seat: int, face: str) -> None:
         for v in self.voids.get(seat, ()):
             if face in v[0] and v[1] > 0:
                 v[1] -= 1
+        if self.counts is not None and 0 <= seat < len(self.counts):
+            self.counts[seat] -= 1
+
+    def _believe_play(self, seat: int, face: str, color: str | None) -> None:
+        """Tell the beliefs that an opponent played ``face``: a choice they can learn from
+        when it was one (from the whole hand, not a drawn card; on no stack)."""
+        belief = self.belief
+        if belief is None or seat == self.me:
+            return
+        top = self._top()
+        if (self.counts is None or self.drew == seat or top is None
+                or self.color is None or self.stack_kind is not None):
+            belief.played(seat, face, drawn=self.drew == seat)
+        else:
+            belief.chose(seat, face, color, top, self.color, list(self.counts),
+                         self.direction, self.out, seat in self.shields)
 
     def observe(self, events: list[Event]) -> None:
         for e in events:
             t = e.get("type")
             if t == "play":
                 face = e["card"]
+                self._believe_play(e["seat"], face, e.get("color"))
+                self._played(e["seat"], face)
+                self.drew = None
                 self.pile.append((self.side, face))
                 self.color = e.get("color") or FACES[face].color
-                self._played(e["seat"], face)
             elif t == "color_chosen":
                 self.color = e["color"]
             elif t == "draw":
                 seat, count = e["seat"], e.get("count", 0)
                 if e.get("reason") == "draw" and count:
+                    self.drew = seat
                     top = self._top()
+                    if (self.belief is not None and seat != self.me and top is not None
+                            and self.color is not None):
+                        self.belief.drew_instead(seat, top, self.color)
                     self._received(seat, count)
                     if top is not None and self.color is not None:
                         self._void(seat, _matching(self.color, top), count)
@@ -180,7 +241,21 @@ class Memory:
                     face = self.shields.pop(e["seat"], None)
                     if face is not None:
                         self.pile.insert(max(len(self.pile) - 1, 0), (0, face))
+            elif t in ("keep", "pass"):
+                if (t == "keep" and self.belief is not None and self.drew == e.get("seat")
+                        and e.get("seat") != self.me and self.color is not None and self.pile):
+                    self.belief.kept(e["seat"], self.pile[-1][1], self.color)
+                self.drew = None
+            elif t == "reverse":
+                self.direction = e.get("direction", self.direction)
+            elif t == "out":
+                if e.get("seat") is not None and e["seat"] not in self.out:
+                    self.out.append(e["seat"])
             elif t == "deal":
+                self.counts = None  # until the next view
+                if self.belief is not None:
+                    self.belief.clear()
+                self.drew = None
                 self.side = 0
                 self.pile = [(0, e["top"])]
                 self.color = FACES[e["top"]].color
@@ -195,12 +270,21 @@ class Memory:
                 if top in FACES and FACES[top].color:
                     self.color = FACES[top].color
                 self.voids = {}  # every hand shows other faces now
+                if self.belief is not None:
+                    self.belief.clear()
             elif t == "shield_up":
                 self.shields[e["seat"]] = e["card"]
                 self._played(e["seat"], e["card"])
+                self._left_hand(e["seat"], e["card"])
             elif t == "shield_wasted":
                 self.pile.insert(max(len(self.pile) - 1, 0), (self.side, e["card"]))
                 self._played(e["seat"], e["card"])
+                self._left_hand(e["seat"], e["card"])
+
+    def _left_hand(self, seat: int, face: str) -> None:
+        self.drew = None
+        if self.belief is not None and seat != self.me:
+            self.belief.played(seat, face)
 
     def forbidden_slots(self, seat: int, count: int) -> list[frozenset[str]]:
         """For each card slot of ``seat`` (most constrained first), the faces it cannot be."""
@@ -231,7 +315,8 @@ def _sample_world(view: View, memory: Memory, rng: random.Random) -> dict[str, A
     seen, standing shields, what opponents showed they lack), then the rest at random.
     Returns the pieces of an engine ``setup``, or None when no consistent deal was found.
     """
-    deck = DeckIndex.get((view.get("options") or {}).get("deck", "standard"))
+    options = view.get("options") or {}
+    deck = DeckIndex.get(options.get("deck", "standard"))
     if not deck.double:
         return _sample_single(view, memory, rng, deck)
     for _ in range(6):
@@ -270,16 +355,24 @@ def _sample_single(view: View, memory: Memory, rng: random.Random,
         shield_cards[s] = face
     under_n = max(view.get("discard_count", 1) - 1, 0)
     under = [f for _, f in (memory.pile[:-1][-under_n:] if under_n else []) if take(f)]
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[me] = list(view["hand"])
+    believed: set[int] = set()
+    belief = memory.belief
+    if belief is not None:
+        for s in range(n):
+            particle = belief.pick(s, rng) if s != me else None
+            if particle is not None and len(particle) == counts[s]:
+                believed.add(s)
+                hands[s] = [f for f in particle if take(f)]  # a card seen since: redealt
     pool = [f for f, c in remaining.items() for _ in range(c)]
     rand = rng.random
     pool.sort(key=lambda _: rand())
-    hands: list[list[str]] = [[] for _ in range(n)]
-    hands[me] = list(view["hand"])
     for s in range(n):
         if s == me:
             continue
         hand = hands[s]
-        for forbidden in memory.forbidden_slots(s, counts[s]):
+        for forbidden in () if s in believed else memory.forbidden_slots(s, counts[s]):
             # the last card of the pool that the slot allows (the pool is shuffled)
             for i in range(len(pool) - 1, -1, -1):
                 if pool[i] not in forbidden:
@@ -716,7 +809,8 @@ class HardBot(Bot):
                  depth: int = DEFAULT_DEPTH, beta: float = 0.6,
                  match_scale: float = 0.0, wild_bonus: float = 0.0,
                  turn_bonus: float = 0.0, prior: bool = False,
-                 rollout_prior: bool = False) -> None:
+                 rollout_prior: bool = False, belief: float = DEFAULT_BELIEF,
+                 particles: int = DEFAULT_PARTICLES) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -729,12 +823,24 @@ class HardBot(Bot):
         self.turn_bonus = turn_bonus
         self.prior = prior
         self.rollout_prior = rollout_prior
+        self._started: float | None = None
         self.memory = Memory()
+        if belief:
+            self.memory.belief = Belief(-1, random.Random(self.rng.getrandbits(64)),
+                                        particles, belief)
         self.last_search: dict[str, Any] = {}
 
     def observe(self, events: list[Event] | None) -> None:
         if events:
             self.memory.observe(events)
+
+    def act(self, view: View, events: list[Event] | None = None) -> Action:
+        # the budget counts from here: taking in the events (the beliefs) is part of it
+        self._started = time.perf_counter()
+        try:
+            return super().act(view, events)
+        finally:
+            self._started = None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         sure = forced(view, legal)
@@ -742,6 +848,7 @@ class HardBot(Bot):
             return sure
         memory = self.memory
         memory.me = view.get("seat")
+        memory.sync(view)
         memory.stacking = (view.get("options") or {}).get("stacking")
         if view.get("side") is not None:
             memory.side = 1 if view["side"] == "night" else 0
@@ -792,7 +899,7 @@ class HardBot(Bot):
     def _search_worlds(self, view: View, candidates: list[Action], fallback: Action) -> Action:
         me = view["seat"]
         rng = self.rng
-        start = time.perf_counter()
+        start = self._started or time.perf_counter()
         own = own_adjustments(view) if self.prior and self.rollout_prior else (0.0, 0.0)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         k = len(candidates)
