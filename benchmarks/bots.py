@@ -19,8 +19,9 @@ decisions that ran a search (the others are forced or obvious and take microseco
 
 Usage: ``colorclash bench bots [--games N] [--pairs hard:medium,...] [--presets P,...]
 [--players 2,4] [--seed S] [--out FILE] [--resume] [--timing-games N] [--only-timing]
-[--no-timing] [--json] [--hard-budget-ms MS|none] [--hard-rollouts N]``. The last two
-change ``hard``'s budget for the strength lines (to see how its strength grows with it).
+[--no-timing] [--json] [--hard-budget-ms MS|none] [--hard-rollouts N]
+[--hard-option NAME=VALUE ...]``. The last three change ``hard``'s budget or any of its
+options (docs/bots.md) for the strength lines and the timing.
 """
 
 from __future__ import annotations
@@ -78,8 +79,11 @@ def run_line(pair: str, preset: str, players: int, games: int, seed: int,
     }
 
 
-def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
-    """Wall-clock time of every decision of ``hard`` (default budget) against medium."""
+def timing(games: int, seed: int, presets: tuple[str, ...],
+           hard_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Wall-clock time of every decision of ``hard`` (default budget) against medium, as
+    the server asks for it: ``act(view, events)`` with the events since its last turn
+    (taking them in, its beliefs about the opponents' hands, is part of the decision)."""
     from colorclash.bots import make_bot
     from colorclash.engine import new_game
 
@@ -91,10 +95,11 @@ def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
         preset = presets[gi % len(presets)]
         g = new_game("color-clash", preset=preset, seats=2, seed=f"{seed}:t{gi}")
         hard_seat = gi % 2
-        bots = [make_bot("hard" if s == hard_seat else "medium", seed=f"{seed}:{gi}:{s}")
+        bots = [make_bot("hard", seed=f"{seed}:{gi}:{s}", **(hard_options or {}))
+                if s == hard_seat else make_bot("medium", seed=f"{seed}:{gi}:{s}")
                 for s in range(2)]
-        for bot in bots:
-            bot.observe(g.start_events)
+        pending = list(g.start_events)  # what hard has not taken in yet
+        bots[1 - hard_seat].observe(g.start_events)
         while not g.over:
             seat = g.to_act[0]
             view = g.view(seat)
@@ -102,7 +107,8 @@ def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
             if seat == hard_seat:
                 bot.last_search = {}
                 t0, c0 = time.perf_counter(), time.process_time()
-                action = bot.act(view)
+                action = bot.act(view, pending)
+                pending = []
                 ms = 1000 * (time.perf_counter() - t0)
                 all_ms.append(ms)
                 if bot.last_search:
@@ -112,8 +118,8 @@ def timing(games: int, seed: int, presets: tuple[str, ...]) -> dict[str, Any]:
             else:
                 action = bot.act(view)
             events = g.apply(seat, action)
-            for b in bots:
-                b.observe(events)
+            pending += events
+            bots[1 - hard_seat].observe(events)
 
     def q(values: list[float], p: float) -> float:
         if not values:
@@ -143,6 +149,21 @@ def _table(lines: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def _option_value(text: str) -> Any:
+    """A bot option from the command line: none, true/false, a number, else the text."""
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="colorclash bench bots", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -160,6 +181,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--hard-budget-ms", default=None,
                     help="hard's wall-clock budget per decision ('none': no clock)")
     ap.add_argument("--hard-rollouts", type=int, default=None, help="hard's rollout budget")
+    ap.add_argument("--hard-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="any other option of hard (docs/bots.md), e.g. belief=0; repeatable")
     args = ap.parse_args(argv)
 
     from colorclash.bots import LEVELS
@@ -183,6 +206,17 @@ def main(argv: list[str]) -> int:
         hard_options["budget_ms"] = None if text == "none" else float(text)
     if args.hard_rollouts is not None:
         hard_options["rollouts"] = args.hard_rollouts
+    for text in args.hard_option:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            ap.error(f"bad --hard-option {text!r}: write NAME=VALUE")
+        hard_options[name.strip()] = _option_value(value.strip())
+    if hard_options:
+        from colorclash.bots import make_bot
+        try:
+            make_bot("hard", **hard_options)
+        except TypeError as exc:
+            ap.error(f"hard does not take these options: {exc}")
     bot_options = {"hard": hard_options} if hard_options else None
 
     done: set[tuple[str, str, int]] = set()
@@ -215,7 +249,7 @@ def main(argv: list[str]) -> int:
                               f"{100 * r['win_rate']:5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
                               f"({r['wall_s']:.0f} s)", file=sys.stderr, flush=True)
     if not args.no_timing:
-        t = timing(args.timing_games, args.seed, presets)
+        t = timing(args.timing_games, args.seed, presets, hard_options)
         t["kind"] = "timing"
         result["timing"] = t
         if out:
