@@ -4,9 +4,11 @@ For each decision with a real choice ``hard``
 
 1. builds *worlds*: engine positions consistent with everything it knows (its view and the
    public events it has observed). Unseen cards, the full deck minus its own hand, the
-   top card, the discards it saw played and the standing Shields, are dealt at random to
-   the opponents by their card counts (in Day & Night, consistent with the inactive faces
-   it can see), to the cards under the top discard and to the draw pile. Stack, fuse,
+   top card, the discards it saw played and the standing Shields, are dealt to the
+   opponents by their card counts: from its *beliefs* about their hands
+   (:mod:`colorclash.bots.belief`, single-faced decks), else at random within what they
+   showed they lack (in Day & Night, consistent with the inactive faces it can see); the
+   rest go under the top discard and to the draw pile. Stack, fuse,
    shields, clock, direction and who is out are set from the view
    (:func:`world_from_view`);
 2. in every world, plays each candidate action and then the rest of the round with the
@@ -22,10 +24,10 @@ Tactics it gets for free from the rollouts and also checks directly: it does not
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
 fuse (who will be hit when it blows), and it watches players down to one card.
 
-Budget: ``budget_ms`` (default 50 ms of wall time) and ``rollouts`` (default 400 rollouts
-in all, each at most ``depth`` = 8 actions); whichever runs out first ends the search.
-With ``budget_ms=None`` the search is bounded by the rollout count only, and a seeded bot
-is fully reproducible.
+Budget: ``budget_ms`` (default 50 ms of wall time, counted from the call of ``act``) and
+``rollouts`` (default 400 rollouts in all, each at most ``depth`` = 8 actions); whichever
+runs out first ends the search. With ``budget_ms=None`` the search is bounded by the
+rollout count only, and a seeded bot is fully reproducible.
 """
 
 from __future__ import annotations
