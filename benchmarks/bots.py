@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import statistics
@@ -42,20 +41,9 @@ PRESETS = ("standard", "family", "classic-table", "siege", "day-night")
 PAIRS = ("hard:medium", "medium:easy", "easy:random", "medium:random")
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def run_line(pair: str, preset: str, players: int, games: int, seed: int,
              bot_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    from colorclash.simulate import simulate
+    from colorclash.simulate import simulate, wilson
 
     hi, lo = pair.split(":")
     t0 = time.perf_counter()

@@ -121,12 +121,42 @@ def _bench_bots():
 
 
 def test_wilson_interval():
-    bench = _bench_bots()
-    low, high = bench.wilson(600, 1000)
+    from colorclash.simulate import wilson
+
+    low, high = wilson(600, 1000)
     assert 0.569 < low < 0.570 and 0.629 < high < 0.631
-    assert bench.wilson(0, 0) == (0.0, 1.0)
-    low, high = bench.wilson(10, 10)
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(10, 10)
     assert high == 1.0 and low > 0.7
+
+
+def test_bench_bots_passes_hard_options_and_rejects_unknown_ones(capsys):
+    bench = _bench_bots()
+    args = ["--games", "2", "--pairs", "hard:medium", "--presets", "standard",
+            "--players", "2", "--no-timing", "--json", "--hard-budget-ms", "none",
+            "--hard-option", "rollouts=8", "--hard-option", "belief=0"]
+    assert bench.main(args) == 0
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["lines"][0]
+    assert line["bot_options"] == {"hard": {"budget_ms": None, "rollouts": 8, "belief": 0}}
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", "--hard-option", "no_such_option=1"])
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", "--hard-option", "belief"])
+
+
+def test_bench_bots_ceiling_peeks_only_in_its_own_bot(capsys):
+    """The ceiling benchmark's peeking bot sees the table; the fair one plays as usual."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bots_ceiling.py"
+    spec = importlib.util.spec_from_file_location("bench_ceiling_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--games", "2", "--modes", "fair,hand,all", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert [r["mode"] for r in results] == ["fair", "hand", "all"]
+    assert all(r["games"] == 2 and 0 <= r["wins"] <= 2 for r in results)
 
 
 def test_bench_bots_runs_small_lines_and_resumes(tmp_path, capsys):

@@ -18,6 +18,7 @@ as ``shared`` for each tied level). So ``games == wins + draws`` always holds.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import sys
 import time
@@ -47,6 +48,17 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
     return preset
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (``wins`` out of ``n``)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -916,7 +916,7 @@ class HardBot(Bot):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             world_seed = rng.getrandbits(64)
-            base = world_from_view(view, self.memory, random.Random(world_seed))
+            base = self._world(view, random.Random(world_seed))
             if base is None:
                 return fallback
             roll_seed = rng.getrandbits(64)
@@ -958,6 +958,11 @@ class HardBot(Bot):
                                               strict=True))}
         return choice
 
+
+    def _world(self, view: View, rng: random.Random) -> Any | None:
+        """One world for the search (benchmarks/bots_ceiling.py overrides it to measure
+        what seeing hidden cards would be worth; the bot itself never sees them)."""
+        return world_from_view(view, self.memory, rng)
 
     def _clearly_better(self, best: list[float], base: list[float]) -> bool:
         """Is ``best`` better than ``base`` beyond noise? Paired over the same worlds: the
