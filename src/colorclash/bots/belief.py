@@ -57,8 +57,8 @@ def choice_likelihood(hand: list[str], card: str, color: str | None, top: str, a
 class Belief:
     """Particles of every opponent's hand (see the module docstring)."""
 
-    def __init__(self, me: int, rng: random.Random, particles: int = 96,
-                 temperature: float = 2.0) -> None:
+    def __init__(self, me: int, rng: random.Random, particles: int = 400,
+                 temperature: float = 1.0) -> None:
         self.me = me
         self.rng = rng
         self.size = particles
