@@ -56,6 +56,7 @@ from colorclash.bots.medium import (
     score_plays,
     wild_color,
 )
+from colorclash.bots.value import WEIGHTS, win_chance
 from colorclash.engine import new_game
 from colorclash.engine.cards import COLORS, DECKS, FACES
 
@@ -677,7 +678,8 @@ def fast_policy_lean(g: Any, seat: int, wild_extra: float = 0.0,
 
 def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6,
             match_scale: float = 0.0, wild_bonus: float = 0.0,
-            turn_bonus: float = 0.0, own: tuple[float, float] = (0.0, 0.0)) -> float:
+            turn_bonus: float = 0.0, own: tuple[float, float] = (0.0, 0.0),
+            weights: tuple[float, ...] | None = None) -> float:
     """Play on with :func:`fast_policy` for at most ``limit`` actions, to the round's end.
 
     Returns 1.0 if ``me`` wins the round, 0.0 if another seat does (or nobody: a dead
@@ -703,6 +705,8 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
         return 1.0 if out[0] == me else 0.0
     if g.phase == "round_over" or g.phase == "game_over":
         return _match_value(g, me, match_scale) if multi else 0.0  # a dead round
+    if weights is not None:
+        return win_chance(g, me, weights)
     if wild_bonus or turn_bonus:
         faces = g._faces
         eff = [len(h) - wild_bonus * sum(1 for c in h if _FACE_COLOR[faces[c]] is None)
@@ -812,7 +816,7 @@ class HardBot(Bot):
                  match_scale: float = 0.0, wild_bonus: float = 0.0,
                  turn_bonus: float = 0.0, prior: bool = False,
                  rollout_prior: bool = False, belief: float = DEFAULT_BELIEF,
-                 particles: int = DEFAULT_PARTICLES) -> None:
+                 particles: int = DEFAULT_PARTICLES, value: bool = True) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -825,6 +829,7 @@ class HardBot(Bot):
         self.turn_bonus = turn_bonus
         self.prior = prior
         self.rollout_prior = rollout_prior
+        self.value = value
         self._started: float | None = None
         self.memory = Memory()
         if belief:
@@ -904,6 +909,8 @@ class HardBot(Bot):
         start = self._started or time.perf_counter()
         own = own_adjustments(view) if self.prior and self.rollout_prior else (0.0, 0.0)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        weights = WEIGHTS.get(view.get("preset", "")) \
+            if self.value and view["seats"] == 2 else None
         k = len(candidates)
         fb = candidates.index(fallback)
         totals = [0.0] * k
@@ -932,7 +939,7 @@ class HardBot(Bot):
                 except ValueError:
                     return fallback
                 values.append(rollout(g, me, self.depth, self.beta, self.match_scale,
-                                      self.wild_bonus, self.turn_bonus, own))
+                                      self.wild_bonus, self.turn_bonus, own, weights))
             if len(values) < len(active):
                 break
             worlds += 1

@@ -1,0 +1,105 @@
+"""Fit the value ``hard`` gives a two-seat position where a rollout stops
+(:mod:`colorclash.bots.value`).
+
+Self-play rounds of the rollouts' own policy (``medium``'s, :func:`fast_policy_lean`) on
+every seat; a quarter of the positions are kept, each seen by a random seat and labelled
+with whether that seat won the round. A logistic regression (Newton's method, a little L2)
+is fitted on them and checked on rounds from another seed: the log-loss of the model, of a
+coin, and of the hand-size share ``hard`` uses otherwise.
+
+Usage: ``python -m benchmarks.train_value [--presets P,...] [--rounds N] [--seed S]``;
+it prints the ``WEIGHTS`` entries to paste into ``bots/value.py``. Needs numpy (the
+``bench`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+import numpy as np
+
+from colorclash.bots.hard import fast_policy_lean
+from colorclash.bots.value import FEATURES, features
+from colorclash.engine import new_game
+
+PRESETS = ("standard", "family", "classic-table", "siege")
+KEEP = 0.25  # share of positions kept: neighbours in one round are much alike
+
+
+def positions(preset: str, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Features and outcomes of positions from ``rounds`` self-play rounds."""
+    rng = random.Random(seed)
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    for r in range(rounds):
+        g = new_game("color-clash", preset=preset, seats=2, seed=f"value:{seed}:{r}",
+                     options={"rounds": 1})
+        g.rng = random.Random(rng.getrandbits(64))
+        kept: list[tuple[list[float], int]] = []
+        steps = 0
+        while g.phase not in ("round_over", "game_over") and steps < 1000:
+            if rng.random() < KEEP:
+                me = rng.randrange(2)
+                kept.append((features(g, me), me))
+            seat = g.window_seat if g.phase == "call_window" else g.turn
+            g.apply(seat, fast_policy_lean(g, seat))
+            steps += 1
+        if not g.out:
+            continue  # a dead round teaches nothing about who wins
+        winner = g.out[0]
+        for x, me in kept:
+            xs.append(x)
+            ys.append(1.0 if winner == me else 0.0)
+    return np.array(xs), np.array(ys)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> np.ndarray:
+    """Logistic regression by Newton's method."""
+    w = np.zeros(x.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-x @ w))
+        grad = x.T @ (p - y) / len(y) + l2 * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x / len(y) + l2 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def share(x: np.ndarray, beta: float = 0.6) -> np.ndarray:
+    """``hard``'s hand-size share for the same positions."""
+    mine = x[:, FEATURES.index("me cards/10")] * 10
+    theirs = x[:, FEATURES.index("opp cards/10")] * 10
+    return 1.0 / (1.0 + np.exp(-beta * (theirs - mine)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--rounds", type=int, default=20_000, help="training rounds per preset")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    for preset in args.presets.split(","):
+        t0 = time.perf_counter()
+        x, y = positions(preset, args.rounds, args.seed)
+        xt, yt = positions(preset, max(args.rounds // 4, 1), args.seed + 1)
+        w = fit(x, y)
+        model = log_loss(1.0 / (1.0 + np.exp(-xt @ w)), yt)
+        print(f"# {preset}: {len(y)} positions, held out {len(yt)}: log-loss "
+              f"model {model:.4f}, coin {math.log(2):.4f}, hand-size share "
+              f"{log_loss(share(xt), yt):.4f} ({time.perf_counter() - t0:.0f} s)")
+        print(f'    "{preset}": (' + ", ".join(f"{v:.4f}" for v in w) + "),")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

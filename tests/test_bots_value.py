@@ -1,0 +1,148 @@
+"""The learned value of two-seat positions that ``hard`` scores its cut rollouts with."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from colorclash.bots.hard import HardBot, fast_policy_lean, rollout
+from colorclash.bots.value import FEATURES, WEIGHTS, features, win_chance
+from colorclash.engine import new_game
+
+SINGLE_FACED = ("standard", "family", "classic-table", "siege")
+
+
+def table(preset, hands, top, first=0, draw=("R1", "B2", "G3", "Y4")):
+    setup = {"hands": [list(h) for h in hands], "top": top, "draw": list(draw),
+             "first": first}
+    return new_game("color-clash", preset=preset, seats=2, setup=setup)
+
+
+def self_play_positions(preset, rounds, seed):
+    """(game copy, outcome for seat 0) at every position of ``rounds`` self-play rounds."""
+    rng = random.Random(seed)
+    out = []
+    for r in range(rounds):
+        g = new_game("color-clash", preset=preset, seats=2, seed=f"value-test:{seed}:{r}",
+                     options={"rounds": 1})
+        g.rng = random.Random(rng.getrandbits(64))
+        seen = []
+        while g.phase not in ("round_over", "game_over"):
+            seen.append(g.copy())
+            seat = g.window_seat if g.phase == "call_window" else g.turn
+            g.apply(seat, fast_policy_lean(g, seat))
+        if g.out:
+            out += [(p, 1.0 if g.out[0] == 0 else 0.0) for p in seen]
+    return out
+
+
+def test_every_single_faced_preset_has_weights_for_every_feature():
+    for preset in SINGLE_FACED:
+        assert len(WEIGHTS[preset]) == len(FEATURES), preset
+    assert "day-night" not in WEIGHTS  # hard knows half of every card there: no model
+
+
+@pytest.mark.parametrize("preset", SINGLE_FACED)
+def test_features_cover_every_position_of_real_rounds(preset):
+    for g, _ in self_play_positions(preset, 3, 1):
+        for me in (0, 1):
+            x = features(g, me)
+            assert len(x) == len(FEATURES)
+            assert x[FEATURES.index("me cards/10")] == min(len(g.hands[me]), 20) / 10
+            assert x[FEATURES.index("opp cards/10")] == min(len(g.hands[1 - me]), 20) / 10
+            assert 0.0 <= win_chance(g, me, WEIGHTS[preset]) <= 1.0
+
+
+def test_last_playable_card_on_your_turn_is_nearly_a_win():
+    g = table("standard", [["R5"], ["B1", "B2", "G3", "G4", "Y5",
+                                        "Y6", "B7"]], "R9")
+    w = WEIGHTS["standard"]
+    assert win_chance(g, 0, w) > 0.8
+    assert win_chance(g, 1, w) < 0.2
+
+
+def test_a_wild_is_worth_more_than_a_card_that_cannot_follow():
+    w = WEIGHTS["standard"]
+    opp = ["B1", "B2", "G3", "Y4"]
+    with_wild = table("standard", [["W", "G7", "Y2"], opp], "R9", first=1)
+    without = table("standard", [["B8", "G7", "Y2"], opp], "R9", first=1)
+    assert win_chance(with_wild, 0, w) > win_chance(without, 0, w)
+    fewer = table("standard", [["B8", "G7"], opp], "R9", first=1)
+    assert win_chance(fewer, 0, w) > win_chance(without, 0, w)
+
+
+@pytest.mark.parametrize("preset", ("standard", "siege"))
+def test_the_model_is_calibrated_on_rounds_it_never_saw(preset):
+    """Positions it calls likely wins are won far more often than those it calls losses,
+    and its mean forecast matches the mean outcome."""
+    positions = self_play_positions(preset, 150, 7)
+    w = WEIGHTS[preset]
+    forecasts = [(win_chance(g, 0, w), won) for g, won in positions]
+    high = [won for p, won in forecasts if p > 0.7]
+    low = [won for p, won in forecasts if p < 0.3]
+    assert len(high) > 100 and len(low) > 100
+    assert sum(high) / len(high) > 0.65
+    assert sum(low) / len(low) < 0.35
+    mean_p = sum(p for p, _ in forecasts) / len(forecasts)
+    mean_won = sum(won for _, won in forecasts) / len(forecasts)
+    assert abs(mean_p - mean_won) < 0.08
+
+
+def test_a_cut_rollout_is_scored_by_the_model_and_a_finished_one_by_its_result():
+    g = table("standard", [["R5", "B3"], ["B1", "G3", "Y4"]], "R9")
+    w = WEIGHTS["standard"]
+    assert rollout(g.copy(), 0, 0, weights=w) == win_chance(g, 0, w)
+    assert rollout(g.copy(), 0, 0) != win_chance(g, 0, w)  # the hand-size share
+    done = table("standard", [["R5"], ["B1", "G3"]], "R9")
+    assert rollout(done.copy(), 0, 10, weights=w) == 1.0  # red-5 goes out at once
+    assert rollout(done.copy(), 1, 10, weights=w) == 0.0
+
+
+def test_hard_uses_the_model_in_two_seat_games_of_presets_that_have_one(monkeypatch):
+    import colorclash.bots.hard as hard_module
+
+    calls = []
+
+    def spy(g, me, weights):
+        calls.append((g.n, weights))
+        return 0.5
+
+    monkeypatch.setattr(hard_module, "win_chance", spy)
+    for preset, seats, value, used in (("standard", 2, True, True),
+                                       ("standard", 2, False, False),
+                                       ("standard", 4, True, False),
+                                       ("day-night", 2, True, False)):
+        calls.clear()
+        g = new_game("color-clash", preset=preset, seats=seats, seed=3)
+        bots = [HardBot(seed=s, budget_ms=None, rollouts=30, value=value)
+                for s in range(seats)]
+        for b in bots:
+            b.observe(g.start_events)
+        for _ in range(40):
+            if g.over:
+                break
+            seat = g.to_act[0]
+            events = g.apply(seat, bots[seat].act(g.view(seat)))
+            for b in bots:
+                b.observe(events)
+        assert bool(calls) == used, (preset, seats, value)
+        assert all(n == 2 and w is WEIGHTS[preset] for n, w in calls)
+
+
+def test_the_trainer_fits_weights_that_the_bot_can_use(capsys):
+    pytest.importorskip("numpy")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_value.py"
+    spec = importlib.util.spec_from_file_location("train_value_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--presets", "standard", "--rounds", "120", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    line = next(s for s in out.splitlines() if s.strip().startswith('"standard"'))
+    weights = [float(v) for v in line.split("(")[1].split(")")[0].split(",")]
+    assert len(weights) == len(FEATURES)
+    assert "log-loss model" in out
+    me_cards = weights[FEATURES.index("me cards/10")] + weights[FEATURES.index("me log cards")]
+    assert me_cards < 0  # more cards in your hand: less chance to win
