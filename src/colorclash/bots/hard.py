@@ -14,8 +14,9 @@ For each decision with a real choice ``hard``
 2. in every world, plays each candidate action and then the rest of the round with the
    ``medium`` policy for every seat, all candidates sharing the same world and the same
    random stream (common random numbers make the comparison sharp);
-3. plays the candidate with the best mean outcome (1 for winning the round, plus a small
-   share for having fewer cards than the others when a rollout is cut short), falling
+3. plays the candidate with the best mean outcome (1 for winning the round; a rollout cut
+   short scores the chance to win from where it stopped: in two-seat rounds a learned
+   value, :mod:`colorclash.bots.value`, else a share by hand sizes), falling
    back to its *prior* choice unless another candidate is clearly better. The prior is
    ``medium``'s move; ``prior=True`` uses :mod:`colorclash.bots.hard_prior` instead (off by
    default: over 1,000 games it did not make ``hard`` stronger, see docs/bots.md).
@@ -683,8 +684,10 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
     """Play on with :func:`fast_policy` for at most ``limit`` actions, to the round's end.
 
     Returns 1.0 if ``me`` wins the round, 0.0 if another seat does (or nobody: a dead
-    round); a rollout cut short by ``limit`` is scored by hand sizes, the share of
-    ``exp(-beta * cards)`` that ``me`` holds among the seats still in the round.
+    round); a rollout cut short by ``limit`` is scored by the learned value when
+    ``weights`` are given (:func:`colorclash.bots.value.win_chance`), else by hand sizes,
+    the share of ``exp(-beta * cards)`` that ``me`` holds among the seats still in the
+    round.
     """
     steps = 0
     while steps < limit:
