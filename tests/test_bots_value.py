@@ -146,3 +146,31 @@ def test_the_trainer_fits_weights_that_the_bot_can_use(capsys):
     assert "log-loss model" in out
     me_cards = weights[FEATURES.index("me cards/10")] + weights[FEATURES.index("me log cards")]
     assert me_cards < 0  # more cards in your hand: less chance to win
+
+
+def test_rollouts_scored_by_the_model_are_shorter(monkeypatch):
+    """4 actions when the learned value scores the end, 8 when hand sizes do; an explicit
+    depth wins."""
+    import colorclash.bots.hard as hard_module
+
+    limits = []
+    real = hard_module.rollout
+
+    def spy(g, me, limit, *args, **kwargs):
+        limits.append((g.n, limit))
+        return real(g, me, limit, *args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "rollout", spy)
+    for seats, depth, want in ((2, None, 4), (4, None, 8), (2, 6, 6), (4, 3, 3)):
+        limits.clear()
+        g = new_game("color-clash", preset="standard", seats=seats, seed=11)
+        bots = [HardBot(seed=s, budget_ms=None, rollouts=20, depth=depth)
+                for s in range(seats)]
+        for b in bots:
+            b.observe(g.start_events)
+        while not limits and not g.over:
+            seat = g.to_act[0]
+            events = g.apply(seat, bots[seat].act(g.view(seat)))
+            for b in bots:
+                b.observe(events)
+        assert limits and {limit for _, limit in limits} == {want}, (seats, depth)

@@ -26,7 +26,8 @@ penalty into a standing Shield when it has something else (spec 6.1), it counts 
 fuse (who will be hit when it blows), and it watches players down to one card.
 
 Budget: ``budget_ms`` (default 50 ms of wall time, counted from the call of ``act``) and
-``rollouts`` (default 400 rollouts in all, each at most ``depth`` = 8 actions); whichever
+``rollouts`` (default 400 rollouts in all, each at most ``depth`` actions: 4 where the
+learned value scores the end, 8 where hand sizes do); whichever
 runs out first ends the search. With ``budget_ms=None`` the search is bounded by the
 rollout count only, and a seeded bot is fully reproducible.
 """
@@ -64,7 +65,8 @@ from colorclash.engine.cards import COLORS, DECKS, FACES
 DEFAULT_BUDGET_MS = 50.0
 DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
-DEFAULT_DEPTH = 8
+DEFAULT_DEPTH = 8  # actions per rollout scored by hand sizes
+VALUE_DEPTH = 4  # actions per rollout scored by the learned value (it sees more, so less play)
 DEFAULT_BELIEF = 1.0  # temperature of the opponent model of the beliefs (0: no beliefs)
 DEFAULT_PARTICLES = 400
 PRUNE_AFTER = 8  # worlds before candidates far behind are dropped
@@ -815,7 +817,7 @@ class HardBot(Bot):
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
                  rollouts: int = DEFAULT_ROLLOUTS, margin: float = 0.01, z: float = 1.28,
-                 depth: int = DEFAULT_DEPTH, beta: float = 0.6,
+                 depth: int | None = None, beta: float = 0.6,
                  match_scale: float = 0.0, wild_bonus: float = 0.0,
                  turn_bonus: float = 0.0, prior: bool = False,
                  rollout_prior: bool = False, belief: float = DEFAULT_BELIEF,
@@ -914,6 +916,8 @@ class HardBot(Bot):
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         weights = WEIGHTS.get(view.get("preset", "")) \
             if self.value and view["seats"] == 2 else None
+        depth = self.depth if self.depth is not None \
+            else (DEFAULT_DEPTH if weights is None else VALUE_DEPTH)
         k = len(candidates)
         fb = candidates.index(fallback)
         totals = [0.0] * k
@@ -941,7 +945,7 @@ class HardBot(Bot):
                     g.apply(me, candidates[i])
                 except ValueError:
                     return fallback
-                values.append(rollout(g, me, self.depth, self.beta, self.match_scale,
+                values.append(rollout(g, me, depth, self.beta, self.match_scale,
                                       self.wild_bonus, self.turn_bonus, own, weights))
             if len(values) < len(active):
                 break
