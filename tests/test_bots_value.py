@@ -174,3 +174,16 @@ def test_rollouts_scored_by_the_model_are_shorter(monkeypatch):
             for b in bots:
                 b.observe(events)
         assert limits and {limit for _, limit in limits} == {want}, (seats, depth)
+
+
+def test_in_a_match_the_model_feeds_the_match_standing():
+    """With ``match_scale`` a cut rollout weighs the model's round chance by what each
+    outcome would do to the match standing, as it does with the hand-size share."""
+    from colorclash.bots.hard import _cut_match_value
+
+    g = table("family", [["R5", "B3"], ["B1", "G3", "Y4"]], "R9")
+    w = WEIGHTS["family"]
+    chance = win_chance(g, 0, w)
+    assert rollout(g.copy(), 0, 0, 0.6, 60.0, weights=w) == _cut_match_value(
+        g, 0, chance, 60.0)
+    assert rollout(g.copy(), 0, 0, 0.6, 0.0, weights=w) == chance

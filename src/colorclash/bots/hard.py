@@ -711,7 +711,8 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
     if g.phase == "round_over" or g.phase == "game_over":
         return _match_value(g, me, match_scale) if multi else 0.0  # a dead round
     if weights is not None:
-        return win_chance(g, me, weights)
+        share = win_chance(g, me, weights)
+        return _cut_match_value(g, me, share, match_scale) if multi else share
     if wild_bonus or turn_bonus:
         faces = g._faces
         eff = [len(h) - wild_bonus * sum(1 for c in h if _FACE_COLOR[faces[c]] is None)
