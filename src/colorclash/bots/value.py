@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from colorclash.engine.cards import FACES
+from colorclash.engine.color_clash import playable_faces
 
 # per face: (is a wild, is a wild draw card, plays again with two seats (skip, reverse,
 # skip-all), coloured draw card, shield, bomb, points)
@@ -32,7 +33,6 @@ _TRAITS = {
     for name, f in FACES.items()
 }
 _COLOR = {name: f.color for name, f in FACES.items()}
-_RANK = {name: f.rank for name, f in FACES.items()}
 
 FEATURES = (
     "bias", "my turn",
@@ -49,7 +49,6 @@ def features(g: Any, me: int) -> list[float]:
     faces = g._faces
     top = faces[g.discard[-1]] if g.discard else None
     color = g.color
-    top_rank = _RANK.get(top) if top else None
     phase = g.phase
     acting = g.window_seat if phase == "call_window" else g.turn
     my_turn = 1.0 if acting == me else 0.0
@@ -60,7 +59,6 @@ def features(g: Any, me: int) -> list[float]:
         wild = wdraw = again = draw = shield = bomb = points = 0.0
         colors = set()
         active = 0
-        can = 0.0
         for f in hand:
             t = _TRAITS[f]
             wild += t[0]
@@ -71,17 +69,13 @@ def features(g: Any, me: int) -> list[float]:
             bomb += t[5]
             points += t[6]
             c = _COLOR[f]
-            if c is None:
-                can = 1.0
-            else:
+            if c is not None:
                 colors.add(c)
                 if c == color:
                     active += 1
-                    can = 1.0
-                elif top_rank is not None and _RANK[f] == top_rank:
-                    can = 1.0
-        if color is None:
-            can = 0.0
+        # can it follow the top card, by the engine's rule (a waiting stack is its own feature)
+        can = 1.0 if color is not None and top is not None and playable_faces(
+            hand, top, color, wild4_restricted=False) else 0.0
         turn = my_turn if seat == me else 1.0 - my_turn
         out += [
             min(n, 20) / 10.0, 1.0 if n == 1 else 0.0, 1.0 if n == 2 else 0.0,
@@ -92,7 +86,7 @@ def features(g: Any, me: int) -> list[float]:
     shields = g.shield_cards
     out += [
         (g.stack or 0) / 4.0,
-        1.0 if getattr(g, "fuse", None) else 0.0,
+        1.0 if g.fuse else 0.0,
         1.0 if shields[me] is not None else 0.0,
         1.0 if shields[1 - me] is not None else 0.0,
     ]
