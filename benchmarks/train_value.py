@@ -7,8 +7,14 @@ with whether that seat won the round. A logistic regression (Newton's method, a 
 is fitted on them and checked on rounds from another seed: the log-loss of the model, of a
 coin, and of the hand-size share ``hard`` uses otherwise.
 
-Usage: ``python -m benchmarks.train_value [--presets P,...] [--rounds N] [--seed S]``;
-it prints the ``WEIGHTS`` entries to paste into ``bots/value.py``. Needs numpy (the
+With ``--match`` it fits instead the models that turn a round chance into a match chance
+(``MATCH_WEIGHTS``, ``STANDING_WEIGHTS``) on self-play ``family`` matches of five rounds:
+every kept position is seen from the seat that went on to win its round and labelled with
+whether that seat won the match; every break between rounds gives the standing and the
+match's outcome.
+
+Usage: ``python -m benchmarks.train_value [--presets P,...] [--rounds N] [--seed S]
+[--match]``; it prints the entries to paste into ``bots/value.py``. Needs numpy (the
 ``bench`` extra).
 """
 
@@ -22,7 +28,7 @@ import time
 import numpy as np
 
 from colorclash.bots.hard import fast_policy_lean
-from colorclash.bots.value import FEATURES, features
+from colorclash.bots.value import FEATURES, MAX_ROUNDS_LEFT, features
 from colorclash.engine import new_game
 
 PRESETS = ("standard", "family", "classic-table", "siege")
@@ -56,6 +62,85 @@ def positions(preset: str, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarr
     return np.array(xs), np.array(ys)
 
 
+def match_positions(matches: int, seed: int) -> tuple[dict[int, tuple[np.ndarray, np.ndarray]],
+                                                     dict[int, tuple[np.ndarray, np.ndarray]]]:
+    """From ``matches`` self-play ``family`` matches of five rounds: per rounds still to
+    play after the current one, the winner-side features (MATCH_FEATURES) of kept positions
+    and whether the round's winner won the match; per rounds still to play between rounds,
+    the standing (both sides) and the match outcome."""
+    rng = random.Random(seed)
+    rounds = MAX_ROUNDS_LEFT + 1
+    during: dict[int, tuple[list[list[float]], list[float]]] = {
+        k: ([], []) for k in range(rounds)}
+    between: dict[int, tuple[list[list[float]], list[float]]] = {
+        k: ([], []) for k in range(1, rounds)}
+    for m in range(matches):
+        g = new_game("color-clash", preset="family", seats=2, seed=f"match:{seed}:{m}",
+                     options={"rounds": rounds})
+        g.rng = random.Random(rng.getrandbits(64))
+        kept: list[tuple[int, int, list[int], list[int]]] = []  # round, left, scores, cards
+        round_winner: dict[int, int] = {}
+        breaks: list[tuple[int, int]] = []  # (rounds left, seat 0's standing)
+        steps = 0
+        while g.phase != "game_over" and steps < 5000:
+            if g.phase == "round_over":
+                if g.round_winner is not None:
+                    round_winner[g.round_no] = g.round_winner
+                breaks.append((rounds - g.round_no, g.scores[0] - g.scores[1]))
+                g.apply(0, {"type": "next"})
+                continue
+            if rng.random() < KEEP / 2:
+                kept.append((g.round_no, rounds - g.round_no, list(g.scores),
+                             [len(g.hands[s]) for s in (0, 1)]))
+            seat = g.window_seat if g.phase == "call_window" else g.turn
+            g.apply(seat, fast_policy_lean(g, seat))
+            steps += 1
+        if g.phase != "game_over":
+            continue
+        if g.out:
+            round_winner[g.round_no] = g.out[0]
+        winners = g.result["winners"]
+        result = [1.0 / len(winners) if s in winners else 0.0 for s in (0, 1)]
+        for round_no, left, scores, cards in kept:
+            w = round_winner.get(round_no)
+            if w is None:
+                continue  # a dead round
+            lose = 1 - w
+            xs, ys = during[left]
+            xs.append([1.0, (scores[w] - scores[lose]) / 100.0, min(cards[lose], 20) / 10.0])
+            ys.append(result[w])
+        for left, standing in breaks:
+            xs, ys = between[left]
+            xs += [[standing / 100.0], [-standing / 100.0]]
+            ys += [result[0], result[1]]
+    return ({k: (np.array(v[0]), np.array(v[1])) for k, v in during.items()},
+            {k: (np.array(v[0]), np.array(v[1])) for k, v in between.items()})
+
+
+def fit_match(matches: int, seed: int) -> None:
+    """Fit and print MATCH_WEIGHTS and STANDING_WEIGHTS (held-out log-loss alongside)."""
+    t0 = time.perf_counter()
+    during, between = match_positions(matches, seed)
+    test_during, _ = match_positions(max(matches // 4, 1), seed + 1)
+    print(f"# family matches of {MAX_ROUNDS_LEFT + 1} rounds: {matches} "
+          f"({time.perf_counter() - t0:.0f} s)")
+    print("MATCH_WEIGHTS = {")
+    for left, (x, y) in during.items():
+        w = fit(x, y)
+        xt, yt = test_during[left]
+        model = log_loss(1.0 / (1.0 + np.exp(-xt @ w)), yt)
+        alone = fit(x[:, :2], y)
+        standing = log_loss(1.0 / (1.0 + np.exp(-xt[:, :2] @ alone)), yt)
+        print(f"    {left}: ({', '.join(f'{v:.4f}' for v in w)}),  # {len(y)} positions; "
+              f"held-out log-loss {model:.4f}, standing alone {standing:.4f}")
+    print("}")
+    print("STANDING_WEIGHTS = {")
+    for left, (x, y) in between.items():
+        w = fit(x, y)
+        print(f"    {left}: {w[0]:.4f},  # {len(y) // 2} breaks")
+    print("}")
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> np.ndarray:
     """Logistic regression by Newton's method."""
     w = np.zeros(x.shape[1])
@@ -87,7 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--rounds", type=int, default=20_000, help="training rounds per preset")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--match", action="store_true",
+                    help="fit the match models (from --rounds matches) instead")
     args = ap.parse_args(argv)
+    if args.match:
+        fit_match(args.rounds, args.seed)
+        return 0
     for preset in args.presets.split(","):
         t0 = time.perf_counter()
         x, y = positions(preset, args.rounds, args.seed)

@@ -9,7 +9,19 @@ from pathlib import Path
 import pytest
 
 from colorclash.bots.hard import HardBot, fast_policy_lean, rollout
-from colorclash.bots.value import FEATURES, WEIGHTS, features, win_chance
+from colorclash.bots.value import (
+    FEATURES,
+    MATCH_FEATURES,
+    MATCH_WEIGHTS,
+    MAX_ROUNDS_LEFT,
+    STANDING_WEIGHTS,
+    WEIGHTS,
+    features,
+    match_chance,
+    standing_chance,
+    uses_match_value,
+    win_chance,
+)
 from colorclash.engine import new_game
 
 SINGLE_FACED = ("standard", "family", "classic-table", "siege")
@@ -187,3 +199,134 @@ def test_in_a_match_the_model_feeds_the_match_standing():
     assert rollout(g.copy(), 0, 0, 0.6, 60.0, weights=w) == _cut_match_value(
         g, 0, chance, 60.0)
     assert rollout(g.copy(), 0, 0, 0.6, 0.0, weights=w) == chance
+
+
+# ---------------------------------------------------------------- matches of rounds
+
+
+def at(g, scores, round_no):
+    """``g`` with the match standing and round number set (a position of a match)."""
+    g.scores = list(scores)
+    g.round_no = round_no
+    return g
+
+
+def test_which_games_use_the_match_value():
+    def uses(preset, seats, **options):
+        g = new_game("color-clash", preset=preset, seats=seats, seed=1, options=options)
+        return uses_match_value(g.view(0)["options"], seats)
+
+    assert uses("family", 2)
+    assert uses("standard", 2, rounds=5)
+    assert not uses("standard", 2)
+    assert not uses("family", 3)
+    assert not uses("family", 2, rounds=1)
+    assert not uses("classic-table", 2)  # one round, every seat scores
+    assert not uses("day-night", 2, rounds=3)  # no learned value there
+
+
+def test_match_models_have_weights_for_every_length_of_match():
+    assert set(MATCH_WEIGHTS) == set(range(MAX_ROUNDS_LEFT + 1))
+    assert all(len(w) == len(MATCH_FEATURES) for w in MATCH_WEIGHTS.values())
+    assert set(STANDING_WEIGHTS) == set(range(1, MAX_ROUNDS_LEFT + 1))
+    # a lead matters more the fewer rounds are left to catch up
+    slopes = [STANDING_WEIGHTS[k] for k in sorted(STANDING_WEIGHTS)]
+    assert slopes == sorted(slopes, reverse=True) and slopes[-1] > 0
+
+
+def test_the_match_chance_of_the_two_seats_adds_up_to_one():
+    g = at(table("family", [["R5", "B3", "W"], ["B1", "G3", "Y4", "G-skip"]], "R9"),
+           (40, 75), 2)
+    for p in (0.0, 0.3, 0.5, 0.9, 1.0):
+        assert match_chance(g, 0, p) + match_chance(g, 1, 1.0 - p) == pytest.approx(1.0)
+        assert 0.0 <= match_chance(g, 0, p) <= 1.0
+    assert standing_chance(g, 0) + standing_chance(g, 1) == pytest.approx(1.0)
+    assert standing_chance(at(g, (50, 50), 1), 0) == pytest.approx(0.5)
+
+
+def test_the_match_chance_follows_the_standing_the_round_and_the_points_at_stake():
+    hands = [["R5", "B3"], ["B1", "G3", "W+4", "W"]]
+    level = at(table("family", hands, "R9"), (0, 0), 3)
+    ahead = at(table("family", hands, "R9"), (60, 0), 3)
+    behind = at(table("family", hands, "R9"), (0, 60), 3)
+    for p in (0.2, 0.5, 0.8):
+        assert match_chance(behind, 0, p) < match_chance(level, 0, p) < match_chance(
+            ahead, 0, p)
+    assert match_chance(level, 0, 0.3) < match_chance(level, 0, 0.7)  # the round counts
+    # the same standing with fewer cards in the other hand: winning the round brings less
+    poor = at(table("family", [["R5", "B3"], ["B1", "G3"]], "R9"), (0, 60), 3)
+    assert match_chance(poor, 0, 1.0) < match_chance(behind, 0, 1.0)
+    # a lead counts for more in the last round than in the first
+    first_ahead = at(table("family", hands, "R9"), (60, 0), 1)
+    assert standing_chance(at(ahead.copy(), (60, 0), 2), 0) > standing_chance(
+        at(first_ahead.copy(), (60, 0), 1), 0) > 0.5
+
+
+def test_a_finished_match_is_scored_by_its_result():
+    g = at(table("family", [["R5"], ["B1", "W+4"]], "R9"), (10, 30), 3)
+    g.apply(0, {"type": "play", "card": g.hands[0][0]})  # goes out: +51, wins the match
+    assert g.phase == "game_over"
+    assert standing_chance(g, 0) == 1.0 and standing_chance(g, 1) == 0.0
+
+
+def test_a_match_rollout_is_scored_by_the_match_models():
+    w = WEIGHTS["family"]
+    g = at(table("family", [["R5", "B3"], ["B1", "G3", "Y4"]], "R9"), (20, 0), 1)
+    assert rollout(g.copy(), 0, 0, weights=w, match=True) == match_chance(
+        g, 0, win_chance(g, 0, w))
+    done = at(table("family", [["R5"], ["B1", "G3"]], "R9"), (0, 20), 1)
+    after = done.copy()
+    after.apply(0, {"type": "play", "card": after.hands[0][0]})  # round 1 of 3 won: +4
+    assert after.phase == "round_over"
+    assert rollout(done.copy(), 0, 10, weights=w, match=True) == standing_chance(after, 0)
+    assert standing_chance(after, 0) < 0.5  # still 16 behind with two rounds to go
+
+
+def test_hard_plays_for_the_match_at_the_end_of_a_round_where_the_model_applies(
+        monkeypatch):
+    """In a two-seat match scored by the winner, once a hand is down to ENDGAME_CARDS the
+    rollouts play to the round's end and score the match; elsewhere they judge the round."""
+    import colorclash.bots.hard as hard_module
+
+    calls = []
+    real = hard_module.rollout
+
+    def spy(g, me, limit, *args, **kwargs):
+        calls.append((args[6] if len(args) > 6 else kwargs.get("match", False), limit))
+        return real(g, me, limit, *args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "rollout", spy)
+    end = [["R5", "R7", "B2"], ["B1", "G3"]]
+    middle = [["R5", "R7", "B2", "G4"], ["B1", "G3", "Y4", "Y6"]]
+    deep = hard_module.ENDGAME_DEPTH
+    for preset, hands, options, want in (
+            ("family", end, {}, {(True, deep)}),
+            ("family", middle, {}, {(False, 4)}),
+            ("family", end, {"match_value": False}, {(False, 4)}),
+            ("family", end, {"value": False}, {(False, 8)}),
+            ("family", end, {"match_scale": 60.0}, {(False, 4)}),
+            ("family", end, {"depth": 6}, {(True, 6)}),
+            ("standard", end, {}, {(False, 4)})):
+        calls.clear()
+        g = table(preset, hands, "R9")
+        bot = HardBot(seed=1, budget_ms=None, rollouts=30, **options)
+        bot.observe(g.start_events)
+        bot.act(g.view(0))
+        assert set(calls) == want, (preset, hands, options)
+
+
+def test_the_trainer_fits_match_models(capsys):
+    pytest.importorskip("numpy")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_value.py"
+    spec = importlib.util.spec_from_file_location("train_value_match", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--match", "--rounds", "150", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = [s.strip() for s in out.splitlines()]
+    last = next(s for s in lines if s.startswith("0: ("))
+    weights = [float(v) for v in last.split("(")[1].split(")")[0].split(",")]
+    assert len(weights) == len(MATCH_FEATURES)
+    assert weights[MATCH_FEATURES.index("standing/100")] > 0  # a lead helps in the last round
+    slope = next(s for s in lines if s.startswith("1: ") and "(" not in s.split("#")[0])
+    assert float(slope.split(":")[1].split(",")[0]) > 0

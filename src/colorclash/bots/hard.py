@@ -16,7 +16,8 @@ For each decision with a real choice ``hard``
    random stream (common random numbers make the comparison sharp);
 3. plays the candidate with the best mean outcome (1 for winning the round; a rollout cut
    short scores the chance to win from where it stopped: in two-seat rounds a learned
-   value, :mod:`colorclash.bots.value`, else a share by hand sizes), falling
+   value, :mod:`colorclash.bots.value`, else a share by hand sizes; at the end of a round
+   of a two-seat match scored by the winner, the chance to win the match, see below), falling
    back to its *prior* choice unless another candidate is clearly better. The prior is
    ``medium``'s move; ``prior=True`` uses :mod:`colorclash.bots.hard_prior` instead (off by
    default: over 1,000 games it did not make ``hard`` stronger, see docs/bots.md).
@@ -24,6 +25,16 @@ For each decision with a real choice ``hard``
 Tactics it gets for free from the rollouts and also checks directly: it does not send a
 penalty into a standing Shield when it has something else (spec 6.1), it counts the Bomb
 fuse (who will be hit when it blows), and it watches players down to one card.
+
+In a two-seat match of several rounds scored by the round winner (``family``), winning the
+round is not the whole story: the winner scores the points left in the loser's hand. Once
+either hand is down to :data:`ENDGAME_CARDS` cards, the rollouts play on to the end of the
+round (:data:`ENDGAME_DEPTH` actions) and score the match standing that results
+(:func:`colorclash.bots.value.standing_chance`): shedding a Wild before the other player
+goes out, or playing a +2 before going out, now counts by what it does to the match.
+Earlier in the round the points a hand holds say little about the points it will hold
+when the round ends (high cards get played), and a search that judged cut-short rollouts
+by the match did worse: it shed Wilds too soon (docs/benchmarks.md).
 
 Budget: ``budget_ms`` (default 50 ms of wall time, counted from the call of ``act``) and
 ``rollouts`` (default 400 rollouts in all, each at most ``depth`` actions: 4 where the
@@ -58,7 +69,13 @@ from colorclash.bots.medium import (
     score_plays,
     wild_color,
 )
-from colorclash.bots.value import WEIGHTS, win_chance
+from colorclash.bots.value import (
+    WEIGHTS,
+    match_chance,
+    standing_chance,
+    uses_match_value,
+    win_chance,
+)
 from colorclash.engine import new_game
 from colorclash.engine.cards import COLORS, DECKS, FACES
 
@@ -67,6 +84,8 @@ DEFAULT_ROLLOUTS = 400
 MAX_ROLLOUT_ACTIONS = 400
 DEFAULT_DEPTH = 8  # actions per rollout scored by hand sizes
 VALUE_DEPTH = 4  # actions per rollout scored by the learned value (it sees more, so less play)
+ENDGAME_CARDS = 2  # in a match scored by the round winner: play for the match from here
+ENDGAME_DEPTH = 30  # ... with rollouts to the end of the round
 DEFAULT_BELIEF = 1.0  # temperature of the opponent model of the beliefs (0: no beliefs)
 DEFAULT_PARTICLES = 400
 PRUNE_AFTER = 8  # worlds before candidates far behind are dropped
@@ -682,7 +701,7 @@ def fast_policy_lean(g: Any, seat: int, wild_extra: float = 0.0,
 def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6,
             match_scale: float = 0.0, wild_bonus: float = 0.0,
             turn_bonus: float = 0.0, own: tuple[float, float] = (0.0, 0.0),
-            weights: tuple[float, ...] | None = None) -> float:
+            weights: tuple[float, ...] | None = None, match: bool = False) -> float:
     """Play on with :func:`fast_policy` for at most ``limit`` actions, to the round's end.
 
     Returns 1.0 if ``me`` wins the round, 0.0 if another seat does (or nobody: a dead
@@ -690,6 +709,11 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
     ``weights`` are given (:func:`colorclash.bots.value.win_chance`), else by hand sizes,
     the share of ``exp(-beta * cards)`` that ``me`` holds among the seats still in the
     round.
+
+    With ``match`` (a two-seat match of several rounds scored by the round winner, and
+    ``weights``) the result is the chance to win the match instead: a finished round by
+    the standing (:func:`colorclash.bots.value.standing_chance`), a cut one by the learned
+    round chance turned into a match chance (:func:`colorclash.bots.value.match_chance`).
     """
     steps = 0
     while steps < limit:
@@ -703,6 +727,10 @@ def rollout(g: Any, me: int, limit: int = MAX_ROLLOUT_ACTIONS, beta: float = 0.6
         g.apply(seat, action)
         steps += 1
     out = g.out
+    if match:
+        if out or g.phase == "round_over" or g.phase == "game_over":
+            return standing_chance(g, me)
+        return match_chance(g, me, win_chance(g, me, weights))
     multi = match_scale and g.options.rounds != 1
     if out:
         if multi:
@@ -822,7 +850,8 @@ class HardBot(Bot):
                  match_scale: float = 0.0, wild_bonus: float = 0.0,
                  turn_bonus: float = 0.0, prior: bool = False,
                  rollout_prior: bool = False, belief: float = DEFAULT_BELIEF,
-                 particles: int = DEFAULT_PARTICLES, value: bool = True) -> None:
+                 particles: int = DEFAULT_PARTICLES, value: bool = True,
+                 match_value: bool = True) -> None:
         super().__init__(game=game, seed=seed)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -836,6 +865,7 @@ class HardBot(Bot):
         self.prior = prior
         self.rollout_prior = rollout_prior
         self.value = value
+        self.match_value = match_value
         self._started: float | None = None
         self.memory = Memory()
         if belief:
@@ -919,6 +949,12 @@ class HardBot(Bot):
             if self.value and view["seats"] == 2 else None
         depth = self.depth if self.depth is not None \
             else (DEFAULT_DEPTH if weights is None else VALUE_DEPTH)
+        options = view.get("options") or {}
+        match = bool(self.match_value and weights is not None and not self.match_scale
+                     and uses_match_value(options, view["seats"])
+                     and min(view["counts"]) <= ENDGAME_CARDS)
+        if match and self.depth is None:
+            depth = ENDGAME_DEPTH
         k = len(candidates)
         fb = candidates.index(fallback)
         totals = [0.0] * k
@@ -947,7 +983,8 @@ class HardBot(Bot):
                 except ValueError:
                     return fallback
                 values.append(rollout(g, me, depth, self.beta, self.match_scale,
-                                      self.wild_bonus, self.turn_bonus, own, weights))
+                                      self.wild_bonus, self.turn_bonus, own, weights,
+                                      match))
             if len(values) < len(active):
                 break
             worlds += 1

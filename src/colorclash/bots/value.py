@@ -98,11 +98,7 @@ def win_chance(g: Any, me: int, weights: tuple[float, ...]) -> float:
     z = 0.0
     for w, x in zip(weights, features(g, me), strict=True):
         z += w * x
-    if z > 30.0:
-        return 1.0
-    if z < -30.0:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
+    return _logistic(z)
 
 
 # Fitted by benchmarks/train_value.py (per preset, two seats); a preset missing here keeps
@@ -115,4 +111,90 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 }
 
 
-__all__ = ["FEATURES", "WEIGHTS", "features", "win_chance"]
+# ------------------------------------------------------------------ matches of rounds
+#
+# In a match of several rounds scored by the winner (``family``: three rounds, the winner
+# of a round scores the points left in the loser's hand), winning the round is not the
+# whole goal. ``hard`` plays for the match at the end of a round, where its rollouts play
+# on until the round is over (colorclash.bots.hard, ENDGAME_CARDS):
+#
+# - :func:`standing_chance` scores a finished round: a logistic model of the score
+#   difference, fitted per number of rounds still to play;
+# - :func:`match_chance` scores the rare rollout still cut short: the chance to win the
+#   match if the searching seat wins this round and if it loses it, each a logistic model
+#   of the standing and the loser's card count (per rounds still to play after this one),
+#   weighed by the round chance. The points in the loser's hand are left out on purpose:
+#   mid-round they say little about the points at stake when the round ends, and a search
+#   that counted them shed its Wilds too early (docs/benchmarks.md).
+#
+# Both are fitted by ``python -m benchmarks.train_value --match`` on self-play matches of
+# the rollouts' own policy. The models are written from the round winner's side, so one
+# set of weights serves both outcomes: losing the round is the other seat winning it.
+
+MATCH_FEATURES = ("bias", "standing/100", "loser cards/10")
+MAX_ROUNDS_LEFT = 4  # the longest match offered is five rounds
+
+
+def _logistic(z: float) -> float:
+    if z > 30.0:
+        return 1.0
+    if z < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _rounds_after(g: Any) -> int:
+    """Rounds still to play after the current one (capped at :data:`MAX_ROUNDS_LEFT`)."""
+    return min(max(g.options.rounds - g.round_no, 0), MAX_ROUNDS_LEFT)
+
+
+def winner_match_chance(standing: float, loser_cards: int, rounds_after: int) -> float:
+    """The chance that the seat that wins this round wins the match, from its standing
+    (its score minus the other's) and the number of cards the loser holds now."""
+    w = MATCH_WEIGHTS[rounds_after]
+    return _logistic(w[0] + w[1] * standing / 100.0 + w[2] * min(loser_cards, 20) / 10.0)
+
+
+def match_chance(g: Any, me: int, round_chance: float) -> float:
+    """The chance that ``me`` wins a two-seat match of several rounds scored by the
+    winner, from a round still being played in which it has ``round_chance`` (see
+    :func:`uses_match_value`)."""
+    opp = 1 - me
+    standing = g.scores[me] - g.scores[opp]
+    after = _rounds_after(g)
+    if_win = winner_match_chance(standing, len(g.hands[opp]), after)
+    if_lose = 1.0 - winner_match_chance(-standing, len(g.hands[me]), after)
+    return round_chance * if_win + (1.0 - round_chance) * if_lose
+
+
+def standing_chance(g: Any, me: int) -> float:
+    """The chance that ``me`` wins the match from the standing between two rounds (exact
+    when the match is over)."""
+    if g.phase == "game_over":
+        winners = g.result["winners"]
+        return 1.0 / len(winners) if me in winners else 0.0
+    after = min(max(g.options.rounds - g.round_no, 1), MAX_ROUNDS_LEFT)
+    return _logistic(STANDING_WEIGHTS[after] * (g.scores[me] - g.scores[1 - me]) / 100.0)
+
+
+def uses_match_value(options: dict[str, Any], seats: int) -> bool:
+    """Do these game options (a view's ``options``) make a two-seat match of several
+    rounds scored by the round winner, where :func:`match_chance` applies?"""
+    return (seats == 2 and options.get("rounds", 1) > 1
+            and options.get("scoring") == "winner" and options.get("deck") != "day-night")
+
+
+# Fitted by benchmarks/train_value.py --match: MATCH_WEIGHTS per rounds still to play after
+# the current one (MATCH_FEATURES), STANDING_WEIGHTS per rounds still to play.
+MATCH_WEIGHTS: dict[int, tuple[float, float, float]] = {
+    0: (1.3790, 4.9996, 0.8260),
+    1: (0.6692, 2.7551, 0.4837),
+    2: (0.5052, 2.0213, 0.3711),
+    3: (0.4097, 1.6414, 0.3401),
+    4: (0.3992, 0.0000, 0.2471),
+}
+STANDING_WEIGHTS: dict[int, float] = {1: 3.0884, 2: 2.1918, 3: 1.7758, 4: 1.4752}
+
+
+__all__ = ["FEATURES", "MATCH_FEATURES", "WEIGHTS", "features", "match_chance",
+           "standing_chance", "uses_match_value", "win_chance", "winner_match_chance"]
