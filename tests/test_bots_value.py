@@ -33,6 +33,16 @@ def table(preset, hands, top, first=0, draw=("R1", "B2", "G3", "Y4")):
     return new_game("color-clash", preset=preset, seats=2, setup=setup)
 
 
+def load_trainer():
+    """benchmarks/train_value.py as a module (it needs numpy)."""
+    pytest.importorskip("numpy")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_value.py"
+    spec = importlib.util.spec_from_file_location("train_value_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def self_play_positions(preset, rounds, seed):
     """(game copy, outcome for seat 0) at every position of ``rounds`` self-play rounds."""
     rng = random.Random(seed)
@@ -145,11 +155,7 @@ def test_hard_uses_the_model_in_two_seat_games_of_presets_that_have_one(monkeypa
 
 
 def test_the_trainer_fits_weights_that_the_bot_can_use(capsys):
-    pytest.importorskip("numpy")
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_value.py"
-    spec = importlib.util.spec_from_file_location("train_value_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_trainer()
     assert module.main(["--presets", "standard", "--rounds", "120", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     line = next(s for s in out.splitlines() if s.strip().startswith('"standard"'))
@@ -316,11 +322,7 @@ def test_hard_plays_for_the_match_at_the_end_of_a_round_where_the_model_applies(
 
 
 def test_the_trainer_fits_match_models(capsys):
-    pytest.importorskip("numpy")
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_value.py"
-    spec = importlib.util.spec_from_file_location("train_value_match", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_trainer()
     assert module.main(["--match", "--rounds", "150", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     lines = [s.strip() for s in out.splitlines()]

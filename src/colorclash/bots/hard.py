@@ -71,6 +71,7 @@ from colorclash.bots.medium import (
 )
 from colorclash.bots.value import (
     WEIGHTS,
+    logistic,
     match_chance,
     standing_chance,
     uses_match_value,
@@ -769,12 +770,7 @@ def _standing_value(diff: float, rounds_left: int, scale: float) -> float:
     (exact when none is left; a logistic guess otherwise)."""
     if rounds_left <= 0:
         return 1.0 if diff > 0 else (0.5 if diff == 0 else 0.0)
-    x = diff / (scale * math.sqrt(rounds_left))
-    if x > 30:
-        return 1.0
-    if x < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+    return logistic(diff / (scale * math.sqrt(rounds_left)))
 
 
 def _rounds_left(g: Any) -> int:

@@ -98,7 +98,7 @@ def win_chance(g: Any, me: int, weights: tuple[float, ...]) -> float:
     z = 0.0
     for w, x in zip(weights, features(g, me), strict=True):
         z += w * x
-    return _logistic(z)
+    return logistic(z)
 
 
 # Fitted by benchmarks/train_value.py (per preset, two seats); a preset missing here keeps
@@ -135,7 +135,8 @@ MATCH_FEATURES = ("bias", "standing/100", "loser cards/10")
 MAX_ROUNDS_LEFT = 4  # the longest match offered is five rounds
 
 
-def _logistic(z: float) -> float:
+def logistic(z: float) -> float:
+    """1 / (1 + e^-z), without overflow."""
     if z > 30.0:
         return 1.0
     if z < -30.0:
@@ -152,7 +153,7 @@ def winner_match_chance(standing: float, loser_cards: int, rounds_after: int) ->
     """The chance that the seat that wins this round wins the match, from its standing
     (its score minus the other's) and the number of cards the loser holds now."""
     w = MATCH_WEIGHTS[rounds_after]
-    return _logistic(w[0] + w[1] * standing / 100.0 + w[2] * min(loser_cards, 20) / 10.0)
+    return logistic(w[0] + w[1] * standing / 100.0 + w[2] * min(loser_cards, 20) / 10.0)
 
 
 def match_chance(g: Any, me: int, round_chance: float) -> float:
@@ -174,7 +175,7 @@ def standing_chance(g: Any, me: int) -> float:
         winners = g.result["winners"]
         return 1.0 / len(winners) if me in winners else 0.0
     after = min(max(g.options.rounds - g.round_no, 1), MAX_ROUNDS_LEFT)
-    return _logistic(STANDING_WEIGHTS[after] * (g.scores[me] - g.scores[1 - me]) / 100.0)
+    return logistic(STANDING_WEIGHTS[after] * (g.scores[me] - g.scores[1 - me]) / 100.0)
 
 
 def uses_match_value(options: dict[str, Any], seats: int) -> bool:
@@ -196,5 +197,5 @@ MATCH_WEIGHTS: dict[int, tuple[float, float, float]] = {
 STANDING_WEIGHTS: dict[int, float] = {1: 3.0884, 2: 2.1918, 3: 1.7758, 4: 1.4752}
 
 
-__all__ = ["FEATURES", "MATCH_FEATURES", "WEIGHTS", "features", "match_chance",
+__all__ = ["FEATURES", "MATCH_FEATURES", "WEIGHTS", "features", "logistic", "match_chance",
            "standing_chance", "uses_match_value", "win_chance", "winner_match_chance"]
