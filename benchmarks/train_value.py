@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from colorclash.bots.hard import fast_policy_lean
-from colorclash.bots.value import FEATURES, MAX_ROUNDS_LEFT, features
+from colorclash.bots.value import FEATURES, MAX_ROUNDS_LEFT, features, match_share
 from colorclash.engine import new_game
 
 PRESETS = ("standard", "family", "classic-table", "siege")
@@ -50,7 +50,7 @@ def positions(preset: str, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarr
             if rng.random() < KEEP:
                 me = rng.randrange(2)
                 kept.append((features(g, me), me))
-            seat = g.window_seat if g.phase == "call_window" else g.turn
+            seat = g.to_act[0]
             g.apply(seat, fast_policy_lean(g, seat))
             steps += 1
         if not g.out:
@@ -78,35 +78,33 @@ def match_positions(matches: int, seed: int) -> tuple[dict[int, tuple[np.ndarray
         g = new_game("color-clash", preset="family", seats=2, seed=f"match:{seed}:{m}",
                      options={"rounds": rounds})
         g.rng = random.Random(rng.getrandbits(64))
-        kept: list[tuple[int, int, list[int], list[int]]] = []  # round, left, scores, cards
-        round_winner: dict[int, int] = {}
+        kept: list[tuple[int, list[int], list[int]]] = []  # round, scores, cards
+        round_winner: dict[int, int] = {}  # by round; a dead round has none
         breaks: list[tuple[int, int]] = []  # (rounds left, seat 0's standing)
         steps = 0
-        while g.phase != "game_over" and steps < 5000:
+        while steps < 5000:
+            if g.phase in ("round_over", "game_over") and g.out:
+                round_winner[g.round_no] = g.out[0]
+            if g.phase == "game_over":
+                break
             if g.phase == "round_over":
-                if g.round_winner is not None:
-                    round_winner[g.round_no] = g.round_winner
                 breaks.append((rounds - g.round_no, g.scores[0] - g.scores[1]))
                 g.apply(0, {"type": "next"})
                 continue
             if rng.random() < KEEP / 2:
-                kept.append((g.round_no, rounds - g.round_no, list(g.scores),
-                             [len(g.hands[s]) for s in (0, 1)]))
-            seat = g.window_seat if g.phase == "call_window" else g.turn
+                kept.append((g.round_no, list(g.scores), [len(h) for h in g.hands]))
+            seat = g.to_act[0]
             g.apply(seat, fast_policy_lean(g, seat))
             steps += 1
         if g.phase != "game_over":
             continue
-        if g.out:
-            round_winner[g.round_no] = g.out[0]
-        winners = g.result["winners"]
-        result = [1.0 / len(winners) if s in winners else 0.0 for s in (0, 1)]
-        for round_no, left, scores, cards in kept:
+        result = [match_share(g, s) for s in (0, 1)]
+        for round_no, scores, cards in kept:
             w = round_winner.get(round_no)
             if w is None:
                 continue  # a dead round
             lose = 1 - w
-            xs, ys = during[left]
+            xs, ys = during[rounds - round_no]
             xs.append([1.0, (scores[w] - scores[lose]) / 100.0, min(cards[lose], 20) / 10.0])
             ys.append(result[w])
         for left, standing in breaks:

@@ -250,7 +250,7 @@ def test_the_match_chance_of_the_two_seats_adds_up_to_one():
     assert standing_chance(at(g, (50, 50), 1), 0) == pytest.approx(0.5)
 
 
-def test_the_match_chance_follows_the_standing_the_round_and_the_points_at_stake():
+def test_the_match_chance_follows_the_standing_the_round_and_the_cards_at_stake():
     hands = [["R5", "B3"], ["B1", "G3", "W+4", "W"]]
     level = at(table("family", hands, "R9"), (0, 0), 3)
     ahead = at(table("family", hands, "R9"), (60, 0), 3)

@@ -73,6 +73,7 @@ from colorclash.bots.value import (
     WEIGHTS,
     logistic,
     match_chance,
+    match_share,
     standing_chance,
     uses_match_value,
     win_chance,
@@ -783,8 +784,7 @@ def _rounds_left(g: Any) -> int:
 def _match_value(g: Any, me: int, scale: float) -> float:
     """Value of a finished round in a match of several rounds: the match standing."""
     if g.phase == "game_over":
-        winners = g.result["winners"]
-        return 1.0 / len(winners) if me in winners else 0.0
+        return match_share(g, me)
     return _standing_value(_standing(g, me), _rounds_left(g), scale)
 
 

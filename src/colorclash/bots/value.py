@@ -168,13 +168,18 @@ def match_chance(g: Any, me: int, round_chance: float) -> float:
     return round_chance * if_win + (1.0 - round_chance) * if_lose
 
 
+def match_share(g: Any, seat: int) -> float:
+    """``seat``'s share of a finished match: 1 / the number of winners if it is one, else 0."""
+    winners = g.result["winners"]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
 def standing_chance(g: Any, me: int) -> float:
     """The chance that ``me`` wins the match from the standing between two rounds (exact
     when the match is over)."""
     if g.phase == "game_over":
-        winners = g.result["winners"]
-        return 1.0 / len(winners) if me in winners else 0.0
-    after = min(max(g.options.rounds - g.round_no, 1), MAX_ROUNDS_LEFT)
+        return match_share(g, me)
+    after = max(_rounds_after(g), 1)  # between rounds, at least one is still to play
     return logistic(STANDING_WEIGHTS[after] * (g.scores[me] - g.scores[1 - me]) / 100.0)
 
 
@@ -197,5 +202,5 @@ MATCH_WEIGHTS: dict[int, tuple[float, float, float]] = {
 STANDING_WEIGHTS: dict[int, float] = {1: 3.0884, 2: 2.1918, 3: 1.7758, 4: 1.4752}
 
 
-__all__ = ["FEATURES", "MATCH_FEATURES", "WEIGHTS", "features", "logistic", "match_chance",
+__all__ = ["FEATURES", "MATCH_FEATURES", "WEIGHTS", "features", "logistic", "match_chance", "match_share",
            "standing_chance", "uses_match_value", "win_chance", "winner_match_chance"]
