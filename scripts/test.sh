@@ -15,13 +15,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     fi
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
-python3 -m ruff check src tests benchmarks
+# The project's own virtualenv (.venv), with the test extras.
+source scripts/venv.sh test
+"$PY" -m ruff check src tests benchmarks
 # Browser tests (Playwright's sync API) run in their own pytest process: they must not
 # share an event loop with the pytest-asyncio tests.
 status=0
-python3 -m pytest -q --ignore=tests/browser "$@" || status=$?
+"$PY" -m pytest -q --ignore=tests/browser "$@" || status=$?
 if [ -d tests/browser ] && ls tests/browser/test_*.py >/dev/null 2>&1; then
-    python3 -m pytest -q tests/browser "$@" || status=$?
+    "$PY" -m pytest -q tests/browser "$@" || status=$?
 fi
 exit $status
