@@ -14,6 +14,8 @@ import operator
 import random
 import secrets
 import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -135,3 +137,111 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    # -- what the site's shell reads (same for every game; see docs/adding-a-game.md) --
+
+    @property
+    def start_events(self) -> list[Event]:
+        """Public events of the deal (a first card's effect, ...); default none."""
+        return []
+
+    def timer(self) -> dict[str, Any] | None:
+        """The clock the server should run now, as data (the server owns time, the game
+        says what is being waited for):
+
+        - ``{"kind": "turn", "seat": s, "key": k}``: seat ``s``'s turn clock (the room's
+          turn length). ``key`` names the turn: the deadline is kept while the key stays
+          the same, so a turn of several actions keeps one clock.
+        - ``{"kind": "next"}``: between rounds; the server applies ``{"type": "next"}``
+          when every connected player is ready or after a pause.
+        - any other kind with ``"seconds"``: a short clock fixed by the rules (Color
+          Clash's 3 s last-card window, its 6 s drawn-card choice).
+        - ``None``: nothing to wait for (the game is over).
+
+        When a clock runs out the server applies ``{"type": "timeout"}`` for the seat if
+        the game lists ``timeout`` among its definition's ``server_actions``; otherwise a
+        computer player chooses the seat's action.
+        """
+        if self.over or not self.to_act:
+            return None
+        return {"kind": "turn", "seat": self.to_act[0], "key": len(self.log)}
+
+    def commitment(self) -> str:
+        raise NotImplementedError
+
+    def copy(self) -> Game:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a room's host may set: its name, its choices and its default.
+    The client names it from its catalog (``option.<name>`` and ``option.<name>.<choice>``)."""
+
+    name: str
+    choices: tuple[Any, ...]
+    default: Any
+
+    def public(self) -> dict[str, Any]:
+        return {"name": self.name, "choices": list(self.choices), "default": self.default}
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """A game as the site hosts it: everything the lobby, the room screen and
+    ``GET /api/games`` need, as data. Nothing in the server names a game.
+
+    ``presets`` maps each preset id to the options a host may choose for it (the turn
+    ``clock`` in seconds among them); ``make(preset=, seats=, seed=, setup=, options=)``
+    builds a game. ``server_actions`` are the action types only the server applies
+    (``timeout``, ``next``, ``substitute``); a player who sends one is refused.
+    """
+
+    key: str
+    name: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    presets: dict[str, tuple[OptionSpec, ...]]
+    default_preset: str
+    make: Callable[..., Game] = field(repr=False, compare=False)
+    server_actions: frozenset[str] = frozenset()
+    #: seats of a Quick Match table (the smallest full table most players enjoy)
+    quick_match_seats: int = 0
+
+    def options_for(self, preset: str | None) -> tuple[OptionSpec, ...]:
+        return self.presets[preset or self.default_preset]
+
+    def defaults(self, preset: str | None) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options_for(preset)}
+
+    def check_options(self, preset: str | None, chosen: dict[str, Any]) -> dict[str, Any]:
+        """The room's options for ``preset``: defaults with ``chosen`` applied, each checked
+        against its choices (ValueError with a readable message otherwise)."""
+        preset = preset or self.default_preset
+        if preset not in self.presets:
+            raise ValueError(f"unknown preset {preset!r} for {self.name}; known: "
+                             f"{', '.join(self.presets)}")
+        specs = {o.name: o for o in self.presets[preset]}
+        out = self.defaults(preset)
+        for name, value in chosen.items():
+            spec = specs.get(name)
+            if spec is None:
+                raise ValueError(f"{self.name} has no option {name!r} (options: "
+                                 f"{', '.join(specs) or 'none'})")
+            if value not in spec.choices or isinstance(value, bool) != isinstance(
+                    spec.default, bool):
+                raise ValueError(f"option {name} must be one of "
+                                 f"{', '.join(str(c) for c in spec.choices)}, not {value!r}")
+            out[name] = value
+        return out
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "key": self.key, "name": self.name,
+            "seats": {"min": self.min_seats, "max": self.max_seats,
+                      "default": self.default_seats},
+            "default_preset": self.default_preset,
+            "presets": {p: {"options": [o.public() for o in opts]}
+                        for p, opts in self.presets.items()},
+        }

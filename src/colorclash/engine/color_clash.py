@@ -31,7 +31,15 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from colorclash.engine.base import Action, Event, Game, IllegalAction, SeededRandom
+from colorclash.engine.base import (
+    Action,
+    Event,
+    Game,
+    GameDefinition,
+    IllegalAction,
+    OptionSpec,
+    SeededRandom,
+)
 from colorclash.engine.cards import (
     BOMB,
     CLOCK,
@@ -49,7 +57,7 @@ from colorclash.engine.cards import (
     WILD,
     new_deck,
 )
-from colorclash.engine.presets import Options, make_options
+from colorclash.engine.presets import PRESETS, Options, make_options
 
 PLAY, DRAWN, COLOR, WINDOW, ROUND_OVER, GAME_OVER = (
     "play", "drawn", "color", "call_window", "round_over", "game_over",
@@ -1256,3 +1264,29 @@ class ColorClash(Game):
 
 
 _HANDLERS = ColorClash._HANDLERS  # a module global: the fastest lookup in apply()
+
+
+# ---------------------------------------------------------------------- the site's view of it
+
+
+def _room_options(o: Options) -> tuple[OptionSpec, ...]:
+    return (OptionSpec("clock", tuple(o.clock_choices), o.clock),
+            OptionSpec("match", tuple(o.match_choices), o.match))
+
+
+def _make(*, preset: str | None = None, **kwargs: Any) -> ColorClash:
+    return ColorClash(preset=preset or "standard", **kwargs)
+
+
+DEFINITION = GameDefinition(
+    key="color-clash",
+    name="Color Clash",
+    min_seats=2,
+    max_seats=6,
+    default_seats=4,
+    presets={name: _room_options(o) for name, o in PRESETS.items()},
+    default_preset="classic-table",
+    make=_make,
+    server_actions=frozenset({"timeout", "next", "substitute"}),
+    quick_match_seats=4,
+)
