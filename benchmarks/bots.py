@@ -42,20 +42,21 @@ PAIRS = ("hard:medium", "medium:easy", "easy:random", "medium:random")
 
 
 def run_line(pair: str, preset: str, players: int, games: int, seed: int,
-             bot_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+             bot_options: dict[str, dict[str, Any]] | None = None,
+             game: str = "color-clash") -> dict[str, Any]:
     from colorclash.simulate import simulate, wilson
 
     hi, lo = pair.split(":")
     t0 = time.perf_counter()
     c0 = time.process_time()
     load0 = os.getloadavg()[0]
-    report = simulate(preset=preset, players=players, games=games, bots=[hi, lo], seed=seed,
-                      bot_options=bot_options)
+    report = simulate(game=game, preset=preset, players=players, games=games, bots=[hi, lo],
+                      seed=seed, bot_options=bot_options)
     b = report["bots"]
     wins_hi = b[hi]["wins"]
     low, high = wilson(wins_hi, games)
     return {
-        "pair": pair, "preset": preset, "players": players, "games": games, "seed": seed,
+        "game": game, "pair": pair, "preset": preset, "players": players, "games": games, "seed": seed,
         "wins_hi": wins_hi, "wins_lo": b[lo]["wins"], "draws": report["draws"],
         "win_rate": wins_hi / games, "ci95": [low, high],
         "mean_actions": report["mean_actions"],

@@ -24,29 +24,32 @@ import sys
 import time
 from typing import Any
 
-from colorclash.bots import LEVELS, make_bot
-from colorclash.engine import new_game
+from colorclash.bots import levels, make_bot
+from colorclash.engine import game_definition, new_game
 
 MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped as a draw
 
 
 def _check(game: str, preset: str | None, players: int, games: int, bots: list[str]) -> str:
-    if game != "color-clash":
-        raise ValueError(f"no computer players for game {game!r} yet; use --game color-clash")
-    from colorclash.engine.presets import PRESETS
-
-    preset = preset or "standard"
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-    if not 2 <= players <= 6:
-        raise ValueError("--players must be between 2 and 6")
+    definition = game_definition(game)
+    known = levels(game)
+    # Color Clash's engine plays "standard" when no preset is named; other games have one
+    # default preset of their own.
+    preset = preset or ("standard" if game == "color-clash" else definition.default_preset)
+    if preset not in definition.presets:
+        raise ValueError(f"unknown preset {preset!r} for {game}; known: "
+                         f"{', '.join(definition.presets)}")
+    if not definition.min_seats <= players <= definition.max_seats:
+        raise ValueError(f"--players must be between {definition.min_seats} and "
+                         f"{definition.max_seats} for {game}")
     if games < 1:
         raise ValueError("--games must be at least 1")
     if not bots:
         raise ValueError("--bots needs at least one level")
     for level in bots:
-        if level not in LEVELS:
-            raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+        if level not in known:
+            raise ValueError(f"unknown bot level {level!r} for {game}; known: "
+                             f"{', '.join(known)}")
     return preset
 
 
@@ -74,6 +77,7 @@ def play_game(
     lineup: list[str],
     seed: int | str,
     *,
+    game: str = "color-clash",
     bot_seed: str = "",
     bot_options: dict[str, dict[str, Any]] | None = None,
     times: dict[str, list[float]] | None = None,
@@ -84,9 +88,9 @@ def play_game(
     ``view(seat)`` only. Decision times (seconds) are appended to ``times[level]``.
     """
     n = len(lineup)
-    g = new_game("color-clash", preset=preset, seats=n, seed=seed)
+    g = new_game(game, preset=preset, seats=n, seed=seed)
     bots = [
-        make_bot(level, seed=f"{bot_seed}:{s}", **(bot_options or {}).get(level, {}))
+        make_bot(game, level, seed=f"{bot_seed}:{s}", **(bot_options or {}).get(level, {}))
         for s, level in enumerate(lineup)
     ]
     start = g.start_events
@@ -114,7 +118,7 @@ def play_game(
         "winners": list(result["winners"]) if result else [],
         "scores": list(result["scores"]) if result else [0] * n,
         "actions": actions,
-        "rounds": g.round_no,
+        "rounds": getattr(g, "round_no", 1),
         "decisions": decisions,
     }
 
@@ -150,7 +154,7 @@ def simulate(
     for gi in range(games):
         seating = [lineup[(s + gi) % players] for s in range(players)]
         deal = gi // players  # each deal is played once per rotation (duplicate format)
-        out = play_game(preset, seating, f"{seed}:{deal}", bot_seed=f"{seed}:{gi}",
+        out = play_game(preset, seating, f"{seed}:{deal}", game=game, bot_seed=f"{seed}:{gi}",
                         bot_options=bot_options, times=times)
         total_actions += out["actions"]
         total_rounds += out["rounds"]
@@ -208,7 +212,7 @@ def simulate(
 def render_table(report: dict[str, Any]) -> Any:
     from rich.table import Table
 
-    title = (f"{report['preset']}, {report['players']} players, {report['games']} games, "
+    title = (f"{report['game']} {report['preset']}, {report['players']} players, {report['games']} games, "
              f"seed {report['seed']}\nmean game length {report['mean_actions']:.1f} turns "
              f"(actions), {report['mean_rounds']:.1f} rounds")
     table = Table(title=title)
@@ -248,7 +252,7 @@ def run_simulation(
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,
                   transient=as_json) as bar:
-        task = bar.add_task(f"{preset}: {','.join(bots)}", total=games)
+        task = bar.add_task(f"{game} {preset}: {','.join(bots)}", total=games)
         report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
                           seed=seed, progress=lambda done: bar.update(task, completed=done))
     if as_json:
