@@ -77,7 +77,7 @@ def test_play_game_reports_a_finished_game():
     (["--bots", "expert"], "unknown bot level 'expert'"),
     (["--preset", "nope"], "unknown preset 'nope'"),
     (["--players", "7"], "between 2 and 6"),
-    (["--game", "chess"], "unknown game .chess."),
+    (["--game", "chess"], "known: color-clash"),
 ])
 def test_the_command_rejects_bad_input_clearly(bad, message):
     args = ["simulate", "--players", "2", "--games", "2", *bad]
