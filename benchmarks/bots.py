@@ -17,7 +17,7 @@ every preset in turn) at the default budget; the wall-clock time of every ``hard
 decision is recorded. Reported: median and 99th percentile over all decisions and over the
 decisions that ran a search (the others are forced or obvious and take microseconds).
 
-Usage: ``colorclash bench bots [--games N] [--pairs hard:medium,...] [--presets P,...]
+Usage: ``colorclash bench bots [--game G] [--games N] [--pairs hard:medium,...] [--presets P,...]
 [--players 2,4] [--seed S] [--out FILE] [--resume] [--timing-games N] [--only-timing]
 [--no-timing] [--json] [--hard-budget-ms MS|none] [--hard-rollouts N]
 [--hard-option NAME=VALUE ...]``. The last three change ``hard``'s budget or any of its
@@ -39,6 +39,25 @@ from typing import Any
 
 PRESETS = ("standard", "family", "classic-table", "siege", "day-night")
 PAIRS = ("hard:medium", "medium:easy", "easy:random", "medium:random")
+
+
+def default_pairs(game: str) -> tuple[str, ...]:
+    """Each level against the one below it, and medium against random."""
+    from colorclash.bots import levels
+
+    if game == "color-clash":
+        return PAIRS
+    names = levels(game)
+    pairs = [f"{names[i + 1]}:{names[i]}" for i in range(len(names) - 2, -1, -1)]
+    if "medium" in names and "random" in names and "medium:random" not in pairs:
+        pairs.append("medium:random")
+    return tuple(pairs)
+
+
+def default_presets(game: str) -> tuple[str, ...]:
+    from colorclash.engine import GAMES
+
+    return PRESETS if game == "color-clash" else tuple(GAMES[game].presets)
 
 
 def run_line(pair: str, preset: str, players: int, games: int, seed: int,
@@ -69,7 +88,8 @@ def run_line(pair: str, preset: str, players: int, games: int, seed: int,
 
 
 def timing(games: int, seed: int, presets: tuple[str, ...],
-           hard_options: dict[str, Any] | None = None) -> dict[str, Any]:
+           hard_options: dict[str, Any] | None = None,
+           game: str = "color-clash") -> dict[str, Any]:
     """Wall-clock time of every decision of ``hard`` (default budget) against medium, as
     the server asks for it: ``act(view, events)`` with the events since its last turn
     (taking them in, its beliefs about the opponents' hands, is part of the decision)."""
@@ -82,10 +102,10 @@ def timing(games: int, seed: int, presets: tuple[str, ...],
     worlds: list[int] = []
     for gi in range(games):
         preset = presets[gi % len(presets)]
-        g = new_game("color-clash", preset=preset, seats=2, seed=f"{seed}:t{gi}")
+        g = new_game(game, preset=preset, seats=2, seed=f"{seed}:t{gi}")
         hard_seat = gi % 2
-        bots = [make_bot("hard", seed=f"{seed}:{gi}:{s}", **(hard_options or {}))
-                if s == hard_seat else make_bot("medium", seed=f"{seed}:{gi}:{s}")
+        bots = [make_bot(game, "hard", seed=f"{seed}:{gi}:{s}", **(hard_options or {}))
+                if s == hard_seat else make_bot(game, "medium", seed=f"{seed}:{gi}:{s}")
                 for s in range(2)]
         pending = list(g.start_events)  # what hard has not taken in yet
         bots[1 - hard_seat].observe(g.start_events)
@@ -100,10 +120,10 @@ def timing(games: int, seed: int, presets: tuple[str, ...],
                 pending = []
                 ms = 1000 * (time.perf_counter() - t0)
                 all_ms.append(ms)
-                if bot.last_search:
+                if getattr(bot, "last_search", None):
                     searched_ms.append(ms)
                     cpu_ms.append(1000 * (time.process_time() - c0))
-                    worlds.append(bot.last_search["worlds"])
+                    worlds.append(bot.last_search.get("worlds", 0))
             else:
                 action = bot.act(view)
             events = g.apply(seat, action)
@@ -156,9 +176,11 @@ def _option_value(text: str) -> Any:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="colorclash bench bots", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="color-clash", help="which game's players")
     ap.add_argument("--games", type=int, default=1000, help="games per line (default 1000)")
-    ap.add_argument("--pairs", default=",".join(PAIRS), help="stronger:weaker,...")
-    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--pairs", default=None, help="stronger:weaker,... (default: each level "
+                    "against the one below, and medium against random)")
+    ap.add_argument("--presets", default=None, help="default: every preset of the game")
     ap.add_argument("--players", default="2,4", help="table sizes (default 2,4)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="append each finished line here (JSON lines)")
@@ -174,20 +196,30 @@ def main(argv: list[str]) -> int:
                     help="any other option of hard (docs/bots.md), e.g. belief=0; repeatable")
     args = ap.parse_args(argv)
 
-    from colorclash.bots import LEVELS
+    from colorclash.bots import levels
+    from colorclash.engine import GAMES
 
-    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    game = args.game
+    if game not in GAMES:
+        ap.error(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    known = levels(game)
+    definition = GAMES[game]
+    pairs = [p.strip() for p in (args.pairs or ",".join(default_pairs(game))).split(",")
+             if p.strip()]
     for p in pairs:
         parts = p.split(":")
-        if len(parts) != 2 or any(x not in LEVELS for x in parts):
-            ap.error(f"bad pair {p!r}: write stronger:weaker with levels {', '.join(LEVELS)}")
-    presets = tuple(x.strip() for x in args.presets.split(",") if x.strip())
+        if len(parts) != 2 or any(x not in known for x in parts):
+            ap.error(f"bad pair {p!r}: write stronger:weaker with levels {', '.join(known)}")
+    presets = tuple(x.strip() for x in (args.presets or ",".join(default_presets(game)))
+                    .split(",") if x.strip())
     for preset in presets:
-        if preset not in PRESETS:
-            ap.error(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        if preset not in definition.presets:
+            ap.error(f"unknown preset {preset!r}; known: {', '.join(definition.presets)}")
     sizes = [int(x) for x in args.players.split(",") if x.strip()]
-    if args.games < 1 or any(not 2 <= s <= 6 for s in sizes):
-        ap.error("--games must be at least 1 and --players between 2 and 6")
+    if args.games < 1 or any(not definition.min_seats <= s <= definition.max_seats
+                             for s in sizes):
+        ap.error(f"--games must be at least 1 and --players between {definition.min_seats} "
+                 f"and {definition.max_seats}")
 
     hard_options: dict[str, Any] = {}
     if args.hard_budget_ms is not None:
@@ -203,7 +235,7 @@ def main(argv: list[str]) -> int:
     if hard_options:
         from colorclash.bots import make_bot
         try:
-            make_bot("hard", **hard_options)
+            make_bot(game, "hard", **hard_options)
         except TypeError as exc:
             ap.error(f"hard does not take these options: {exc}")
     bot_options = {"hard": hard_options} if hard_options else None
@@ -215,7 +247,8 @@ def main(argv: list[str]) -> int:
         for text in out.read_text().splitlines():
             if text.strip():
                 r = json.loads(text)
-                if r.get("kind", "line") == "line" and r["games"] >= args.games:
+                if (r.get("kind", "line") == "line" and r["games"] >= args.games
+                        and r.get("game", "color-clash") == game):
                     done.add((r["pair"], r["preset"], r["players"]))
                     lines.append(r)
     result: dict[str, Any] = {"machine": platform.platform(), "python": platform.python_version(),
@@ -226,7 +259,7 @@ def main(argv: list[str]) -> int:
                 for size in sizes:
                     if (pair, preset, size) in done:
                         continue
-                    r = run_line(pair, preset, size, args.games, args.seed, bot_options)
+                    r = run_line(pair, preset, size, args.games, args.seed, bot_options, game)
                     r["kind"] = "line"
                     lines.append(r)
                     if out:
@@ -238,7 +271,7 @@ def main(argv: list[str]) -> int:
                               f"{100 * r['win_rate']:5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
                               f"({r['wall_s']:.0f} s)", file=sys.stderr, flush=True)
     if not args.no_timing:
-        t = timing(args.timing_games, args.seed, presets, hard_options)
+        t = timing(args.timing_games, args.seed, presets, hard_options, game)
         t["kind"] = "timing"
         result["timing"] = t
         if out:
