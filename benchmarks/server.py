@@ -74,7 +74,7 @@ async def _run(url: str, tables: int, games: int, preset: str) -> dict[str, Any]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from colorclash.server.testing import ServerProcess
+    from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
 
     p = argparse.ArgumentParser(prog="colorclash bench server", description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=8, help="tables playing at once")
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     env = {"COLORCLASH_BOT_DELAY": "0", "COLORCLASH_RATE_PER_S": "100000",
-           "COLORCLASH_RATE_BURST": "100000", "COLORCLASH_RECONNECT_GRACE": "600"}
+           "COLORCLASH_RATE_BURST": "100000", "COLORCLASH_RECONNECT_GRACE": "600",
+           **LIFTED_LIMITS_ENV}
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}", env=env) as srv:

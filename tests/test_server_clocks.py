@@ -11,7 +11,7 @@ import pytest
 from colorclash.client import Client
 from colorclash.engine import new_game
 from colorclash.server.config import Settings
-from colorclash.server.testing import InProcessServer
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -29,7 +29,7 @@ def factory(*, preset, seats, seed, options):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("clocks") / "rooms.sqlite3"
-    settings = Settings(bot_delay=0.0, clock_scale=SCALE, call_window=0.4, drawn_choice=0.3,
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=SCALE, call_window=0.4, drawn_choice=0.3,
                         reconnect_grace=60, next_round_delay=0.3)
     with InProcessServer(f"sqlite:///{db}", settings, game_factory=factory) as srv:
         yield srv

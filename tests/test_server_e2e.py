@@ -11,7 +11,7 @@ from colorclash.client import Client, ClientError
 from colorclash.server.config import Settings
 from colorclash.server.names import ADJECTIVES, ANIMALS, CODE_ALPHABET
 from colorclash.server.protocol import validate_server_message
-from colorclash.server.testing import InProcessServer
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 from colorclash.verify import verify_record
 
 pytestmark = pytest.mark.timeout(120)
@@ -22,7 +22,7 @@ GRACE = 1.5
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("e2e") / "rooms.sqlite3"
-    settings = Settings(bot_delay=0.0, reconnect_grace=GRACE, next_round_delay=0.3,
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, reconnect_grace=GRACE, next_round_delay=0.3,
                         quick_match_wait=1.0)
     with InProcessServer(f"sqlite:///{db}", settings) as srv:
         yield srv

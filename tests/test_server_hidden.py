@@ -12,7 +12,7 @@ from colorclash.bots import make_bot
 from colorclash.client import Client
 from colorclash.engine.cards import FACES
 from colorclash.server.config import Settings
-from colorclash.server.testing import InProcessServer
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -25,7 +25,7 @@ SECRET_KEYS = {"hands", "draw_pile", "seed", "initial_order", "token", "token_ha
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("hidden") / "rooms.sqlite3"
     # Test clients play at machine speed: lift the per-connection rate limit.
-    settings = Settings(bot_delay=0.0, next_round_delay=0.2, reconnect_grace=60,
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, next_round_delay=0.2, reconnect_grace=60,
                         rate_per_s=10_000, rate_burst=10_000)
     with InProcessServer(f"sqlite:///{db}", settings) as srv:
         yield srv

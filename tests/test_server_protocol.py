@@ -45,8 +45,14 @@ def test_valid_messages_parse():
     ('{"v":1,"type":"action","action":{"type":"play","card":"R7","x":1}}', "bad_message"),
     ('{"v":1,"type":"action","action":{"type":"catch","target":"1"}}', "bad_message"),
     ('{"v":1,"type":"ready","ready":"yes"}', "bad_message"),
-    ('{"v":1,"type":"add_bot","seat":9}', "bad_message"),
-    ('{"v":1,"type":"settings","settings":{"seats":7}}', "bad_message"),
+    ('{"v":1,"type":"add_bot","seat":"9"}', "bad_message"),
+    ('{"v":1,"type":"settings","settings":{"seats":"7"}}', "bad_message"),
+    ('{"v":1.0,"type":"ping"}', "bad_version"),
+    ('{"v":1,"type":"ping","t":"abc"}', "bad_message"),
+    ('{"v":1,"type":"ping","t":NaN}', "bad_json"),
+    ('{"v":1,"type":"ping","t":Infinity}', "bad_json"),
+    ('{"v":1,"type":"ping","t":-Infinity}', "bad_json"),
+    ('{"v":1,"type":"ping","t":1e999}', "bad_json"),
     ('{"v":1,"type":"ping","extra":1}', "bad_message"),
     ("[" * 100000, "too_large"),
     ("[" * 5000, "bad_json"),
@@ -78,6 +84,24 @@ def test_any_input_parses_or_gets_a_known_code(raw):
 
 def test_names():
     assert clean_name("  Ana   María ") == "Ana María"
-    for bad in ("", "   ", "x" * 21, "a\u0000b", "a\u202eb"):
+    for bad in ("", "   ", "x" * 21, "a\u0000b", "a\u202eb", "Ana\nBo", "Ana\tBo", "Ana\r",
+                "a\u2028b"):
         with pytest.raises(ValueError):
             clean_name(bad)
+
+
+@pytest.mark.parametrize("name", [
+    "Computer", "computer", "COMPUTER", "Computer 2", "Computer (hard)", "[Computer]",
+    "C o m p u t e r", "C0mputer", "Cömputer", "Соmputer",  # Cyrillic С and о
+    "Computadora", "computadora fácil", "Ordenador", "Bilgisayar", "BİLGİSAYAR", "bılgısayar",
+    "Bot", "bot 3", "CPU", "Bilgisayar yedeği", "The Computer",
+])
+def test_names_that_imitate_the_computer_label_are_refused(name):
+    with pytest.raises(ValueError, match="computer players"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize("name", ["Ana", "Robotnik", "Abbot", "Botond", "Compu", "Ai", "Cem",
+                                  "Ömer", "José María"])
+def test_ordinary_names_are_kept(name):
+    assert clean_name(name) == name

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from colorclash.bots import make_bot
 from colorclash.cli import app
 from colorclash.engine import new_game
+from colorclash.fairness import log_hash
 from colorclash.verify import verify_record, verify_record_file
 
 
@@ -21,7 +22,8 @@ def finished_record(seed="ab" * 32, preset="classic-table", seats=3):
         g.apply(seat, bots[seat].act(g.view(seat), []))
     return {"game": "color-clash", "preset": preset, "seats": seats, "options": {"match": "1"},
             "seed": seed, "commitment": commitment,
-            "actions": [[s, a] for s, a in g.log], "result": g.result}
+            "actions": [[s, a] for s, a in g.log], "result": g.result,
+            "log_hash": log_hash(commitment, g.log)}
 
 
 def test_a_true_record_verifies():
@@ -44,6 +46,41 @@ def test_tampering_is_caught():
     assert not verify_record({**rec, "seed": None})[0]
 
 
+def test_a_record_that_lacks_what_it_claims_fails():
+    rec = finished_record()
+    for key in ("result", "log_hash", "options", "commitment", "actions"):
+        ok, notes = verify_record({k: v for k, v in rec.items() if k != key})
+        assert not ok and key in notes[-1]
+    for key in ("result", "log_hash"):
+        ok, notes = verify_record({**rec, key: None})
+        assert not ok and key in notes[-1]
+    # a log cut short does not finish the match
+    ok, notes = verify_record({**rec, "actions": rec["actions"][:-1]})
+    assert not ok and "do not finish" in notes[-1]
+
+
+def test_a_changed_colour_of_the_final_wild_is_caught():
+    for n in range(400):
+        rec = finished_record(seed=f"wild-end-{n}", preset="standard", seats=2)
+        last = rec["actions"][-1][1]
+        if last.get("type") == "play" and "color" in last:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no game of 400 ended on a wild")
+    assert verify_record(rec)[0]
+    other = next(c for c in "RBYG" if c != last["color"])
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][-1][1]["color"] = other
+    ok, notes = verify_record(bad)
+    assert not ok and "log hash" in notes[-1]
+    # and a player who compares with the hash they were shown catches a record whose
+    # log_hash was rewritten to match
+    bad["log_hash"] = log_hash(bad["commitment"], [tuple(x) for x in bad["actions"]])
+    assert verify_record(bad)[0]
+    ok, notes = verify_record(bad, expected_log_hash=rec["log_hash"])
+    assert not ok and "you were shown" in notes[-1]
+
+
 def test_cli_verify(tmp_path):
     path = tmp_path / "record.json"
     path.write_text(json.dumps(finished_record()))
@@ -55,3 +92,9 @@ def test_cli_verify(tmp_path):
     assert result.exit_code == 1
     assert "NOT verified" in result.output
     assert verify_record_file(str(tmp_path / "missing.json")) is False
+    rec = finished_record()
+    path.write_text(json.dumps(rec))
+    assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", rec["log_hash"]]
+                              ).exit_code == 0
+    assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", "0" * 64]
+                              ).exit_code == 1

@@ -92,11 +92,15 @@ def verify(
     source: str = typer.Argument(
         ..., help="A finished game record (JSON file, or '-' for stdin) with seed and actions."
     ),
+    log_hash: str = typer.Option(
+        None, "--log-hash", help="The log hash your table showed at the end of the match: "
+        "the record must hold exactly the actions you saw."),
 ) -> None:
-    """Check a finished game: the commitment matches the revealed seed and every draw follows."""
+    """Check a finished game: the commitment matches the revealed seed, every action is
+    legal, the result and the action log's hash match the record."""
     from colorclash.verify import verify_record_file
 
-    ok = verify_record_file(source)
+    ok = verify_record_file(source, log_hash)
     raise typer.Exit(0 if ok else 1)
 
 

@@ -89,8 +89,10 @@ class Client:
     async def room(self, code: str) -> dict[str, Any]:
         return await self.request("GET", f"/api/rooms/{code}")
 
-    async def record(self, code: str) -> dict[str, Any]:
-        return await self.request("GET", f"/api/rooms/{code}/record")
+    async def record(self, code: str, match: int | None = None) -> dict[str, Any]:
+        """The fairness record of the room's latest finished match (or of ``match``)."""
+        path = f"/api/rooms/{code}/record" + (f"/{match}" if match is not None else "")
+        return await self.request("GET", path)
 
     async def practice(self, name: str, bots: int = 3, level: str = "easy",
                        **settings: Any) -> dict[str, Any]:

@@ -1,10 +1,21 @@
-"""``colorclash verify``: check a finished match against its published commitment.
+"""``colorclash verify``: check a finished match's record against what was published.
 
-A record (``GET /api/rooms/{code}/record`` once the match is over) holds the revealed
-seed, the commitment published at the deal, and every action. Re-running the engine from
-the seed re-creates the deck order; if its SHA-256 commitment equals the one published
-before the first card, the deal was fixed before anyone played, and replaying the actions
-shows that every draw came from that order and every action was legal.
+A record (``GET /api/rooms/{code}/record`` once the match is over, or
+``/record/{match}`` for an earlier match of the room) holds the revealed seed, the
+commitment published at the deal, every action, the result and the final hash of the
+action log. Verification checks everything the record claims, and fails on a record that
+lacks any of it:
+
+1. the seed re-creates the deck order whose SHA-256 commitment was published at the deal
+   (so the deal was fixed before anyone played);
+2. replaying every action through the engine from that seed, each one is legal and every
+   draw comes from that deck order;
+3. the replayed match is over, and its result is exactly the record's ``result``;
+4. the running hash of the action log (``colorclash.fairness``) equals the record's
+   ``log_hash``; and, when the player gives the hash they were shown
+   (``--log-hash``), that one too. Every ``state`` message carries the hash of the log so
+   far, so a player can tell whether the record holds exactly the actions they saw: a
+   changed colour of a last wild, a changed or removed action, changes the hash.
 """
 
 from __future__ import annotations
@@ -14,12 +25,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REQUIRED = ("game", "preset", "seats", "seed", "commitment", "actions")
+REQUIRED = ("game", "preset", "seats", "options", "seed", "commitment", "actions", "result",
+            "log_hash")
 
 
-def verify_record(record: dict[str, Any]) -> tuple[bool, list[str]]:
+def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
+                  ) -> tuple[bool, list[str]]:
     """Check one record. Returns (ok, findings); the findings say what was checked."""
     from colorclash.engine import IllegalAction, new_game
+    from colorclash.fairness import log_hash
 
     notes: list[str] = []
     if not isinstance(record, dict):
@@ -27,11 +41,15 @@ def verify_record(record: dict[str, Any]) -> tuple[bool, list[str]]:
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         return False, [f"the record lacks {', '.join(missing)}"]
-    if record["seed"] is None:
-        return False, ["the seed is not revealed yet (the match is not over)"]
+    for key in ("seed", "commitment", "result", "log_hash"):
+        if record[key] is None:
+            why = " (the match is not over)" if key in ("seed", "result") else ""
+            return False, [f"the record's {key} is empty{why}"]
+    if not isinstance(record["options"], dict):
+        return False, ["the record's options must be an object"]
     try:
         game = new_game(record["game"], preset=record["preset"], seats=record["seats"],
-                        seed=record["seed"], options=record.get("options") or None)
+                        seed=record["seed"], options=record["options"] or None)
     except (ValueError, TypeError) as exc:
         return False, [f"cannot start the game from the record: {exc}"]
     commitment = game.commitment()
@@ -42,27 +60,40 @@ def verify_record(record: dict[str, Any]) -> tuple[bool, list[str]]:
     actions = record["actions"]
     if not isinstance(actions, list):
         return False, notes + ["actions must be a list of [seat, action]"]
+    pairs: list[tuple[int, dict[str, Any]]] = []
     for i, item in enumerate(actions):
         try:
             seat, action = item
         except (TypeError, ValueError):
             return False, notes + [f"action {i} is not a [seat, action] pair"]
+        if game.over:
+            return False, notes + [f"action {i} comes after the end of the match"]
         try:
             game.apply(seat, action)
-        except IllegalAction as exc:
+        except (IllegalAction, TypeError, AttributeError) as exc:
             return False, notes + [f"action {i} {action} by seat {seat} is illegal: {exc}"]
+        pairs.append((seat, action))
     notes.append(f"{len(actions)} actions replayed, each legal, every draw from the deck order")
-    if "result" in record and record["result"] is not None:
-        if game.result != record["result"]:
-            return False, notes + [f"result mismatch: replay gives {game.result}, record says "
-                                   f"{record['result']}"]
-        notes.append(f"result matches: {game.result}")
-    elif not game.over:
-        notes.append("note: the match is not over in this record")
+    if not game.over:
+        return False, notes + ["the actions do not finish the match"]
+    if game.result != record["result"]:
+        return False, notes + [f"result mismatch: replay gives {game.result}, record says "
+                               f"{record['result']}"]
+    notes.append(f"result matches: {game.result}")
+    computed = log_hash(record["commitment"], pairs)
+    if computed != record["log_hash"]:
+        return False, notes + [f"log hash mismatch: the actions hash to {computed}, the record "
+                               f"says {record['log_hash']}"]
+    notes.append(f"log hash {computed} matches the record's")
+    if expected_log_hash is not None:
+        if computed != expected_log_hash.strip().lower():
+            return False, notes + [f"log hash mismatch: the record's actions hash to {computed}, "
+                                   f"you were shown {expected_log_hash}"]
+        notes.append("log hash matches the one you were shown")
     return True, notes
 
 
-def verify_record_file(source: str) -> bool:
+def verify_record_file(source: str, expected_log_hash: str | None = None) -> bool:
     """Read a record from a file (or '-' for stdin), check it, print the findings."""
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
@@ -73,9 +104,9 @@ def verify_record_file(source: str) -> bool:
     except ValueError as exc:
         print(f"error: {source} is not JSON: {exc}", file=sys.stderr)
         return False
-    ok, notes = verify_record(record)
+    ok, notes = verify_record(record, expected_log_hash)
     for note in notes:
         print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + note)
-    print("verified: the deal and every draw follow from the revealed seed" if ok
-          else "NOT verified")
+    print("verified: the deal, every draw, the result and the action log follow from the "
+          "revealed seed" if ok else "NOT verified")
     return ok

@@ -41,10 +41,10 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     from colorclash.server.config import Settings
-    from colorclash.server.testing import InProcessServer
+    from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
     store = tmp_path_factory.mktemp("store") / "browser.sqlite3"
-    settings = Settings(
+    settings = Settings(**LIFTED_LIMITS,
         bot_delay=0.05,
         next_round_delay=1.5,
         clock_scale=0.5,  # turn clocks at half length: a stalled test still moves on

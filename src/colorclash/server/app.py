@@ -22,8 +22,11 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from colorclash.server.config import Settings
+from colorclash.server.limits import MISS_COST, AddressLimits
+from colorclash.server.logs import install_redaction
 from colorclash.server.presets import DEFAULT_PRESET, available_presets, bot_levels
 from colorclash.server.protocol import (
     VERSION,
@@ -46,7 +49,14 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
 class RateLimiter:
-    """Token bucket per connection, plus a flood detector over refused messages."""
+    """Token bucket per connection, plus a flood detector over refused messages.
+
+    A flooding connection must cost the others as little as possible: a refused message
+    is dropped before it is parsed (each one still gets a short ``rate_limited`` answer, so
+    that a fast but honest client knows to resend), and ``flood_limit`` refusals within
+    ``flood_window`` seconds close the socket (4429): a flood is cut after its burst and
+    at most ``flood_limit`` more messages.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.rate = settings.rate_per_s
@@ -71,7 +81,7 @@ class RateLimiter:
 
     @property
     def flooding(self) -> bool:
-        return len(self.refused) > self.flood_limit
+        return len(self.refused) >= self.flood_limit
 
 
 class BodyLimit:
@@ -133,15 +143,29 @@ def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
-    return JSONResponse(status_code=exc.status,
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return JSONResponse(status_code=exc.status, headers=headers,
                         content={"error": {"code": exc.code, "message": exc.message}})
+
+
+# HTTP errors raised by the framework itself (bad JSON body, unknown path, wrong method),
+# answered in the documented error format instead of FastAPI's {"detail": ...}.
+_HTTP_CODES = {400: "bad_json", 404: "not_found", 405: "method_not_allowed",
+               413: "too_large", 415: "bad_json", 422: "bad_message", 429: "rate_limited"}
+
+
+def client_address(scope_client: Any) -> str:
+    """The client's address as uvicorn reports it (a trusted proxy's forwarded one)."""
+    return str(scope_client[0]) if scope_client else "?"
 
 
 def create_app(store_url: str | None = None, settings: Settings | None = None,
                store: Store | None = None, game_factory: Any = None) -> FastAPI:
     """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store``."""
     settings = settings or Settings.from_env()
+    install_redaction()
     state: dict[str, Any] = {}
+    limits = AddressLimits(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -178,6 +202,29 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         return _error(exc)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 400 and "pars" in message.lower():
+            message = "the request body is not valid JSON (or nested too deeply)"
+        return JSONResponse(status_code=exc.status_code, headers=getattr(exc, "headers", None),
+                            content={"error": {"code": code, "message": message}})
+
+    def limit(request: Request, kind: str) -> str:
+        address = client_address(request.client)
+        limits.take(kind, address)
+        return address
+
+    def lookup(request: Request, code: str) -> Any:
+        """A room by code, counted against the address's look-up budget."""
+        address = limit(request, "lookup")
+        try:
+            return hub().get(code)
+        except ProtocolError:
+            limits.charge("lookup", address, MISS_COST - 1)
+            raise
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
@@ -205,6 +252,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.post("/api/rooms", response_model=SeatTicket, status_code=201, tags=["rooms"])
     async def create_room(body: CreateRoomBody, request: Request) -> dict[str, Any]:
         """Create a private room; the host sits in seat 0."""
+        limit(request, "create")
         room, seat, token = hub().create_private(body.name, body.preset, body.seats,
                                                  body.clock, body.match, body.host_key)
         return seat_ticket(request, room.code, seat, token)
@@ -212,20 +260,21 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.post("/api/rooms/{code}/join", response_model=SeatTicket, tags=["rooms"])
     async def join_room(code: str, body: JoinBody, request: Request) -> dict[str, Any]:
         """Take a seat in a private room's lobby (an empty one unless `seat` is given)."""
+        limit(request, "join")
+        lookup(request, code)
         room, seat, token = hub().join(code, body.name, body.seat)
         return seat_ticket(request, room.code, seat, token)
 
     @app.get("/api/rooms/{code}", tags=["rooms"])
-    async def get_room(code: str) -> dict[str, Any]:
+    async def get_room(code: str, request: Request) -> dict[str, Any]:
         """The public room object (seats, settings, status, commitment)."""
-        h = hub()
-        return h.room_public(h.get(code))
+        return hub().room_public(lookup(request, code))
 
     @app.get("/api/rooms/{code}/qr.svg", tags=["rooms"],
              responses={200: {"content": {"image/svg+xml": {}}}})
     async def room_qr(code: str, request: Request) -> Response:
         """QR code (SVG) of the room's invite link."""
-        room = hub().get(code)
+        room = lookup(request, code)
         qr = segno.make(f"{base_url(request)}/r/{room.code}", error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, xmldecl=False, svgclass="qr",
@@ -234,14 +283,20 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                         headers={"Cache-Control": "no-store"})
 
     @app.get("/api/rooms/{code}/record", tags=["fairness"])
-    async def room_record(code: str) -> dict[str, Any]:
-        """The finished match: seed, commitment and actions, for `colorclash verify`."""
-        h = hub()
-        return h.record(h.get(code))
+    async def room_record(code: str, request: Request) -> dict[str, Any]:
+        """The room's latest finished match: seed, commitment and actions, for
+        `colorclash verify`."""
+        return hub().record(lookup(request, code))
+
+    @app.get("/api/rooms/{code}/record/{match}", tags=["fairness"])
+    async def room_record_of(code: str, match: int, request: Request) -> dict[str, Any]:
+        """The record of finished match number `match` (1 for the room's first)."""
+        return hub().record(lookup(request, code), match)
 
     @app.post("/api/practice", response_model=SeatTicket, status_code=201, tags=["play"])
     async def practice(body: PracticeBody, request: Request) -> dict[str, Any]:
         """You against 1-5 computer players; dealt at once."""
+        limit(request, "create")
         room, seat, token = hub().create_practice(body.name, body.bots, body.level,
                                                   body.preset, body.clock, body.match)
         return seat_ticket(request, room.code, seat, token)
@@ -249,12 +304,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.post("/api/play-now", response_model=SeatTicket, status_code=201, tags=["play"])
     async def play_now(request: Request, body: PlayNowBody | None = None) -> dict[str, Any]:
         """A 3-seat table: you and 2 computer players; dealt at once."""
+        limit(request, "create")
         room, seat, token = hub().create_play_now(body.name if body else "Player")
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/quick-match", response_model=QueueTicket, status_code=202, tags=["play"])
-    async def quick_match(body: QuickMatchBody | None = None) -> dict[str, Any]:
+    async def quick_match(request: Request, body: QuickMatchBody | None = None
+                          ) -> dict[str, Any]:
         """Queue for a table of people only; you get an automatic animal name."""
+        limit(request, "queue")
         status = hub().qm_join(body.preset if body else None)
         if status["status"] == "matched":
             t = hub().tickets
@@ -298,8 +356,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     conn.close(4429, "flood")
                     return
                 conn.send(ProtocolError("rate_limited", "slow down: at most "
-                                        f"{settings.rate_per_s:g} messages per second; "
-                                        "this message was ignored").to_message())
+                                        f"{settings.rate_per_s:g} messages per second; this "
+                                        "message was ignored").to_message())
                 continue
             try:
                 parsed = parse_client_message(raw, settings.max_frame, allowed)
@@ -353,13 +411,21 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await refuse(ws, ProtocolError("bad_origin", "origin not allowed"), 4403)
             return
         h = hub()
+        address = client_address(ws.client)
+        try:
+            limits.take("lookup", address)
+        except ProtocolError as exc:
+            await refuse(ws, exc, 4429)
+            return
         try:
             room = h.get(code)
         except ProtocolError as exc:
+            limits.charge("lookup", address, MISS_COST - 1)
             await refuse(ws, exc, 4404)
             return
         seat = room.seat_of_token(token) if token else None
         if seat is None:
+            limits.charge("lookup", address, MISS_COST - 1)
             await refuse(ws, ProtocolError("bad_token", "this token holds no seat in this room"),
                          4401)
             return

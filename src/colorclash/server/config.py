@@ -25,12 +25,29 @@ class Settings:
     hard_max_frame: int = 256 * 1024    # bytes: the WebSocket layer closes above this
     rate_per_s: float = 20.0            # messages per second per connection
     rate_burst: float = 40.0
-    flood_limit: int = 200              # refused messages within flood_window -> close 4429
-    flood_window: float = 10.0
+    flood_limit: int = 40               # refused messages within flood_window -> close 4429
+    flood_window: float = 5.0
     host_keys: list[str] = field(default_factory=list)  # operator-issued host keys
     allowed_origins: list[str] = field(default_factory=list)
     public_url: str = ""                # base for invite links; default: from the request
     finished_room_ttl: float = 24 * 3600.0  # s a finished, empty room is kept
+    lobby_room_ttl: float = 20 * 60.0   # s a room that never started is kept once nobody is in it
+    # -- connections (server/guard.py) --
+    header_timeout: float = 10.0        # s to send complete request headers, else 408
+    max_connections: int = 10_000       # in all (capped below the process's file limit)
+    max_pending: int = 1024             # connections still sending their request headers
+    max_connections_per_address: int = 256
+    max_pending_per_address: int = 8    # a newer one evicts the oldest
+    trusted_proxies: list[str] = field(default_factory=list)  # their X-Forwarded-For is used
+    # -- REST limits per client address (server/limits.py): burst, then per minute --
+    limit_create_burst: int = 20        # rooms, practice, play now
+    limit_create_per_min: float = 10.0
+    limit_join_burst: int = 20
+    limit_join_per_min: float = 20.0
+    limit_lookup_burst: int = 60        # room look-ups by code (REST and WebSocket)
+    limit_lookup_per_min: float = 60.0  # a look-up of a code that does not exist costs 5
+    limit_queue_burst: int = 10         # Quick Match tickets
+    limit_queue_per_min: float = 10.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -39,7 +56,7 @@ class Settings:
             raw = os.environ.get(f"COLORCLASH_{f.name.upper()}")
             if raw is None:
                 continue
-            if f.name in ("host_keys", "allowed_origins"):
+            if f.name in ("host_keys", "allowed_origins", "trusted_proxies"):
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
                 s.public_url = raw.rstrip("/")

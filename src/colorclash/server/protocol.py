@@ -8,6 +8,8 @@ unless it validated.
 from __future__ import annotations
 
 import json
+import math
+import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -20,12 +22,14 @@ NAME_MAX = 20
 class ProtocolError(Exception):
     """A refused message: ``code`` is stable (docs/protocol.md section 5)."""
 
-    def __init__(self, code: str, message: str, ref: str | None = None, status: int = 400):
+    def __init__(self, code: str, message: str, ref: str | None = None, status: int = 400,
+                 retry_after: int | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
         self.status = status
+        self.retry_after = retry_after
 
     def to_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"v": VERSION, "type": "error", "code": self.code,
@@ -35,16 +39,49 @@ class ProtocolError(Exception):
         return msg
 
 
+# Words of the computer players' label in the site's languages ("Computer", "Computadora",
+# "Bilgisayar", ...): a person's name may not contain them, so nobody passes for a computer
+# player. Long words are refused anywhere in the name, short ones as whole words.
+_COMPUTER_PARTS = ("computer", "computador", "ordenador", "bilgisayar", "komputer")
+_COMPUTER_WORDS = ("bot", "bots", "cpu")
+# Look-alikes folded to the Latin letter they imitate (digits, symbols, Cyrillic, Greek,
+# Turkish dotless i) before the comparison.
+_LOOKALIKES = str.maketrans({
+    "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
+    "ı": "i", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
+    "і": "i", "т": "t", "м": "m", "к": "k", "в": "b", "ο": "o", "ρ": "p", "τ": "t",
+    "υ": "u", "α": "a", "ε": "e", "κ": "k", "μ": "m", "ν": "v",
+})
+
+
+def imitates_computer(name: str) -> bool:
+    """True when ``name`` spells the computer players' label (in any of our languages,
+    in any case, with accents, look-alike letters or separators in between)."""
+    folded = unicodedata.normalize("NFKD", name).casefold().translate(_LOOKALIKES)
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    words = re.findall(r"[a-z]+", folded)
+    joined = "".join(words)
+    return (any(part in joined for part in _COMPUTER_PARTS)
+            or any(w in _COMPUTER_WORDS for w in words))
+
+
 def clean_name(value: str) -> str:
-    """A display name: trimmed, 1..20 characters, no control or format characters."""
-    name = " ".join(str(value).split())
+    """A display name: trimmed, 1..20 characters, no control or format characters (a tab
+    or a line break is refused, not turned into a space), and nothing that imitates the
+    computer players' label."""
+    text = str(value)
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") or ch in "\u2028\u2029":
+            raise ValueError("name contains a control character (tabs and line breaks "
+                             "included)")
+    name = " ".join(text.split(" ")).strip()
+    name = re.sub(r" {2,}", " ", name)
     if not name:
         raise ValueError("name must not be empty")
     if len(name) > NAME_MAX:
         raise ValueError(f"name must be at most {NAME_MAX} characters")
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            raise ValueError("name contains a control character")
+    if imitates_computer(name):
+        raise ValueError("that name is kept for computer players; choose another")
     return name
 
 
@@ -80,9 +117,10 @@ class ReadyMsg(_Strict):
 
 
 class SettingsPatch(_Strict):
+    # Ranges are checked by the room (bad_settings), types here (bad_message).
     preset: Annotated[str, Field(max_length=30)] | None = None
-    seats: Annotated[int, Field(ge=2, le=6)] | None = None
-    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
+    seats: int | None = None
+    clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
 
 
@@ -95,14 +133,14 @@ class SettingsMsg(_Strict):
 class AddBotMsg(_Strict):
     v: Literal[1]
     type: Literal["add_bot"]
-    seat: Annotated[int, Field(ge=0, le=5)]
+    seat: int  # checked by the room: bad_seat
     level: Annotated[str, Field(max_length=20)] = "easy"
 
 
 class RemoveBotMsg(_Strict):
     v: Literal[1]
     type: Literal["remove_bot"]
-    seat: Annotated[int, Field(ge=0, le=5)]
+    seat: int
 
 
 class StartMsg(_Strict):
@@ -118,13 +156,13 @@ class LeaveMsg(_Strict):
 class PingMsg(_Strict):
     v: Literal[1]
     type: Literal["ping"]
-    t: float | int | str | None = None
+    t: int | float | None = None  # any finite number, echoed in the pong
 
     @field_validator("t")
     @classmethod
-    def _short(cls, v: Any) -> Any:
-        if isinstance(v, str) and len(v) > 64:
-            raise ValueError("t must be at most 64 characters")
+    def _small(cls, v: Any) -> Any:
+        if isinstance(v, int) and abs(v) >= 2**63:
+            raise ValueError("t must be a number below 2**63")
         return v
 
 
@@ -148,6 +186,32 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+class NonFinite(ValueError):
+    """NaN, Infinity or a number too large for a double: not JSON (RFC 8259)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise NonFinite(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonFinite(f"{text[:20]} is too large for a number")
+    return value
+
+
+def loads_strict(raw: str | bytes) -> Any:
+    """``json.loads`` that refuses NaN, Infinity and numbers that overflow to infinity
+    (Python's json module accepts all three; they are not JSON)."""
+    return json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def dumps(msg: Any) -> str:
+    """Compact JSON for the wire; never NaN or Infinity (ValueError instead)."""
+    return json.dumps(msg, separators=(",", ":"), allow_nan=False)
+
+
 def parse_client_message(raw: str | bytes, max_frame: int = 8192,
                          allowed: tuple[str, ...] | None = None) -> BaseModel:
     """Validate one incoming frame; raise :class:`ProtocolError` with a stable code."""
@@ -159,12 +223,14 @@ def parse_client_message(raw: str | bytes, max_frame: int = 8192,
         except UnicodeDecodeError:
             raise ProtocolError("bad_json", "frame is not valid UTF-8") from None
     try:
-        data = json.loads(raw)
+        data = loads_strict(raw)
+    except NonFinite as exc:
+        raise ProtocolError("bad_json", f"frame is not valid JSON: {exc}") from None
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
-    if data.get("v") != VERSION or isinstance(data.get("v"), bool):
+    if type(data.get("v")) is not int or data["v"] != VERSION:  # not true, not 1.0
         raise ProtocolError("bad_version", f"unsupported protocol version; send \"v\": {VERSION}")
     mtype = data.get("type")
     model = CLIENT_MESSAGES.get(mtype) if isinstance(mtype, str) else None
@@ -300,22 +366,23 @@ class _NameMixin(_Body):
 
 
 class CreateRoomBody(_NameMixin):
+    # Ranges (seats, clock, match) are the room's to check: bad_settings, guest_limit.
     preset: Annotated[str, Field(max_length=30)] | None = None
-    seats: Annotated[int, Field(ge=2, le=6)] = 4
-    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
+    seats: int = 4
+    clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
     host_key: Annotated[str, Field(max_length=200)] | None = None
 
 
 class JoinBody(_NameMixin):
-    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+    seat: int | None = None  # checked by the room: bad_seat
 
 
 class PracticeBody(_NameMixin):
-    bots: Annotated[int, Field(ge=1, le=5)] = 3
+    bots: int = 3
     level: Annotated[str, Field(max_length=20)] = "easy"
     preset: Annotated[str, Field(max_length=30)] | None = None
-    clock: Annotated[int, Field(ge=1, le=3600)] | None = None
+    clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
 
 

@@ -12,7 +12,6 @@ wall-clock times in that document: after a restart the same deadlines apply.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -20,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from colorclash.fairness import log_hash, log_hash_next, log_hash_start
 from colorclash.server.config import Settings
 from colorclash.server.names import (
     animal_name,
@@ -36,7 +36,7 @@ from colorclash.server.presets import (
     engine_options,
     preset_info,
 )
-from colorclash.server.protocol import VERSION, ProtocolError
+from colorclash.server.protocol import VERSION, ProtocolError, dumps
 from colorclash.store import Store
 
 log = logging.getLogger("colorclash.server")
@@ -82,7 +82,12 @@ class Conn:
         if self._queue.qsize() > self.MAX_QUEUE:  # a client that does not read
             self.close(4408, "too slow")
             return
-        self._queue.put_nowait(("msg", json.dumps(msg, separators=(",", ":"))))
+        try:
+            text = dumps(msg)
+        except ValueError:  # NaN or Infinity: never send invalid JSON
+            log.error("refused to send a message with a non-finite number: %.200r", msg)
+            return
+        self._queue.put_nowait(("msg", text))
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
@@ -150,8 +155,10 @@ class Room:
     created: float = 0.0
     finished_at: float | None = None
     guest: bool = True               # opened without an operator host key
+    history: list[dict[str, Any]] = field(default_factory=list)  # finished matches' records
     # runtime only -------------------------------------------------------------
     game: Any = field(default=None, repr=False)
+    log_hash: str | None = None      # running hash of the match's action log (fairness.py)
     conns: dict[int, Conn] = field(default_factory=dict, repr=False)
     bots: dict[int, Any] = field(default_factory=dict, repr=False)
     bot_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
@@ -163,7 +170,8 @@ class Room:
     stall_until: float = 0.0
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
-                   "commitment", "options", "clock", "result", "created", "finished_at", "guest")
+                   "commitment", "options", "clock", "result", "created", "finished_at", "guest",
+                   "history")
 
     def to_data(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.DATA_FIELDS}
@@ -228,6 +236,9 @@ class Hub:
             for s in room.seats:
                 if s.kind == "human" and s.away_since is None:
                     s.away_since = now
+            if room.status == "finished" and room.game is not None and not any(
+                    h["match"] == room.match_no for h in room.history):
+                room.history.append(self._match_record(room))  # stored before records were
             self.rooms[code] = room
             if room.status == "playing":
                 self._make_bots(room)
@@ -270,9 +281,12 @@ class Hub:
             if room.conns:
                 continue
             idle_since = room.finished_at if room.status == "finished" else None
+            room_ttl = ttl
             if room.status == "lobby":
+                # A room that never started is kept much less long than one with a game.
                 idle_since = max((s.away_since or 0) for s in room.seats) or room.created
-            if idle_since is not None and now - idle_since > ttl:
+                room_ttl = self.settings.lobby_room_ttl
+            if idle_since is not None and now - idle_since > room_ttl:
                 self._drop_room(room)
         for ticket, t in list(self.queue.items()):
             if not t["conns"] and now - t["seen"] > self.settings.quick_match_ticket_ttl:
@@ -295,6 +309,7 @@ class Hub:
 
     def _rebuild_game(self, room: Room) -> None:
         room.game = None
+        room.log_hash = None
         if room.match_no and room.seed is not None:
             from colorclash.engine import replay
 
@@ -302,6 +317,7 @@ class Hub:
             room.game = replay(GAME, actions=actions, preset=room.settings["preset"],
                                seats=room.settings["seats"], seed=room.seed,
                                options=room.options or None)
+            room.log_hash = log_hash(room.commitment or "", actions)
 
     # ------------------------------------------------------------------ room creation
     def get(self, code: str) -> Room:
@@ -426,6 +442,7 @@ class Hub:
             "match": room.match_no, "commitment": room.commitment,
             "seed": room.seed if room.status == "finished" else None,
             "result": room.result,
+            "records": [h["match"] for h in room.history],
         }
 
     def _connected(self, room: Room, seat: int) -> bool:
@@ -447,19 +464,51 @@ class Hub:
                   room_pub: dict[str, Any] | None = None,
                   clock_pub: dict[str, Any] | None = None) -> dict[str, Any]:
         view = room.game.view(seat) if room.game is not None else None
+        if view is not None:
+            view["legal"] = self._sendable(room, seat, view.get("legal") or [])
         return {"v": VERSION, "type": "state", "seq": room.seq,
                 "room": room_pub if room_pub is not None else self.room_public(room),
                 "view": view, "events": events,
-                "clock": clock_pub if clock_pub is not None else self.clock_public(room)}
+                "clock": clock_pub if clock_pub is not None else self.clock_public(room),
+                "log_hash": room.log_hash}
 
-    def record(self, room: Room) -> dict[str, Any]:
-        if room.status != "finished" or room.game is None:
-            raise ProtocolError("not_finished", "the record is published when the match is "
-                                "over", status=409)
-        return {"game": GAME, "preset": room.settings["preset"],
+    def _sendable(self, room: Room, seat: int, legal: list[dict[str, Any]]
+                  ) -> list[dict[str, Any]]:
+        """Exactly the actions this seat's connection may send now: none while a computer
+        substitute plays it or the room is not playing, never a server-only action."""
+        if room.status != "playing" or room.seats[seat].substitute \
+                or room.seats[seat].kind != "human":
+            return []
+        return [a for a in legal if a.get("type") not in SERVER_ONLY_ACTIONS]
+
+    def _match_record(self, room: Room) -> dict[str, Any]:
+        """The record of the room's current match (its actions excluded)."""
+        return {"match": room.match_no, "game": GAME, "preset": room.settings["preset"],
                 "seats": room.settings["seats"], "options": room.options,
-                "seed": room.seed, "commitment": room.commitment,
-                "actions": [[s, a] for s, a in room.game.log], "result": room.result}
+                "seed": room.seed, "commitment": room.commitment, "result": room.result,
+                "log_hash": room.log_hash, "finished_at": _ms(room.finished_at)}
+
+    def record(self, room: Room, match: int | None = None) -> dict[str, Any]:
+        """The fairness record of finished match ``match`` (default: the latest)."""
+        if match is None:
+            if not room.history:
+                raise ProtocolError("not_finished", "the record is published when the match "
+                                    "is over", status=409)
+            match = room.history[-1]["match"]
+        entry = next((h for h in room.history if h["match"] == match), None)
+        if entry is None:
+            if match == room.match_no and room.status == "playing":
+                raise ProtocolError("not_finished", f"match {match} is still being played; "
+                                    "its record is published when it is over", status=409)
+            raise ProtocolError("record_not_found", f"this room has no finished match "
+                                f"{match}", status=404)
+        if match == room.match_no and room.game is not None:
+            actions = list(room.game.log)
+        else:
+            actions = self.store.load_actions(room.code, match)
+        record = {k: v for k, v in entry.items() if k != "finished_at"}
+        record["actions"] = [[s, a] for s, a in actions]
+        return record
 
     def _broadcast(self, room: Room, events: list[dict[str, Any]]) -> None:
         for seat in room.bots:
@@ -655,6 +704,7 @@ class Hub:
         room.seed = seed
         room.options = options
         room.commitment = game.commitment()
+        room.log_hash = log_hash_start(room.commitment)
         room.match_no += 1
         room.status = "playing"
         room.result = None
@@ -722,7 +772,8 @@ class Hub:
             raise ProtocolError("internal", f"the server could not apply this action "
                                 f"({type(exc).__name__})", ref="action") from None
         before = (room.status, room.result, room.finished_at, room.clock,
-                  room.seats[seat].substitute)
+                  room.seats[seat].substitute, len(room.history))
+        room.log_hash = log_hash_next(room.log_hash or "", seat, game.log[-1][1])
         was_phase_round_over = False
         if action.get("type") == "next":
             was_phase_round_over = True
@@ -733,13 +784,15 @@ class Hub:
             room.status = "finished"
             room.result = game.result
             room.finished_at = self.now()
+            room.history.append(self._match_record(room))
         self._update_clock(room, seat, action)
         try:
             self._persist(room, [(index, seat, action)])
         except Exception:
             log.exception("store failed in room %s; rolling back the action", room.code)
             (room.status, room.result, room.finished_at, room.clock,
-             room.seats[seat].substitute) = before
+             room.seats[seat].substitute, kept) = before
+            del room.history[kept:]
             self._rebuild_game(room)
             raise ProtocolError("internal", "the action could not be stored; try again",
                                 ref="action") from None
@@ -777,9 +830,11 @@ class Hub:
         return True
 
     def _return_players(self, room: Room) -> None:
-        """At a new round, connected humans take their seats back from substitutes."""
+        """At a new round, connected humans take their seats back from substitutes (one
+        who sent ``leave`` but kept the connection open too: they are still here)."""
         for i, s in enumerate(room.seats):
-            if s.kind == "human" and s.substitute and not s.left and i in room.conns:
+            if s.kind == "human" and s.substitute and i in room.conns:
+                s.left = False
                 self._substitute(room, i, False)
 
     def _update_clock(self, room: Room, actor: int | None, action: dict[str, Any] | None

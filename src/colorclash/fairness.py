@@ -1,0 +1,44 @@
+"""The running hash of a match's action log: any change to the log is detectable.
+
+Every ``state`` message carries ``log_hash``, the hash of the match's actions so far; the
+record of a finished match carries the final one, and ``colorclash verify`` recomputes it
+from the record's actions. A player who notes the hash shown at the end of the match (or
+at any point: the hash after action ``n`` covers actions ``1..n``) can check that the
+published record holds exactly the actions they saw played.
+
+The chain starts from the deal's commitment (so it also names the deal) and adds one
+action at a time::
+
+    h0 = SHA-256("colorclash-log:" + commitment)
+    h(i+1) = SHA-256(h(i) + ":" + canonical JSON of [seat, action])
+
+Canonical JSON: keys sorted, no spaces, ASCII only (``json.dumps(..., sort_keys=True,
+separators=(",", ":"))``). Hashes are hex.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+
+def log_hash_start(commitment: str) -> str:
+    return hashlib.sha256(f"colorclash-log:{commitment}".encode()).hexdigest()
+
+
+def log_hash_next(previous: str, seat: int, action: dict[str, Any]) -> str:
+    entry = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{previous}:{entry}".encode()).hexdigest()
+
+
+def log_hash(commitment: str, actions: Iterable[tuple[int, dict[str, Any]]]) -> str:
+    """The hash of a whole log (``[(seat, action), ...]``)."""
+    h = log_hash_start(commitment)
+    for seat, action in actions:
+        h = log_hash_next(h, seat, action)
+    return h
+
+
+__all__ = ["log_hash", "log_hash_next", "log_hash_start"]

@@ -1,0 +1,256 @@
+"""Connection limits below the ASGI app: slow or abusive clients cost only their own socket.
+
+uvicorn gives a connection all the time it likes to send its request headers, and keeps
+every connection it accepts; 20,000 sockets that each send one header line every 10 s
+filled the process's file limit, and nobody else could connect. :class:`ConnectionGuard`
+counts the connections of one server (per address and in total) and is used by the
+protocol classes that :func:`guarded_protocol` derives from uvicorn's:
+
+- **incomplete requests** ("pending": no complete request headers yet) are closed with
+  ``408`` after ``header_timeout`` seconds (from the connection, or from the end of the
+  previous response on a keep-alive connection);
+- one address holds at most ``max_pending_per_address`` pending connections: a new one
+  **evicts the oldest** pending one of that address, so a real request (whose headers
+  arrive at once) always gets in, while a slow client only competes with itself;
+- the whole process holds at most ``max_pending`` pending connections (the oldest is
+  evicted) and at most ``max_connections`` connections in all (beyond that a new
+  connection gets an immediate ``503`` and is closed): ``max_connections`` stays below the
+  file limit so that the process always has descriptors left for its store and its logs;
+- one address holds at most ``max_connections_per_address`` connections in all
+  (WebSockets included); beyond that, ``503`` at once.
+
+Addresses listed in ``trusted_proxies`` are exempt from the per-address limits (every
+player behind a reverse proxy shares its address); the proxy should apply its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+from collections import OrderedDict
+from typing import Any
+
+from colorclash.server.config import Settings
+
+log = logging.getLogger("colorclash.server.guard")
+
+_RESERVED_FDS = 64  # descriptors kept for the store, logs and the listening sockets
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit; return it."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        return soft if soft != resource.RLIM_INFINITY else 1 << 20
+    except (ValueError, OSError):  # pragma: no cover - platform without the call
+        return 1024
+
+
+def _response(status: str, code: str, message: str) -> bytes:
+    body = (f'{{"error":{{"code":"{code}","message":"{message}"}}}}').encode()
+    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+TOO_SLOW = _response("408 Request Timeout", "too_slow",
+                     "the request headers did not arrive in time")
+OVERLOADED = _response("503 Service Unavailable", "overloaded",
+                       "too many connections; try again shortly")
+
+
+class ConnectionGuard:
+    """The connection accounting of one server process (one event loop)."""
+
+    def __init__(self, settings: Settings, file_limit: int | None = None) -> None:
+        limit = file_limit if file_limit is not None else raise_file_limit()
+        self.header_timeout = settings.header_timeout
+        self.max_connections = max(16, min(settings.max_connections, limit - _RESERVED_FDS))
+        self.max_pending = max(4, min(settings.max_pending, self.max_connections // 2))
+        self.max_per_address = settings.max_connections_per_address
+        self.max_pending_per_address = settings.max_pending_per_address
+        self.trusted = set(settings.trusted_proxies)
+        self.total = 0
+        self.per_address: dict[str, int] = {}
+        # pending connections, oldest first: protocol -> address
+        self.pending: OrderedDict[Any, str] = OrderedDict()
+        self.pending_per_address: dict[str, int] = {}
+        self.refused = 0
+        self.evicted = 0
+        self.timed_out = 0
+
+    # -- accounting ------------------------------------------------------------------
+    def admit(self, proto: Any, address: str) -> bool:
+        """A new connection: count it, or answer 503 and close it (False)."""
+        exempt = address in self.trusted
+        if self.total >= self.max_connections and not self._evict_oldest(None):
+            return self._refuse(proto)
+        if not exempt and self.per_address.get(address, 0) >= self.max_per_address \
+                and not self._evict_oldest(address):
+            return self._refuse(proto)
+        if not exempt and self.pending_per_address.get(address, 0) >= \
+                self.max_pending_per_address:
+            self._evict_oldest(address)
+        if len(self.pending) >= self.max_pending:
+            self._evict_oldest(None)
+        self.total += 1
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        self._mark_pending(proto, address)
+        return True
+
+    def _mark_pending(self, proto: Any, address: str) -> None:
+        if proto in self.pending:
+            return
+        self.pending[proto] = address
+        self.pending_per_address[address] = self.pending_per_address.get(address, 0) + 1
+
+    def request_arrived(self, proto: Any) -> None:
+        """The request headers are complete: no longer pending."""
+        address = self.pending.pop(proto, None)
+        if address is not None:
+            self._dec(self.pending_per_address, address)
+
+    def idle_again(self, proto: Any, address: str) -> None:
+        """A keep-alive connection waits for its next request: pending again."""
+        self._mark_pending(proto, address)
+
+    def closed(self, proto: Any, address: str) -> None:
+        self.request_arrived(proto)
+        self.total = max(0, self.total - 1)
+        self._dec(self.per_address, address)
+
+    @staticmethod
+    def _dec(counts: dict[str, int], key: str) -> None:
+        n = counts.get(key, 0) - 1
+        if n > 0:
+            counts[key] = n
+        else:
+            counts.pop(key, None)
+
+    def _evict_oldest(self, address: str | None) -> bool:
+        """Close the oldest pending connection (of ``address``, or of anyone)."""
+        for proto, addr in self.pending.items():
+            if address is None or addr == address:
+                self.evicted += 1
+                proto.guard_close(TOO_SLOW)
+                return True
+        return False
+
+    def _refuse(self, proto: Any) -> bool:
+        self.refused += 1
+        proto.guard_close(OVERLOADED)
+        return False
+
+    def stats(self) -> dict[str, int]:
+        return {"connections": self.total, "pending": len(self.pending),
+                "max_connections": self.max_connections, "refused": self.refused,
+                "evicted": self.evicted, "timed_out": self.timed_out}
+
+
+def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
+                     ) -> type[asyncio.Protocol]:
+    """A subclass of uvicorn's HTTP protocol ``base`` that reports to ``guard`` and times
+    out incomplete requests. After a WebSocket upgrade the WebSocket protocol's
+    ``connection_lost`` reports the close instead."""
+
+    class Guarded(base):  # type: ignore[misc, valid-type]
+        _cc_guard = guard
+
+        def connection_made(self, transport: Any) -> None:  # noqa: D401
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            self._cc_address = str(peer[0]) if peer else "?"
+            self._cc_counted = False
+            self._cc_timer: asyncio.TimerHandle | None = None
+            if not self._cc_guard.admit(self, self._cc_address):
+                return
+            self._cc_counted = True
+            self._cc_arm()
+
+        # -- the header clock --
+        def _cc_arm(self) -> None:
+            self._cc_disarm()
+            if self._cc_guard.header_timeout > 0:
+                self._cc_timer = self.loop.call_later(self._cc_guard.header_timeout,
+                                                      self._cc_too_slow)
+
+        def _cc_disarm(self) -> None:
+            if self._cc_timer is not None:
+                self._cc_timer.cancel()
+                self._cc_timer = None
+
+        def _cc_too_slow(self) -> None:
+            self._cc_timer = None
+            self._cc_guard.timed_out += 1
+            self.guard_close(TOO_SLOW)
+
+        def guard_close(self, answer: bytes) -> None:
+            """Answer (408 or 503) and close, without waiting for the client."""
+            self._cc_disarm()
+            transport = self.transport
+            if transport is None or transport.is_closing():
+                return
+            try:
+                transport.write(answer)
+            except Exception:  # noqa: BLE001 - the peer is gone already
+                pass
+            transport.close()
+            if self._cc_counted:  # the accounting must not wait for connection_lost
+                self._cc_counted = False
+                self._cc_guard.closed(self, self._cc_address)
+
+        def on_headers_complete(self) -> None:
+            self._cc_disarm()
+            self._cc_guard.request_arrived(self)
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self._cc_counted and not self.transport.is_closing() and not self.pipeline:
+                self._cc_guard.idle_again(self, self._cc_address)
+                self._cc_arm()
+
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            ws_protocol = self.transport.get_protocol()
+            if ws_protocol is self or not self._cc_counted:
+                return
+            # The WebSocket protocol owns the transport now: count its close instead.
+            self._cc_counted = False
+            self._cc_disarm()
+            guard_, address, original = self._cc_guard, self._cc_address, \
+                ws_protocol.connection_lost
+
+            def connection_lost(exc: Exception | None) -> None:
+                guard_.closed(ws_protocol, address)
+                original(exc)
+
+            ws_protocol.connection_lost = connection_lost
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._cc_disarm()
+            if getattr(self, "_cc_counted", False):
+                self._cc_counted = False
+                self._cc_guard.closed(self, self._cc_address)
+            super().connection_lost(exc)
+
+    Guarded.__name__ = f"Guarded{base.__name__}"
+    Guarded.__qualname__ = Guarded.__name__
+    return Guarded
+
+
+def http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | str:
+    """uvicorn's httptools protocol, guarded (httptools comes with ``uvicorn[standard]``;
+    without it uvicorn's own choice, unguarded, with a warning)."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools missing
+        log.warning("httptools is missing: connection limits are off (pip install httptools)")
+        return "auto"
+    return guarded_protocol(HttpToolsProtocol, guard)
+
+
+__all__ = ["ConnectionGuard", "guarded_protocol", "http_protocol", "raise_file_limit"]

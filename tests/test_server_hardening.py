@@ -1,0 +1,420 @@
+"""Hardening (issue 14): what a black-box attacker found, each with a test.
+
+Slow connections, per-address REST limits, flooding sockets, secrets in logs, the fairness
+record (every match's, checked in full), leaving and coming back, computer-like names,
+non-finite numbers, and `legal` listing exactly what a connection may send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import socket
+import time
+import urllib.request
+
+import pytest
+import websockets
+
+from colorclash.bots import make_bot
+from colorclash.client import Client, ClientError
+from colorclash.server.config import Settings
+from colorclash.server.protocol import loads_strict
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+from colorclash.verify import verify_record
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _store(tmp_path, name="h.sqlite3") -> str:
+    return f"sqlite:///{tmp_path / name}"
+
+
+def _healthz(url: str, timeout: float = 3.0) -> dict:
+    with urllib.request.urlopen(url + "/healthz", timeout=timeout) as r:
+        return json.loads(r.read())
+
+
+def _slow_socket(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # and never the end of the headers
+    return s
+
+
+def _closed_by_server(s: socket.socket, wait: float) -> bytes | None:
+    """What the server sent before closing, or None if it is still open after ``wait``."""
+    s.settimeout(wait)
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                return data
+            data += chunk
+    except TimeoutError:
+        return None
+    except OSError:
+        return data
+
+
+# ------------------------------------------------------------------ 1. slow connections
+def test_incomplete_requests_time_out_and_cannot_crowd_out_others(tmp_path):
+    settings = Settings(header_timeout=1.0, max_pending_per_address=4)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        slow = [_slow_socket(srv.port) for _ in range(40)]
+        try:
+            # A real request gets in at once, however many slow ones are waiting.
+            for _ in range(3):
+                assert _healthz(srv.url, timeout=2)["ok"] is True
+            assert srv.guard.stats()["pending"] <= 4
+            # Each slow connection is answered 408 and closed: the evicted ones at once,
+            # the last ones when their header clock runs out.
+            answers = [_closed_by_server(s, wait=3.0) for s in slow]
+            assert all(a is not None for a in answers), "a slow connection was kept"
+            assert sum(b"408" in a for a in answers) >= 36
+            assert srv.guard.stats()["connections"] <= 1
+        finally:
+            for s in slow:
+                s.close()
+
+
+def test_a_slow_client_is_cut_after_the_header_timeout(tmp_path):
+    settings = Settings(header_timeout=0.5)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        s = _slow_socket(srv.port)
+        t0 = time.monotonic()
+        answer = _closed_by_server(s, wait=5.0)
+        assert answer is not None and answer.startswith(b"HTTP/1.1 408")
+        assert b'"code":"too_slow"' in answer
+        assert time.monotonic() - t0 < 4.0
+        s.close()
+
+
+def _get(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    return s
+
+
+@pytest.mark.asyncio
+async def test_per_address_cap_evicts_idle_connections_then_answers_503(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, max_connections_per_address=3, header_timeout=30)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        tickets = [await c.create_room(f"P{i}") for i in range(3)]
+        players = [await c.connect(t["code"], t["token"]) for t in tickets[:2]]
+        # two players and one idle keep-alive connection: the address is at its cap
+        idle = _get(srv.port)
+        assert b"200 OK" in idle.recv(4096)
+        # a new request evicts the idle connection (408) and is served
+        fresh = _get(srv.port)
+        assert b"200 OK" in fresh.recv(4096)
+        assert _closed_by_server(idle, wait=3).startswith(b"HTTP/1.1 408")
+        idle.close()
+        fresh.close()
+        await asyncio.sleep(0.2)
+        players.append(await c.connect(tickets[2]["code"], tickets[2]["token"]))
+        # three open WebSockets: a fourth connection is answered 503 at once and closed;
+        # no player is evicted
+        s = _get(srv.port)
+        got = _closed_by_server(s, wait=3)
+        assert got is not None and got.startswith(b"HTTP/1.1 503")
+        assert b'"code":"overloaded"' in got
+        s.close()
+        for p in players:
+            await p.send("ping", t=1)
+            assert (await p.wait_for(lambda m: m["type"] == "pong"))["t"] == 1
+            await p.close()
+
+
+# ------------------------------------------------------------------ 2. REST limits
+@pytest.mark.asyncio
+async def test_room_creation_is_limited_per_address_with_the_error_format(tmp_path):
+    settings = Settings(limit_create_burst=5, limit_create_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        for _ in range(5):
+            await c.create_room("Ana")
+        with pytest.raises(ClientError) as err:
+            await c.create_room("Ana")
+        assert err.value.status == 429 and err.value.code == "rate_limited"
+        assert "try again in" in err.value.message
+        req = urllib.request.Request(srv.url + "/api/play-now", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as http:
+            urllib.request.urlopen(req, timeout=5)
+        assert http.value.code == 429
+        assert int(http.value.headers["Retry-After"]) >= 1
+        assert json.loads(http.value.read())["error"]["code"] == "rate_limited"
+        assert _healthz(srv.url)["ok"]  # the site itself is fine
+
+
+@pytest.mark.asyncio
+async def test_guessing_room_codes_runs_dry_fast(tmp_path):
+    settings = Settings(limit_lookup_burst=50, limit_lookup_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        misses = 0
+        with pytest.raises(ClientError) as err:
+            for _ in range(50):
+                try:
+                    await c.room("ZZZZZZ")
+                except ClientError as exc:
+                    if exc.code != "room_not_found":
+                        raise
+                    misses += 1
+        assert err.value.code == "rate_limited"
+        assert misses <= 10  # a miss costs five look-ups
+        # the WebSocket door counts against the same budget
+        url = srv.url.replace("http", "ws") + "/ws/ZZZZZZ?token=x"
+        async with websockets.connect(url) as ws:
+            msg = json.loads(await ws.recv())
+            assert msg["code"] == "rate_limited"
+
+
+@pytest.mark.asyncio
+async def test_forwarded_address_is_trusted_only_from_a_configured_proxy(tmp_path):
+    def create(url, forwarded):
+        req = urllib.request.Request(url + "/api/rooms", data=b'{"name": "Ana"}',
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": forwarded})
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    for trusted, expect_spoof_helps in ((["127.0.0.1"], True), ([], False)):
+        settings = Settings(limit_create_burst=2, limit_create_per_min=1,
+                            trusted_proxies=trusted)
+        with InProcessServer(_store(tmp_path, f"p{len(trusted)}.sqlite3"), settings) as srv:
+            statuses = [create(srv.url, f"203.0.113.{i}") for i in range(6)]
+            if expect_spoof_helps:  # behind the proxy each player has their own budget
+                assert statuses == [201] * 6
+            else:  # a forged header from an untrusted peer changes nothing
+                assert statuses.count(429) == 4
+
+
+def test_rooms_that_never_started_expire_sooner(tmp_path):
+    from colorclash.server.rooms import Hub
+    from colorclash.store import open_store
+
+    now = [1000.0]
+    hub = Hub(open_store(_store(tmp_path)), Settings(lobby_room_ttl=600,
+                                                      finished_room_ttl=86400),
+              clock=lambda: now[0])
+    room, _, _ = hub.create_private("Ana")
+    now[0] += 599
+    hub.sweep()
+    assert room.code in hub.rooms
+    now[0] += 2
+    hub.sweep()
+    assert room.code not in hub.rooms
+    assert hub.store.load_room(room.code) is None
+
+
+# ------------------------------------------------------------------ 3. floods
+@pytest.mark.asyncio
+async def test_flooding_sockets_are_shed_and_a_bystander_keeps_playing(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, rate_per_s=20, rate_burst=40, bot_delay=0.0)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        rooms = [await c.create_room(f"F{i}") for i in range(20)]
+        flooders = [await c.connect(t["code"], t["token"]) for t in rooms]
+        me_t = await c.create_room("Me")
+        me = await c.connect(me_t["code"], me_t["token"])
+
+        async def flood(conn):
+            frame = json.dumps({"v": 1, "type": "ping", "t": 1})
+            sent = 0
+            try:
+                for _ in range(2000):
+                    await conn.send_raw(frame)
+                    sent += 1
+                    if sent % 50 == 0:
+                        await asyncio.sleep(0)
+            except websockets.ConnectionClosed:
+                pass
+            answers = 0
+            try:
+                while True:
+                    await conn.recv(timeout=5)
+                    answers += 1
+            except (websockets.ConnectionClosed, TimeoutError):
+                pass
+            return answers
+
+        answers = await asyncio.gather(*(flood(f) for f in flooders))
+        # each flooder was closed with 4429 after its burst and at most flood_limit (40)
+        # refused messages (each answered); before, 200 refusals in 10 s were allowed
+        assert all(f.close_code == 4429 for f in flooders), [f.close_code for f in flooders]
+        assert max(answers) <= 100  # burst 40, refill 20/s, then 40 refusals
+        await me.send("ping", t=7)
+        pong = await me.wait_for(lambda m: m["type"] == "pong", timeout=5)
+        assert pong["t"] == 7
+        await me.close()
+
+
+# ------------------------------------------------------------------ 4. secrets in logs
+@pytest.mark.asyncio
+async def test_no_token_or_ticket_reaches_any_log(tmp_path):
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    handler.setLevel(1)
+    names = ["", "uvicorn", "uvicorn.error", "uvicorn.access", "colorclash", "websockets"]
+    loggers = [logging.getLogger(n) for n in names]
+    saved = [(lg.level, lg.propagate) for lg in loggers]
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        for lg in loggers:
+            lg.addHandler(handler)
+            lg.setLevel(1)
+        try:
+            c = Client(srv.url)
+            t = await c.create_room("Ana")
+            async with await c.connect(t["code"], t["token"]) as conn:
+                await conn.send("ping", t=1)
+                await conn.wait_for(lambda m: m["type"] == "pong")
+            q = await c.quick_match()
+            await c.quick_match_status(q["ticket"])
+            await c.request("DELETE", f"/api/quick-match/{q['ticket']}")
+            url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token=wrong-{t['token']}"
+            async with websockets.connect(url) as ws:
+                await ws.recv()
+            await asyncio.sleep(0.2)
+        finally:
+            for lg, (level, prop) in zip(loggers, saved, strict=True):
+                lg.removeHandler(handler)
+                lg.setLevel(level)
+                lg.propagate = prop
+    text = buf.getvalue()
+    assert "WebSocket" in text or "ws/" in text, "the test must see the connect lines"
+    assert t["token"] not in text
+    assert q["ticket"] not in text
+    assert "[redacted]" in text
+
+
+# ------------------------------------------------------------------ 5-6. records
+@pytest.mark.asyncio
+async def test_every_finished_match_keeps_its_record_and_the_log_hash_matches(tmp_path):
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS, bot_delay=0.0)) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=1, level="easy", preset="classic-table")
+        async with await c.connect(t["code"], t["token"]) as me:
+            with pytest.raises(ClientError) as err:
+                await c.record(t["code"])
+            assert err.value.status == 409 and err.value.code == "not_finished"
+            st = await me.play(make_bot("easy", seed=1), timeout=60)
+            shown_1 = st["log_hash"]
+            first = await c.record(t["code"])
+            assert first["match"] == 1 and first["log_hash"] == shown_1
+            assert verify_record(first, expected_log_hash=shown_1)[0]
+            await me.send("start")  # rematch
+            st = await me.wait_state(lambda s: s["room"]["match"] == 2, timeout=10)
+            assert st["room"]["records"] == [1]
+            # while match 2 is played, match 1's record stays published
+            assert await c.record(t["code"]) == first
+            assert await c.record(t["code"], 1) == first
+            with pytest.raises(ClientError) as err:
+                await c.record(t["code"], 2)
+            assert err.value.code == "not_finished"
+            with pytest.raises(ClientError) as err:
+                await c.record(t["code"], 9)
+            assert err.value.status == 404 and err.value.code == "record_not_found"
+            st = await me.play(make_bot("easy", seed=2), timeout=60)
+            second = await c.record(t["code"])
+            assert second["match"] == 2 and second["seed"] != first["seed"]
+            assert verify_record(second, expected_log_hash=st["log_hash"])[0]
+            assert await c.record(t["code"], 1) == first
+
+
+# ------------------------------------------------------------------ 7. leave and come back
+@pytest.mark.asyncio
+async def test_leave_during_play_on_the_same_connection_returns_at_the_next_round(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, next_round_delay=0.2)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=1, level="easy", preset="family", match="3")
+        async with await c.connect(t["code"], t["token"]) as me:
+            await me.send("leave")
+            st = await me.wait_state(lambda s: s["room"]["seats"][0]["substitute"], timeout=5)
+            assert st["view"]["legal"] == []  # the substitute plays: nothing to send
+            assert st["view"]["round"] == 1
+            st = await me.wait_state(lambda s: s["view"]["round"] >= 2
+                                     and not s["room"]["seats"][0]["substitute"], timeout=60)
+            assert st["view"]["round"] == 2
+            st = await me.wait_state(lambda s: 0 in s["view"]["to_act"], timeout=30)
+            assert st["view"]["legal"], "the seat is ours again"
+
+
+# ------------------------------------------------------------------ 8-11. input
+@pytest.mark.asyncio
+async def test_names_that_imitate_the_computer_label_are_refused(tmp_path):
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        for name in ("Computer", "Computadora", "Bilgisayar", "C0MPUTER", "Ana\nBo", "A\tB"):
+            with pytest.raises(ClientError) as err:
+                await c.create_room(name)
+            assert err.value.code == "bad_name", name
+        host = await c.create_room("Ana")
+        with pytest.raises(ClientError) as err:
+            await c.join(host["code"], "computer")
+        assert err.value.code == "bad_name"
+
+
+@pytest.mark.asyncio
+async def test_non_finite_numbers_are_refused_and_only_valid_json_is_sent(tmp_path):
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana")
+        url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={t['token']}"
+        async with websockets.connect(url) as ws:
+            frames = [await ws.recv(), await ws.recv()]  # welcome, state
+            for bad in ('{"v":1,"type":"ping","t":NaN}', '{"v":1,"type":"ping","t":Infinity}',
+                        '{"v":1,"type":"ping","t":1e999}', '{"v":1.0,"type":"ping"}',
+                        '{"v":1,"type":"ping","t":"abc"}'):
+                await ws.send(bad)
+                frames.append(await ws.recv())
+            await ws.send('{"v":1,"type":"ping","t":12.5}')
+            frames.append(await ws.recv())
+        messages = [loads_strict(f) for f in frames]  # every frame is strict JSON
+        codes = [m.get("code") for m in messages[2:-1]]
+        assert codes == ["bad_json", "bad_json", "bad_json", "bad_version", "bad_message"]
+        assert messages[-1] == {**messages[-1], "type": "pong", "t": 12.5}
+        # REST: a non-finite number in a body is refused in the error format
+        req = urllib.request.Request(srv.url + "/api/rooms", data=b'{"name":"A","seats":NaN}',
+                                     method="POST", headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as http:
+            urllib.request.urlopen(req, timeout=5)
+        assert http.value.code in (400, 422)
+        assert "error" in json.loads(http.value.read())
+
+
+@pytest.mark.asyncio
+async def test_errors_use_the_documented_codes_and_format(tmp_path):
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana", seats=3)
+        with pytest.raises(ClientError) as err:
+            await c.join(host["code"], "Bo", seat=7)
+        assert (err.value.status, err.value.code) == (422, "bad_seat")
+        with pytest.raises(ClientError) as err:
+            await c.join(host["code"], "Bo", seat=-1)
+        assert err.value.code == "bad_seat"
+        with pytest.raises(ClientError) as err:
+            await c.create_room("Ana", seats=9)
+        assert err.value.code == "bad_settings"
+        nested = ("[" * 100_000).encode()
+        for body in (nested, b'{"name": "A",', b'"x"'):
+            req = urllib.request.Request(srv.url + "/api/rooms", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as http:
+                urllib.request.urlopen(req, timeout=5)
+            payload = json.loads(http.value.read())
+            assert set(payload) == {"error"}, payload
+            assert {"code", "message"} <= set(payload["error"])
+        async with await c.connect(host["code"], host["token"]) as me:
+            await me.send("add_bot", seat=7)
+            assert (await me.wait_for(lambda m: m["type"] == "error"))["code"] == "bad_seat"
