@@ -36,6 +36,7 @@ from colorclash.server.config import Settings
 log = logging.getLogger("colorclash.server.guard")
 
 _RESERVED_FDS = 64  # descriptors kept for the store, logs and the listening sockets
+LINGER = 0.5  # s a refused connection stays half-closed so that the answer arrives
 
 
 def raise_file_limit() -> int:
@@ -164,6 +165,7 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
             peer = transport.get_extra_info("peername")
             self._cc_address = str(peer[0]) if peer else "?"
             self._cc_counted = False
+            self._cc_closing = False
             self._cc_timer: asyncio.TimerHandle | None = None
             if not self._cc_guard.admit(self, self._cc_address):
                 return
@@ -188,19 +190,40 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
             self.guard_close(TOO_SLOW)
 
         def guard_close(self, answer: bytes) -> None:
-            """Answer (408 or 503) and close, without waiting for the client."""
+            """Answer (408 or 503) and close, without waiting for the client.
+
+            The answer is followed by end-of-file and the socket is closed a moment
+            later (``LINGER`` s, or as soon as the client closes): closing at once with
+            the client's request unread would make the kernel reset the connection and
+            the client would never see the answer."""
             self._cc_disarm()
             transport = self.transport
-            if transport is None or transport.is_closing():
+            if transport is None or transport.is_closing() or self._cc_closing:
                 return
+            self._cc_closing = True
             try:
                 transport.write(answer)
+                if transport.can_write_eof():
+                    transport.write_eof()
+                    self.loop.call_later(LINGER, transport.close)
+                else:  # pragma: no cover - TLS transports cannot half-close
+                    transport.close()
             except Exception:  # noqa: BLE001 - the peer is gone already
-                pass
-            transport.close()
+                transport.close()
             if self._cc_counted:  # the accounting must not wait for connection_lost
                 self._cc_counted = False
                 self._cc_guard.closed(self, self._cc_address)
+
+        def data_received(self, data: bytes) -> None:
+            if self._cc_closing:
+                return  # answered already: what the client still sends is dropped
+            super().data_received(data)
+
+        def eof_received(self) -> bool | None:
+            if self._cc_closing:
+                self.transport.close()
+                return None
+            return super().eof_received()
 
         def on_headers_complete(self) -> None:
             self._cc_disarm()
