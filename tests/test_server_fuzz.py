@@ -58,7 +58,8 @@ def random_frame(rng: random.Random) -> tuple[str | bytes, bool]:
             msg["settings"] = {"seats": rng.choice([1, 7, 3]), "preset": "poker"}
         elif msg["type"] != "start":
             msg["seat"] = rng.choice([-1, 0, 9, "x"])
-        return json.dumps(msg), True
+        # "start" from a host whose match has ended is a legal rematch
+        return json.dumps(msg), msg["type"] != "start"
     if kind == 10:
         return json.dumps({"v": 1, "type": "ready", "ready": "yes"}), True
     action: dict = {"type": rng.choice(TYPES)}

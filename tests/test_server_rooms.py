@@ -78,7 +78,8 @@ def test_host_commands_and_lobby_rules(hub):
         hub.change_settings(room, 0, {"clock": 15})
     assert code(e) == "bad_settings"  # 15 s is a table clock, not a standard one
     hub.change_settings(room, 0, {"preset": "classic-table", "clock": 15})
-    assert room.settings == {"preset": "classic-table", "seats": 3, "clock": 15, "match": "1"}
+    assert room.settings == {"game": "color-clash", "preset": "classic-table", "seats": 3,
+                             "clock": 15, "match": "1"}
     with pytest.raises(ProtocolError) as e:
         hub.join(room.code, "Cy")
     assert code(e) == "room_full"

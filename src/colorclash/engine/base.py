@@ -208,6 +208,8 @@ class GameDefinition:
     server_actions: frozenset[str] = frozenset()
     #: seats of a Quick Match table (the smallest full table most players enjoy)
     quick_match_seats: int = 0
+    #: public facts about each preset for the lobby (e.g. what a timeout does), as data
+    preset_info: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
 
     def options_for(self, preset: str | None) -> tuple[OptionSpec, ...]:
         return self.presets[preset or self.default_preset]
@@ -242,6 +244,7 @@ class GameDefinition:
             "seats": {"min": self.min_seats, "max": self.max_seats,
                       "default": self.default_seats},
             "default_preset": self.default_preset,
-            "presets": {p: {"options": [o.public() for o in opts]}
+            "presets": {p: {"options": [o.public() for o in opts],
+                            **self.preset_info.get(p, {})}
                         for p, opts in self.presets.items()},
         }

@@ -151,6 +151,7 @@ class ColorClash(Game):
     # attributes gets no key-sharing instance dict in CPython.
     __slots__ = (
         "_clock_fresh",
+        "_turn_key",
         "_color_then",
         "_faces",
         "_faces_other",
@@ -228,6 +229,7 @@ class ColorClash(Game):
         self._result: dict[str, Any] | None = None
         self.substitutes: set[int] = set()
         self.initial_order: list[str] = []
+        self._turn_key = 0  # names the turn for the server's clock (see timer())
         self._start_round(setup)
 
     # ------------------------------------------------------------------ set-up
@@ -652,9 +654,30 @@ class ColorClash(Game):
         if seat.__class__ is not int or not 0 <= seat < self.n:  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} at this table")
         # (after the game every handler refuses: each checks the phase it needs)
+        turn = self.turn
         events = handler(self, seat, action)
         self.log.append((seat, action.copy()))
+        kind = action["type"]
+        if seat != turn or (kind != "call" and kind != "color"):
+            self._turn_key += 1  # calling or naming a colour keeps the turn's clock
         return events
+
+    def timer(self) -> dict[str, Any] | None:
+        """The clock the server runs now (``Game.timer``): the turn clock; the 3 s
+        last-card window; the 6 s drawn-card choice, within the turn's time; the pause
+        between rounds."""
+        phase = self.phase
+        if phase == GAME_OVER:
+            return None
+        if phase == ROUND_OVER:
+            return {"kind": "next"}
+        if phase == WINDOW:
+            seat = self.window_seat if self.window_seat is not None else self.turn
+            return {"kind": "window", "seat": seat, "seconds": self.options.call_window}
+        if phase == DRAWN:
+            return {"kind": "drawn", "seat": self.turn, "key": self._turn_key,
+                    "seconds": self.options.drawn_choice, "within_turn": True}
+        return {"kind": "turn", "seat": self.turn, "key": self._turn_key}
 
     @property
     def start_events(self) -> list[Event]:
@@ -1289,4 +1312,5 @@ DEFINITION = GameDefinition(
     make=_make,
     server_actions=frozenset({"timeout", "next", "substitute"}),
     quick_match_seats=4,
+    preset_info={name: {"timeout_policy": o.timeout_policy} for name, o in PRESETS.items()},
 )

@@ -24,10 +24,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from colorclash.server import games
 from colorclash.server.config import Settings
+from colorclash.server.conn import Conn
+from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits
 from colorclash.server.logs import install_redaction
-from colorclash.server.presets import DEFAULT_PRESET, available_presets, bot_levels
 from colorclash.server.protocol import (
     VERSION,
     CreateRoomBody,
@@ -41,7 +43,6 @@ from colorclash.server.protocol import (
     SeatTicket,
     parse_client_message,
 )
-from colorclash.server.rooms import Conn, Hub
 from colorclash.store import Store, open_store
 
 log = logging.getLogger("colorclash.server")
@@ -242,19 +243,24 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "rooms": len(hub().rooms)}
 
+    @app.get("/api/games", tags=["rooms"])
+    async def list_games() -> dict[str, Any]:
+        """The games this site hosts: seats, presets, options with choices and defaults,
+        computer levels."""
+        return games.games_public()
+
     @app.get("/api/presets", response_model=PresetsAnswer, tags=["rooms"])
     async def presets() -> dict[str, Any]:
-        return {"presets": [{"name": k, **v} for k, v in available_presets().items()],
-                "default": DEFAULT_PRESET,
-                "seats": {"min": 2, "max": 6, "default": 4, "guest_max": 4},
-                "bot_levels": bot_levels()}
+        """Protocol v1: Color Clash's presets (`/api/games` has every game)."""
+        return games.presets_public()
 
     @app.post("/api/rooms", response_model=SeatTicket, status_code=201, tags=["rooms"])
     async def create_room(body: CreateRoomBody, request: Request) -> dict[str, Any]:
         """Create a private room; the host sits in seat 0."""
         limit(request, "create")
         room, seat, token = hub().create_private(body.name, body.preset, body.seats,
-                                                 body.clock, body.match, body.host_key)
+                                                 body.clock, body.match, body.host_key,
+                                                 game=body.game, options=body.options)
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatTicket, tags=["rooms"])
@@ -298,14 +304,16 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         """You against 1-5 computer players; dealt at once."""
         limit(request, "create")
         room, seat, token = hub().create_practice(body.name, body.bots, body.level,
-                                                  body.preset, body.clock, body.match)
+                                                  body.preset, body.clock, body.match,
+                                                  game=body.game, options=body.options)
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/play-now", response_model=SeatTicket, status_code=201, tags=["play"])
     async def play_now(request: Request, body: PlayNowBody | None = None) -> dict[str, Any]:
         """A 3-seat table: you and 2 computer players; dealt at once."""
         limit(request, "create")
-        room, seat, token = hub().create_play_now(body.name if body else "Player")
+        room, seat, token = hub().create_play_now(body.name if body else "Player",
+                                                  game=body.game if body else None)
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/quick-match", response_model=QueueTicket, status_code=202, tags=["play"])
@@ -313,13 +321,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                           ) -> dict[str, Any]:
         """Queue for a table of people only; you get an automatic animal name."""
         limit(request, "queue")
-        status = hub().qm_join(body.preset if body else None)
+        status = hub().qm_join(body.preset if body else None,
+                               game=body.game if body else None)
         if status["status"] == "matched":
             t = hub().tickets
             ticket = next(k for k, v in t.items() if v.get("matched") and
                           v["matched"]["token"] == status["token"])
             return {"ticket": ticket, "name": status["name"], "status": "matched",
-                    "waiting": 0, "ws": f"/ws/quick-match?ticket={ticket}"}
+                    "waiting": 0, "ws": f"/ws/quick-match?ticket={ticket}",
+                    "game": t[ticket]["game"], "preset": t[ticket]["preset"]}
         return status
 
     @app.get("/api/quick-match/{ticket}", tags=["play"])

@@ -14,6 +14,8 @@ def _env(name: str, default: str) -> str:
 @dataclass
 class Settings:
     reconnect_grace: float = 90.0       # s away before a computer substitute plays the seat
+    away_turn_clock: float = 5.0        # s per turn for a person away who already let one run out
+    default_turn_clock: float = 30.0    # s per turn for a game whose options have no clock
     call_window: float = 3.0            # s of the last-card call window
     drawn_choice: float = 6.0           # s for PLAY/KEEP of a drawn card
     next_round_delay: float = 8.0       # s between rounds of a multi-round match
@@ -48,6 +50,14 @@ class Settings:
     limit_lookup_per_min: float = 60.0  # a look-up of a code that does not exist costs 5
     limit_queue_burst: int = 10         # Quick Match tickets
     limit_queue_per_min: float = 10.0
+
+    # Short clocks a game asks for by kind (``game.timer()``), overridable here by name.
+    SHORT_CLOCKS = {"window": "call_window", "drawn": "drawn_choice"}
+
+    def short_clock(self, kind: str, seconds: float) -> float:
+        """The length of a game's short clock ``kind`` (the game's, unless set here)."""
+        name = self.SHORT_CLOCKS.get(kind)
+        return float(getattr(self, name)) if name else seconds
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -116,12 +116,23 @@ class ReadyMsg(_Strict):
     ready: bool = True
 
 
+OptionValue = Annotated[str, Field(max_length=30)] | int | bool
+
+
 class SettingsPatch(_Strict):
     # Ranges are checked by the room (bad_settings), types here (bad_message).
     preset: Annotated[str, Field(max_length=30)] | None = None
     seats: int | None = None
     clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
+    # any other option of the room's game and preset (GET /api/games), e.g. "scoring"
+    options: Annotated[dict[Annotated[str, Field(max_length=30)], OptionValue],
+                       Field(max_length=16)] | None = None
+
+    def to_patch(self) -> dict[str, Any]:
+        patch = self.model_dump(exclude_none=True, exclude={"options"})
+        patch.update(self.options or {})
+        return patch
 
 
 class SettingsMsg(_Strict):
@@ -247,7 +258,7 @@ def parse_client_message(raw: str | bytes, max_frame: int = 8192,
 
 # ----------------------------------------------------------------------------- server -> client
 class ClockInfo(BaseModel):
-    kind: Literal["turn", "window", "drawn", "next"]
+    kind: str  # "turn", "next", or a game's short clock ("window", "drawn")
     seat: int | None
     deadline: int
     remaining_ms: int
@@ -267,10 +278,12 @@ class SeatInfo(BaseModel):
 
 
 class RoomSettingsInfo(BaseModel):
+    """preset, seats and each option of the game's preset (Color Clash: clock, match)."""
+
+    model_config = ConfigDict(extra="allow")
     preset: str
     seats: int
-    clock: int
-    match: str
+    clock: int | None = None
 
 
 class RoomInfo(BaseModel):
@@ -279,12 +292,14 @@ class RoomInfo(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     host: int | None
     link: str
+    game: str
     settings: RoomSettingsInfo
     seats: list[SeatInfo]
     match: int
     commitment: str | None
     seed: str | None
     result: dict[str, Any] | None
+    records: list[int]
 
 
 class WelcomeMsg(BaseModel):
@@ -304,6 +319,7 @@ class StateMsg(BaseModel):
     view: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock: ClockInfo | None
+    log_hash: str | None
 
 
 class ErrorMsg(BaseModel):
@@ -365,10 +381,20 @@ class _NameMixin(_Body):
         return clean_name(v)
 
 
-class CreateRoomBody(_NameMixin):
+class _GameMixin(_Body):
+    game: Annotated[str, Field(max_length=30)] | None = None  # default: color-clash
+
+
+class _OptionsMixin(_GameMixin):
+    # Any option of the game's preset besides clock and match (GET /api/games).
+    options: Annotated[dict[Annotated[str, Field(max_length=30)], OptionValue],
+                       Field(max_length=16)] | None = None
+
+
+class CreateRoomBody(_NameMixin, _OptionsMixin):
     # Ranges (seats, clock, match) are the room's to check: bad_settings, guest_limit.
     preset: Annotated[str, Field(max_length=30)] | None = None
-    seats: int = 4
+    seats: int | None = None
     clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
     host_key: Annotated[str, Field(max_length=200)] | None = None
@@ -378,19 +404,19 @@ class JoinBody(_NameMixin):
     seat: int | None = None  # checked by the room: bad_seat
 
 
-class PracticeBody(_NameMixin):
-    bots: int = 3
-    level: Annotated[str, Field(max_length=20)] = "easy"
+class PracticeBody(_NameMixin, _OptionsMixin):
+    bots: int | None = None  # default: the game's usual table (Color Clash: 3)
+    level: Annotated[str, Field(max_length=20)] | None = None  # default: the game's
     preset: Annotated[str, Field(max_length=30)] | None = None
     clock: int | None = None
     match: Annotated[str, Field(max_length=8)] | None = None
 
 
-class PlayNowBody(_NameMixin):
+class PlayNowBody(_NameMixin, _GameMixin):
     pass
 
 
-class QuickMatchBody(_Body):
+class QuickMatchBody(_GameMixin):
     preset: Annotated[str, Field(max_length=30)] | None = None
 
 
@@ -409,15 +435,17 @@ class QueueTicket(BaseModel):
     status: Literal["waiting", "matched"]
     waiting: int
     ws: str
+    game: str
+    preset: str
 
 
 class PresetInfo(BaseModel):
     name: str
     clock_choices: list[int]
     clock_default: int
-    match_choices: list[str]
-    match_default: str
-    timeout_policy: str
+    match_choices: list[str] = []
+    match_default: str | None = None
+    timeout_policy: str | None = None
 
 
 class PresetsAnswer(BaseModel):

@@ -1,0 +1,200 @@
+"""Clocks: the game says what it waits for (``game.timer()``), the server keeps the time.
+
+- ``turn``: the room's turn clock for a seat; the deadline is kept while the timer's
+  ``key`` (the turn) stays the same. Once a person has let one turn run out while away
+  (disconnected), their next turns in that absence get ``away_turn_clock`` seconds only,
+  so the others do not wait a whole turn clock each time; coming back ends it.
+- ``next``: the pause between rounds; ``{"type": "next"}`` is applied when every connected
+  person is ready, or when the pause is over.
+- any other kind: a short clock whose length the game gives (Color Clash's 3 s last-card
+  window and 6 s drawn-card choice; settings of the same name override them for tests).
+  A short clock that follows a seat's turn clock (``within_turn``) never ends after it.
+
+When a clock runs out, the server applies ``{"type": "timeout"}`` for the seat where the
+game has that action; otherwise a computer player chooses the seat's action.
+
+Deadlines are absolute wall-clock times kept in the room document: they survive
+reconnections and restarts. One timer per room wakes the loop at the earliest due time
+(a clock, a substitute coming in, a computer player's move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from colorclash.server.model import Room
+from colorclash.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from colorclash.server.hub import Hub
+
+log = logging.getLogger("colorclash.server")
+
+
+class Clocks:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def turn_seconds(self, room: Room, seat: int | None) -> float:
+        st = self.hub.settings
+        seconds = float(room.settings.get("clock") or st.default_turn_clock) * st.clock_scale
+        if seat is not None and 0 <= seat < len(room.seats):
+            s = room.seats[seat]
+            if s.kind == "human" and not s.substitute and s.away_since is not None \
+                    and s.missed > 0:
+                seconds = min(seconds, st.away_turn_clock)
+        return seconds
+
+    def update(self, room: Room, actor: int | None, action: dict[str, Any] | None) -> None:
+        """Set ``room.clock`` to what the game waits for now (kept when unchanged)."""
+        game = room.game
+        if game is None or game.over or room.status != "playing":
+            room.clock = None
+            return
+        timer = game.timer()
+        if not timer:
+            room.clock = None
+            return
+        st = self.hub.settings
+        now = self.hub.now()
+        prev = room.clock or {}
+        kind = timer["kind"]
+        seat = timer.get("seat")
+        key = timer.get("key")
+        same = (prev.get("kind") == kind and prev.get("seat") == seat
+                and prev.get("key") == key)
+        if kind == "next":
+            if prev.get("kind") != "next":
+                room.clock = {"kind": "next", "seat": None, "seconds": st.next_round_delay,
+                              "deadline": now + st.next_round_delay}
+            return
+        if kind == "turn":
+            if same:
+                return
+            seconds = self.turn_seconds(room, seat)
+            room.clock = {"kind": "turn", "seat": seat, "key": key, "seconds": seconds,
+                          "deadline": now + seconds}
+            return
+        if same:
+            return
+        seconds = st.short_clock(kind, float(timer.get("seconds") or 0) or st.next_round_delay)
+        clock: dict[str, Any] = {"kind": kind, "seat": seat, "key": key, "seconds": seconds,
+                                 "deadline": now + seconds}
+        if timer.get("within_turn"):
+            if prev.get("kind") == "turn" and prev.get("seat") == seat:
+                turn_deadline = prev["deadline"]
+            else:
+                turn_deadline = now + self.turn_seconds(room, seat)
+            clock["deadline"] = min(turn_deadline, clock["deadline"])
+            clock["turn_deadline"] = turn_deadline
+        room.clock = clock
+
+    # ------------------------------------------------------------------ the room's timer
+    def schedule(self, room: Room) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        if room.code not in self.hub.rooms:
+            return
+        due = self.next_due(room)
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, due - self.hub.now())
+        room.timer = loop.call_later(delay, self.tick, room.code)
+
+    def next_due(self, room: Room) -> float | None:
+        if room.status != "playing" or room.game is None or room.game.over:
+            return None
+        dues: list[float] = []
+        if room.clock:
+            dues.append(room.clock["deadline"])
+        for i in range(len(room.seats)):
+            due = self.substitute_due(room, i)
+            if due is not None:
+                dues.append(due)
+        if self.hub.table.between_rounds(room):
+            if self.hub.table.all_ready(room):
+                dues.append(self.hub.now())
+        else:
+            due = self.hub.computers.due(room)
+            if due is not None:
+                dues.append(due)
+        return max(min(dues), room.stall_until) if dues else None
+
+    def substitute_due(self, room: Room, seat: int) -> float | None:
+        """When a computer substitute must take this seat (None: not due to)."""
+        s = room.seats[seat]
+        if s.kind != "human" or s.substitute:
+            return None
+        if s.left:
+            due = 0.0
+        elif s.away_since is not None:
+            due = s.away_since + self.hub.settings.reconnect_grace
+        else:
+            return None
+        return max(due, room.retry_after.get(seat, 0.0))
+
+    def tick(self, code: str) -> None:
+        room = self.hub.rooms.get(code)
+        if room is None:
+            return
+        room.timer = None
+        try:
+            self.tick_room(room)
+        except ProtocolError as exc:
+            log.warning("room %s: server action refused: %s", code, exc.message)
+            room.stall_until = self.hub.now() + 1.0
+        except Exception:  # noqa: BLE001 - keep the server alive
+            log.exception("room %s: tick failed", code)
+            room.stall_until = self.hub.now() + 1.0
+        if room.timer is None:
+            self.schedule(room)
+
+    def tick_room(self, room: Room) -> None:
+        if room.status != "playing" or room.game is None or room.game.over:
+            return
+        hub = self.hub
+        now = hub.now()
+        game = room.game
+        # 1. seats away too long get a computer substitute
+        for i in range(len(room.seats)):
+            due = self.substitute_due(room, i)
+            if due is not None and now >= due:
+                hub.table.substitute(room, i, True)
+                return
+        # 2. between rounds: everyone ready, or the pause is over
+        if hub.table.between_rounds(room):
+            if hub.table.all_ready(room) or (room.clock and now >= room.clock["deadline"]):
+                seat = game.to_act[0] if game.to_act else 0
+                hub.table.apply(room, seat, {"type": "next"})
+            return
+        # 3. an expired clock
+        if room.clock and now >= room.clock["deadline"]:
+            self.expire(room, now)
+            return
+        # 4. computer players
+        hub.computers.move(room, now)
+
+    def expire(self, room: Room, now: float) -> None:
+        """The clock ran out: the game's timeout, or a computer's move for the seat."""
+        game = room.game
+        seat = room.clock.get("seat")
+        if seat is None:
+            seat = game.to_act[0] if game.to_act else 0
+        s = room.seats[seat] if 0 <= seat < len(room.seats) else None
+        if s is not None and s.kind == "human" and s.away_since is not None \
+                and room.clock.get("kind") == "turn":
+            s.missed += 1  # a shorter turn clock for the rest of this absence
+        try:
+            if "timeout" in self.hub.table.server_actions(room):
+                self.hub.table.apply(room, seat, {"type": "timeout"})
+            elif not self.hub.computers.play_for(room, seat):
+                raise ProtocolError("internal", f"no move could be made for seat {seat}")
+        except ProtocolError:
+            # The game has no move here: restart the clock rather than spin.
+            room.clock = dict(room.clock, deadline=now + room.clock["seconds"])
+            self.hub.persist(room)
+            raise

@@ -1,0 +1,117 @@
+"""The games the site hosts, as the rooms see them: every choice a room offers comes from
+the engine's registry (:data:`colorclash.engine.GAMES`) and the bots' (levels per game).
+Nothing here names a game; a new game appears here by being registered.
+
+A room's ``settings`` are ``{"game", "preset", "seats", <each option of the preset>}``,
+flat, so Color Clash rooms keep protocol v1's ``{"preset", "seats", "clock", "match"}``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from colorclash.bots import levels
+from colorclash.engine import GAMES, GameDefinition
+from colorclash.server.protocol import ProtocolError
+
+DEFAULT_GAME = "color-clash"
+GUEST_MAX_SEATS = 4  # a room opened without an operator host key
+
+
+def definition(game: str | None) -> GameDefinition:
+    key = game or DEFAULT_GAME
+    if key not in GAMES:
+        raise ProtocolError("bad_settings", f"unknown game {key!r}; this site hosts "
+                            f"{', '.join(GAMES)}", status=422, ref="settings")
+    return GAMES[key]
+
+
+def option_names(settings: dict[str, Any]) -> list[str]:
+    d = definition(settings["game"])
+    return [o.name for o in d.options_for(settings["preset"])]
+
+
+def engine_options(settings: dict[str, Any]) -> dict[str, Any]:
+    """The engine ``options`` of a room: its value of each option of the preset."""
+    return {name: settings[name] for name in option_names(settings) if name in settings}
+
+
+def check_settings(game: str | None, preset: str | None, seats: int | None,
+                   options: dict[str, Any], guest: bool) -> dict[str, Any]:
+    """A room's settings, checked against the game's definition (``bad_settings``,
+    ``guest_limit``). Options not given take the preset's defaults."""
+    d = definition(game)
+    preset = preset or d.default_preset
+    if preset not in d.presets:
+        raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}; "
+                            f"available: {', '.join(d.presets)}", status=422)
+    seats = d.default_seats if seats is None else seats
+    if not isinstance(seats, int) or isinstance(seats, bool) \
+            or not d.min_seats <= seats <= d.max_seats:
+        raise ProtocolError("bad_settings", f"{d.name} is played by {d.min_seats} to "
+                            f"{d.max_seats} seats", status=422)
+    if guest and seats > GUEST_MAX_SEATS:
+        raise ProtocolError("guest_limit", f"a room opened without a host key holds at most "
+                            f"{GUEST_MAX_SEATS} seats", status=422)
+    chosen = {k: v for k, v in options.items() if v is not None}
+    if "match" in chosen and not isinstance(chosen["match"], bool):
+        chosen["match"] = str(chosen["match"])  # "3" and 3 name the same match length
+    try:
+        checked = d.check_options(preset, chosen)
+    except ValueError as exc:
+        raise ProtocolError("bad_settings", str(exc), status=422) from None
+    return {"game": d.key, "preset": preset, "seats": seats, **checked}
+
+
+def default_level(game: str) -> str:
+    """The computer level of Play Now and of substitutes: ``easy`` where the game has it,
+    else the one in the middle."""
+    names = levels(game)
+    return "easy" if "easy" in names else names[len(names) // 2]
+
+
+def check_level(game: str, level: str) -> str:
+    names = levels(game)
+    if level not in names:
+        raise ProtocolError("bad_settings", f"unknown computer level {level!r}; "
+                            f"choose one of {names}", status=422)
+    return level
+
+
+@cache
+def games_public() -> dict[str, Any]:
+    """``GET /api/games``: every game with its seats, presets, options and bot levels."""
+    out = []
+    for key, d in GAMES.items():
+        entry = d.public()
+        entry["bot_levels"] = levels(key)
+        entry["default_level"] = default_level(key)
+        entry["quick_match_seats"] = d.quick_match_seats or d.max_seats
+        entry["guest_max_seats"] = min(GUEST_MAX_SEATS, d.max_seats)
+        out.append(entry)
+    return {"games": out, "default": DEFAULT_GAME}
+
+
+@cache
+def presets_public() -> dict[str, Any]:
+    """``GET /api/presets`` of protocol v1: the default game's presets with their clock and
+    match-length choices (``GET /api/games`` has every game)."""
+    d = definition(DEFAULT_GAME)
+    presets = []
+    for name, specs in d.presets.items():
+        by_name = {o.name: o for o in specs}
+        entry: dict[str, Any] = {"name": name}
+        for option in ("clock", "match"):
+            if option in by_name:
+                entry[f"{option}_choices"] = list(by_name[option].choices)
+                entry[f"{option}_default"] = by_name[option].default
+        entry.update(d.preset_info.get(name, {}))
+        presets.append(entry)
+    return {
+        "presets": presets,
+        "default": d.default_preset,
+        "seats": {"min": d.min_seats, "max": d.max_seats, "default": d.default_seats,
+                  "guest_max": GUEST_MAX_SEATS},
+        "bot_levels": levels(DEFAULT_GAME),
+    }

@@ -1,0 +1,205 @@
+"""The lobby: opening rooms (private, Practice, Play Now), seats, settings, starting.
+
+Every choice a room offers (game, preset, seat count, each option of the preset, computer
+levels) is checked against the game's definition in the engine's registry
+(``server/games.py``); nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from colorclash.server import games
+from colorclash.server.model import COMPUTER, Room, Seat
+from colorclash.server.names import hash_token, new_token
+from colorclash.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from colorclash.server.hub import Hub
+
+
+class Lobby:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    # ------------------------------------------------------------------ seats
+    def seat_human(self, room: Room, index: int, name: str) -> str:
+        token = new_token()
+        room.seats[index] = Seat(kind="human", name=name, token_hash=hash_token(token),
+                                 away_since=self.hub.now())
+        return token
+
+    @staticmethod
+    def seat_bot(room: Room, index: int, level: str) -> None:
+        room.seats[index] = Seat(kind="bot", name=COMPUTER, level=level, ready=True)
+
+    # ------------------------------------------------------------------ opening rooms
+    def create_private(self, name: str, game: str | None, preset: str | None,
+                       seats: int | None, options: dict[str, Any], host_key: str | None
+                       ) -> tuple[Room, int, str]:
+        guest = not self.hub.is_operator_key(host_key)
+        settings = games.check_settings(game, preset, seats, options, guest)
+        room = self.hub.new_room("private", settings)
+        token = self.seat_human(room, 0, name)
+        room.seats[0].ready = True
+        room.host = 0
+        room.guest = guest
+        self.hub.persist(room)
+        return room, 0, token
+
+    def create_practice(self, name: str, game: str | None, bots: int | None, level: str | None,
+                        preset: str | None, options: dict[str, Any], kind: str = "practice"
+                        ) -> tuple[Room, int, str]:
+        d = games.definition(game)
+        if bots is None:
+            bots = d.default_seats - 1
+        if not isinstance(bots, int) or not 1 <= bots <= d.max_seats - 1:
+            raise ProtocolError("bad_settings", f"practice takes 1 to {d.max_seats - 1} "
+                                f"computer players in {d.name}", status=422)
+        level = games.check_level(d.key, level or games.default_level(d.key))
+        settings = games.check_settings(d.key, preset, bots + 1, options, guest=False)
+        room = self.hub.new_room(kind, settings)
+        token = self.seat_human(room, 0, name)
+        room.seats[0].ready = True
+        for i in range(1, bots + 1):
+            self.seat_bot(room, i, level)
+        self.hub.table.deal(room)
+        return room, 0, token
+
+    def create_play_now(self, name: str, game: str | None) -> tuple[Room, int, str]:
+        """You and computer players at once: 2 of them where the game seats 3, else as
+        many as its smallest table needs."""
+        d = games.definition(game)
+        bots = 2 if d.max_seats >= 3 else d.min_seats - 1
+        return self.create_practice(name, d.key, bots, games.default_level(d.key), None, {},
+                                    kind="play-now")
+
+    def join(self, code: str, name: str, seat: int | None = None) -> tuple[Room, int, str]:
+        room = self.hub.get(code)
+        if room.status != "lobby":
+            raise ProtocolError("not_in_lobby", "the game has already started", status=409)
+        if room.kind != "private":
+            raise ProtocolError("not_in_lobby", "only private rooms can be joined", status=409)
+        if seat is None:
+            free = [i for i, s in enumerate(room.seats) if s.kind == "empty"]
+            if not free:
+                raise ProtocolError("room_full", "every seat is taken", status=409)
+            seat = free[0]
+        if not 0 <= seat < len(room.seats):
+            raise ProtocolError("bad_seat", f"seat must be between 0 and {len(room.seats) - 1}",
+                                status=422)
+        if room.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {seat} is taken", status=409)
+        token = self.seat_human(room, seat, name)
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+        return room, seat, token
+
+    # ------------------------------------------------------------------ host commands
+    @staticmethod
+    def need_host(room: Room, seat: int, what: str) -> None:
+        if room.host != seat:
+            raise ProtocolError("not_host", f"only the host may {what}", ref=what)
+
+    @staticmethod
+    def need_lobby(room: Room, what: str) -> None:
+        if room.status != "lobby":
+            raise ProtocolError("not_in_lobby", f"{what} is only possible before the game "
+                                "starts", ref=what)
+
+    def ready(self, room: Room, seat: int, ready: bool) -> None:
+        room.seats[seat].ready = ready or room.host == seat
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+
+    def change_settings(self, room: Room, seat: int, patch: dict[str, Any]) -> None:
+        self.need_host(room, seat, "settings")
+        self.need_lobby(room, "settings")
+        if "game" in patch and patch["game"] != room.game_key:
+            raise ProtocolError("bad_settings", "a room's game is chosen when it is opened",
+                                ref="settings")
+        new = {**room.settings, **patch}
+        options = {k: v for k, v in new.items() if k not in ("game", "preset", "seats")}
+        if "preset" in patch and patch["preset"] != room.settings["preset"]:
+            # A new preset brings its own defaults unless they are given too.
+            options = {k: v for k, v in patch.items() if k not in ("game", "preset", "seats")}
+        try:
+            checked = games.check_settings(room.game_key, new["preset"], new["seats"],
+                                           options, guest=room.guest)
+        except ProtocolError as exc:
+            exc.ref = "settings"
+            exc.status = 400
+            raise
+        n = checked["seats"]
+        if n < len(room.seats):
+            if any(s.kind != "empty" for s in room.seats[n:]):
+                raise ProtocolError("bad_settings", "free the last seats before removing them",
+                                    ref="settings")
+            room.seats = room.seats[:n]
+        else:
+            room.seats.extend(Seat() for _ in range(n - len(room.seats)))
+        room.settings = checked
+        for i, s in enumerate(room.seats):
+            if s.kind == "human":
+                s.ready = i == room.host
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+
+    def add_bot(self, room: Room, seat: int, target: int, level: str) -> None:
+        self.need_host(room, seat, "add_bot")
+        self.need_lobby(room, "add_bot")
+        try:
+            games.check_level(room.game_key, level)
+        except ProtocolError as exc:
+            exc.ref = "add_bot"
+            raise
+        if not 0 <= target < len(room.seats):
+            raise ProtocolError("bad_seat", f"no seat {target}", ref="add_bot")
+        if room.seats[target].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {target} is taken", ref="add_bot")
+        self.seat_bot(room, target, level)
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+
+    def remove_bot(self, room: Room, seat: int, target: int) -> None:
+        self.need_host(room, seat, "remove_bot")
+        self.need_lobby(room, "remove_bot")
+        if not 0 <= target < len(room.seats) or room.seats[target].kind != "bot":
+            raise ProtocolError("bad_seat", f"seat {target} has no computer player",
+                                ref="remove_bot")
+        room.seats[target] = Seat()
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+
+    def start(self, room: Room, seat: int) -> None:
+        self.need_host(room, seat, "start")
+        if room.status == "playing":
+            raise ProtocolError("not_in_lobby", "the game is already running", ref="start")
+        if any(s.kind == "empty" for s in room.seats):
+            raise ProtocolError("seats_empty", "fill or remove the empty seats first",
+                                ref="start")
+        waiting = [i for i, s in enumerate(room.seats)
+                   if s.kind == "human" and not s.ready and i != room.host
+                   and room.status == "lobby"]
+        if waiting:
+            raise ProtocolError("not_ready", f"waiting for seats {waiting} to be ready",
+                                ref="start")
+        self.hub.table.deal(room)
+
+    def leave(self, room: Room, seat: int) -> None:
+        """Leave a room that is not playing: the seat is freed (the token stops working)."""
+        conn = room.conns.get(seat)
+        room.seats[seat] = Seat()
+        room.conns.pop(seat, None)
+        if room.host == seat:
+            humans = [i for i, x in enumerate(room.seats) if x.kind == "human"]
+            room.host = humans[0] if humans else None
+            if room.host is not None:
+                room.seats[room.host].ready = True
+        if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
+            self.hub.drop_room(room)  # a finished room stays for its records until swept
+        else:
+            self.hub.persist(room)
+            self.hub.broadcast(room, [])
+        if conn is not None:
+            conn.close(1000, "left")

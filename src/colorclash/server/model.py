@@ -1,0 +1,115 @@
+"""The room model: seats and rooms as stored (``Room.to_data``) plus their runtime parts.
+
+A room is stored as one JSON document (settings, seats with hashed tokens, the secret seed,
+status, clock deadlines, the records of its finished matches) plus the action log of each
+match; the engine game is rebuilt from (seed, actions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from colorclash.server.names import hash_token
+
+COMPUTER = "Computer"
+
+
+def ms(t: float | None) -> int | None:
+    """Seconds since the epoch -> whole milliseconds (None stays None)."""
+    return None if t is None else int(round(t * 1000))
+
+
+@dataclass
+class Seat:
+    kind: str = "empty"              # human | bot | empty
+    name: str | None = None
+    token_hash: str | None = None
+    level: str | None = None         # bot level
+    ready: bool = False
+    substitute: bool = False         # a computer substitute plays this human seat
+    away_since: float | None = None  # wall-clock seconds
+    left: bool = False               # the human left during play
+    missed: int = 0                  # turns run out while away (a shorter clock after one)
+
+    def public(self, index: int, connected: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": index, "kind": self.kind, "name": self.name,
+            "connected": connected, "ready": self.ready, "substitute": self.substitute,
+            "away_since": ms(self.away_since),
+        }
+        if self.kind == "bot":
+            out["label"] = COMPUTER
+            out["level"] = self.level
+        elif self.substitute:
+            out["label"] = COMPUTER
+        return out
+
+
+@dataclass
+class Room:
+    code: str
+    kind: str                        # private | practice | play-now | quick-match
+    settings: dict[str, Any]         # game, preset, seats and the game's options (clock, ...)
+    seats: list[Seat]
+    status: str = "lobby"            # lobby | playing | finished
+    host: int | None = 0
+    match_no: int = 0
+    seed: str | None = None
+    commitment: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    clock: dict[str, Any] | None = None  # kind, seat, deadline (s), seconds, turn_deadline
+    result: dict[str, Any] | None = None
+    created: float = 0.0
+    finished_at: float | None = None
+    guest: bool = True               # opened without an operator host key
+    history: list[dict[str, Any]] = field(default_factory=list)  # finished matches' records
+    # runtime only -------------------------------------------------------------
+    game: Any = field(default=None, repr=False)
+    log_hash: str | None = None      # running hash of the match's action log (fairness.py)
+    conns: dict[int, Any] = field(default_factory=dict, repr=False)  # seat -> Conn
+    bots: dict[int, Any] = field(default_factory=dict, repr=False)
+    bot_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+    bot_due: float = 0.0
+    bot_declined: set[int] = field(default_factory=set, repr=False)
+    round_ready: set[int] = field(default_factory=set, repr=False)
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    retry_after: dict[int, float] = field(default_factory=dict, repr=False)
+    stall_until: float = 0.0
+
+    DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
+                   "commitment", "options", "clock", "result", "created", "finished_at", "guest",
+                   "history")
+
+    def to_data(self) -> dict[str, Any]:
+        data = {k: getattr(self, k) for k in self.DATA_FIELDS}
+        data["seats"] = [dict(vars(s)) for s in self.seats]
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Room:
+        kwargs = {k: data[k] for k in cls.DATA_FIELDS if k in data}
+        kwargs["seats"] = [Seat(**s) for s in data["seats"]]
+        kwargs["settings"] = {"game": "color-clash", **kwargs["settings"]}  # rooms of v1
+        return cls(**kwargs)
+
+    @property
+    def game_key(self) -> str:
+        return self.settings["game"]
+
+    @property
+    def seq(self) -> int:
+        return len(self.game.log) if self.game is not None else 0
+
+    def bot_controlled(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or (s.kind == "human" and s.substitute)
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token_hash and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None

@@ -1,0 +1,157 @@
+"""Quick Match: strangers only, under automatic animal names, one queue per game and preset.
+
+A table starts at once when the game's Quick Match table size (``quick_match_seats`` in
+its definition) has queued, or with fewer (at least the game's smallest table) once the
+first of them has waited ``quick_match_wait`` seconds. A ticket nobody polls or waits on
+is dropped after ``quick_match_ticket_ttl`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from colorclash.server import games
+from colorclash.server.names import animal_name, new_token
+from colorclash.server.protocol import VERSION, ProtocolError
+
+if TYPE_CHECKING:
+    from colorclash.server.conn import Conn
+    from colorclash.server.hub import Hub
+
+log = logging.getLogger("colorclash.server")
+
+
+class QuickMatch:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.queue: dict[str, dict[str, Any]] = {}   # tickets waiting, in arrival order
+        self.tickets: dict[str, dict[str, Any]] = {}  # every live ticket (queued or matched)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def stop(self) -> None:
+        if self._timer:
+            self._timer.cancel()
+
+    def join(self, game: str | None, preset: str | None) -> dict[str, Any]:
+        d = games.definition(game)
+        preset = preset or d.default_preset
+        if preset not in d.presets:
+            raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}",
+                                status=422)
+        ticket = new_token()
+        now = self.hub.now()
+        waiting_names = [t["name"] for t in self.queue.values()
+                         if (t["game"], t["preset"]) == (d.key, preset)]
+        t = {"ticket": ticket, "name": animal_name(waiting_names), "game": d.key,
+             "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None}
+        self.queue[ticket] = t
+        self.tickets[ticket] = t
+        self.check()
+        self.notify()
+        return self.status(ticket)
+
+    def get(self, ticket: str) -> dict[str, Any]:
+        t = self.tickets.get(ticket)
+        if t is None:
+            raise ProtocolError("ticket_not_found", "no such Quick Match ticket", status=404)
+        t["seen"] = self.hub.now()
+        return t
+
+    def _waiting(self, t: dict[str, Any]) -> int:
+        return sum(1 for x in self.queue.values()
+                   if (x["game"], x["preset"]) == (t["game"], t["preset"]))
+
+    def status(self, ticket: str) -> dict[str, Any]:
+        t = self.get(ticket)
+        if t["matched"]:
+            return {"status": "matched", **t["matched"]}
+        return {"ticket": ticket, "status": "waiting", "waiting": self._waiting(t),
+                "name": t["name"], "game": t["game"], "preset": t["preset"],
+                "ws": f"/ws/quick-match?ticket={ticket}"}
+
+    def leave(self, ticket: str) -> None:
+        self.get(ticket)
+        self.queue.pop(ticket, None)
+        self.tickets.pop(ticket, None)
+        self.notify()
+
+    def attach(self, ticket: str, conn: Conn) -> None:
+        t = self.get(ticket)
+        t["conns"].append(conn)
+        if t["matched"]:
+            conn.send({"v": VERSION, "type": "matched", **t["matched"]})
+        else:
+            self.notify()
+
+    def detach(self, ticket: str, conn: Conn) -> None:
+        t = self.tickets.get(ticket)
+        if t and conn in t["conns"]:
+            t["conns"].remove(conn)
+            t["seen"] = self.hub.now()
+
+    def notify(self) -> None:
+        for t in self.queue.values():
+            waiting = self._waiting(t)
+            for conn in t["conns"]:
+                conn.send({"v": VERSION, "type": "queue", "waiting": waiting,
+                           "name": t["name"]})
+
+    def sweep(self, now: float) -> None:
+        for ticket, t in list(self.queue.items()):
+            if not t["conns"] and now - t["seen"] > self.hub.settings.quick_match_ticket_ttl:
+                self.queue.pop(ticket, None)
+                self.tickets.pop(ticket, None)
+        for ticket, t in list(self.tickets.items()):
+            if t.get("matched") and now - t["seen"] > self.hub.settings.finished_room_ttl:
+                self.tickets.pop(ticket, None)
+
+    def check(self) -> None:
+        now = self.hub.now()
+        by_table: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for t in self.queue.values():
+            by_table.setdefault((t["game"], t["preset"]), []).append(t)
+        next_due: float | None = None
+        for (game, preset), waiting in by_table.items():
+            d = games.definition(game)
+            full = d.quick_match_seats or d.max_seats
+            while len(waiting) >= full:
+                self.table(game, preset, waiting[:full])
+                waiting = waiting[full:]
+            if len(waiting) >= d.min_seats:
+                due = waiting[0]["joined"] + self.hub.settings.quick_match_wait
+                if now >= due:
+                    self.table(game, preset, waiting)
+                else:
+                    next_due = due if next_due is None else min(next_due, due)
+        if self._timer:
+            self._timer.cancel()
+            self._timer = None
+        if next_due is not None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(max(0.0, next_due - now), self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        try:
+            self.check()
+            self.notify()
+        except Exception:  # noqa: BLE001
+            log.exception("quick match failed")
+
+    def table(self, game: str, preset: str, people: list[dict[str, Any]]) -> None:
+        hub = self.hub
+        settings = games.check_settings(game, preset, len(people), {}, guest=False)
+        room = hub.new_room("quick-match", settings)
+        for i, t in enumerate(people):
+            token = hub.lobby.seat_human(room, i, t["name"])
+            room.seats[i].ready = True
+            t["matched"] = {"code": room.code, "seat": i, "token": token, "name": t["name"],
+                            "ws": f"/ws/{room.code}?token={token}"}
+            self.queue.pop(t["ticket"], None)
+        room.host = None
+        hub.table.deal(room)
+        for t in people:
+            for conn in t["conns"]:
+                conn.send({"v": VERSION, "type": "matched", **t["matched"]})

@@ -1,0 +1,245 @@
+"""The match being played: dealing, applying actions, substitutes, leaving and coming back,
+and the fairness record of every finished match.
+
+Every action goes through the engine (which decides every rule), is stored with the room
+document in one transaction, and only then is announced: a player never sees an action
+that a crash could lose. The game's definition says which actions only the server applies
+(Color Clash's ``timeout``, ``next``, ``substitute``); players who send one are refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from colorclash.fairness import log_hash_next, log_hash_start
+from colorclash.server import games
+from colorclash.server.model import Room, ms
+from colorclash.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from colorclash.server.hub import Hub
+
+log = logging.getLogger("colorclash.server")
+
+#: what a player may never send, whatever the game (the server applies these itself)
+SERVER_ONLY = frozenset({"timeout", "next", "substitute"})
+
+
+class Table:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    # ------------------------------------------------------------------ the game
+    def new_game(self, room: Room, seed: str) -> Any:
+        from colorclash.engine import new_game
+
+        options = games.engine_options(room.settings)
+        kwargs = dict(preset=room.settings["preset"], seats=room.settings["seats"], seed=seed,
+                      options=options or None)
+        if self.hub.game_factory is not None:
+            return self.hub.game_factory(**kwargs)
+        return new_game(room.game_key, **kwargs)
+
+    def deal(self, room: Room) -> None:
+        """A new match: a fresh secret seed, its commitment published, cards dealt."""
+        from colorclash.engine import secure_seed
+
+        seed = secure_seed()
+        game = self.new_game(room, seed)
+        room.game = game
+        room.seed = seed
+        room.options = games.engine_options(room.settings)
+        room.commitment = game.commitment()
+        room.log_hash = log_hash_start(room.commitment)
+        room.match_no += 1
+        room.status = "playing"
+        room.result = None
+        room.finished_at = None
+        room.clock = None
+        room.round_ready.clear()
+        room.retry_after.clear()
+        for s in room.seats:
+            s.substitute = False
+            s.left = False
+            s.missed = 0
+        self.hub.computers.seat_all(room)
+        self.hub.clocks.update(room, None, None)
+        self.hub.store.clear_actions(room.code, room.match_no)
+        self.hub.persist(room)
+        self.hub.computers.wait(room)
+        start = list(getattr(game, "start_events", None) or [])
+        self.hub.broadcast(room, [{"type": "deal", "match": room.match_no,
+                                   "commitment": room.commitment}, *start])
+        self.hub.clocks.schedule(room)
+
+    def server_actions(self, room: Room) -> frozenset[str]:
+        return games.definition(room.game_key).server_actions
+
+    def between_rounds(self, room: Room) -> bool:
+        timer = room.game.timer() if room.game is not None and not room.game.over else None
+        return bool(timer) and timer.get("kind") == "next"
+
+    def sendable(self, room: Room, seat: int, legal: list[dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+        """Exactly the actions this seat's connection may send now: none while a computer
+        substitute plays it or the room is not playing, never a server-only action."""
+        s = room.seats[seat]
+        if room.status != "playing" or s.substitute or s.kind != "human":
+            return []
+        return [a for a in legal if a.get("type") not in SERVER_ONLY]
+
+    def human_action(self, room: Room, seat: int, action: dict[str, Any]) -> None:
+        if room.status != "playing" or room.game is None:
+            raise ProtocolError("not_playing", "no game is running in this room", ref="action")
+        if action.get("type") in SERVER_ONLY:
+            raise ProtocolError("illegal_action", f"{action['type']!r} is applied by the server "
+                                "only", ref="action")
+        if room.seats[seat].substitute:
+            raise ProtocolError("substituted", "a computer substitute plays your seat until the "
+                                "next round", ref="action")
+        to_act = room.game.to_act
+        if seat not in to_act:
+            who = ", ".join(str(s) for s in to_act) or "nobody"
+            raise ProtocolError("not_your_turn", f"it is not your turn (to act: {who})",
+                                ref="action")
+        self.apply(room, seat, action)
+
+    def apply(self, room: Room, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one action through the engine, store it, update clocks, tell everyone."""
+        from colorclash.engine import IllegalAction
+
+        hub = self.hub
+        game = room.game
+        index = len(game.log)
+        try:
+            events = game.apply(seat, action)
+        except IllegalAction as exc:
+            raise ProtocolError("illegal_action", str(exc) or "illegal action",
+                                ref="action") from None
+        except Exception as exc:  # an engine bug: rebuild from the log, refuse the action
+            log.exception("engine failed on %s by seat %s in %s", action, seat, room.code)
+            hub.rebuild_game(room)
+            raise ProtocolError("internal", f"the server could not apply this action "
+                                f"({type(exc).__name__})", ref="action") from None
+        before = (room.status, room.result, room.finished_at, room.clock,
+                  room.seats[seat].substitute, len(room.history))
+        room.log_hash = log_hash_next(room.log_hash or "", seat, game.log[-1][1])
+        kind = action.get("type")
+        if kind == "next":
+            room.round_ready.clear()
+        if kind == "substitute":
+            room.seats[seat].substitute = bool(action.get("on"))
+        if game.over:
+            room.status = "finished"
+            room.result = game.result
+            room.finished_at = hub.now()
+            room.history.append(self.match_record(room))
+        hub.clocks.update(room, seat, action)
+        try:
+            hub.persist(room, [(index, seat, action)])
+        except Exception:
+            log.exception("store failed in room %s; rolling back the action", room.code)
+            (room.status, room.result, room.finished_at, room.clock,
+             room.seats[seat].substitute, kept) = before
+            del room.history[kept:]
+            hub.rebuild_game(room)
+            raise ProtocolError("internal", "the action could not be stored; try again",
+                                ref="action") from None
+        hub.computers.wait(room)
+        events = list(events or [])
+        hub.broadcast(room, events)
+        if kind == "next":
+            self.return_players(room)
+        hub.clocks.schedule(room)
+        return events
+
+    # ------------------------------------------------------------------ substitutes
+    def substitute(self, room: Room, seat: int, on: bool) -> bool:
+        """A computer substitute starts (or stops) playing a human's seat. Games that keep
+        track of substitutes in their rules (Color Clash: a substitute cannot score) are
+        told through their ``substitute`` action."""
+        if room.game is None or room.game.over:
+            return False
+        if "substitute" in self.server_actions(room):
+            try:
+                self.apply(room, seat, {"type": "substitute", "on": on})
+            except ProtocolError:
+                room.retry_after[seat] = self.hub.now() + 1.0
+                return False
+        s = room.seats[seat]
+        s.substitute = on
+        if on:
+            self.hub.computers.seat_substitute(room, seat)
+        else:
+            self.hub.computers.unseat(room, seat)
+        self.hub.persist(room)
+        if "substitute" not in self.server_actions(room):
+            self.hub.broadcast(room, [{"type": "substitute", "seat": seat, "on": on}])
+            self.hub.clocks.schedule(room)
+        return True
+
+    def return_players(self, room: Room) -> None:
+        """At a new round, connected humans take their seats back from substitutes (one
+        who sent ``leave`` but kept the connection open too: they are still here)."""
+        for i, s in enumerate(room.seats):
+            if s.kind == "human" and s.substitute and i in room.conns:
+                s.left = False
+                self.substitute(room, i, False)
+
+    def leave(self, room: Room, seat: int) -> None:
+        """Leave during play: a computer substitute plays the seat at once; the token keeps
+        working and the player takes the seat back at the next round."""
+        s = room.seats[seat]
+        s.left = True
+        if not s.substitute and not self.substitute(room, seat, True):
+            self.hub.persist(room)  # the tick retries the substitute shortly
+        self.hub.broadcast(room, [])
+        self.hub.clocks.schedule(room)
+
+    def ready(self, room: Room, seat: int, ready: bool) -> None:
+        """Between rounds of a longer match: ready for the next one."""
+        if room.status == "playing" and self.between_rounds(room):
+            if ready:
+                room.round_ready.add(seat)
+            else:
+                room.round_ready.discard(seat)
+            self.hub.clocks.schedule(room)
+            return
+        raise ProtocolError("not_in_lobby", "nothing to be ready for now", ref="ready")
+
+    def all_ready(self, room: Room) -> bool:
+        humans = [i for i, s in enumerate(room.seats)
+                  if s.kind == "human" and not s.substitute and i in room.conns]
+        return all(i in room.round_ready for i in humans)
+
+    # ------------------------------------------------------------------ records
+    def match_record(self, room: Room) -> dict[str, Any]:
+        """The record of the room's current match (its actions excluded)."""
+        return {"match": room.match_no, "game": room.game_key,
+                "preset": room.settings["preset"], "seats": room.settings["seats"],
+                "options": room.options, "seed": room.seed, "commitment": room.commitment,
+                "result": room.result, "log_hash": room.log_hash,
+                "finished_at": ms(room.finished_at)}
+
+    def record(self, room: Room, match: int | None = None) -> dict[str, Any]:
+        """The fairness record of finished match ``match`` (default: the latest)."""
+        if match is None:
+            if not room.history:
+                raise ProtocolError("not_finished", "the record is published when the match "
+                                    "is over", status=409)
+            match = room.history[-1]["match"]
+        entry = next((h for h in room.history if h["match"] == match), None)
+        if entry is None:
+            if match == room.match_no and room.status == "playing":
+                raise ProtocolError("not_finished", f"match {match} is still being played; "
+                                    "its record is published when it is over", status=409)
+            raise ProtocolError("record_not_found", f"this room has no finished match "
+                                f"{match}", status=404)
+        if match == room.match_no and room.game is not None:
+            actions = list(room.game.log)
+        else:
+            actions = self.hub.store.load_actions(room.code, match)
+        record = {k: v for k, v in entry.items() if k != "finished_at"}
+        record["actions"] = [[s, a] for s, a in actions]
+        return record
