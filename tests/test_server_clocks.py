@@ -207,3 +207,58 @@ async def test_call_then_play_opens_no_window(server):
     finally:
         await a.close()
         await b.close()
+
+
+async def _act_while_my_turn(conn, until):
+    """Play the first legal action whenever it is this seat's turn, until ``until``."""
+    while True:
+        st = conn.state
+        if until(st):
+            return st
+        v = st["view"]
+        if v and conn.seat in v["to_act"] and v["legal"]:
+            await conn.act(v["legal"][0])
+            await conn.wait_for(lambda m: m["type"] in ("state", "error"), timeout=5)
+        else:
+            await conn.recv(timeout=10)
+
+
+@pytest.mark.asyncio
+async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
+                        away_turn_clock=0.4)
+    with InProcessServer(f"sqlite:///{tmp_path / 'away.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana", preset="standard", seats=2, clock=60)  # 3 s
+        guest = await c.join(host["code"], "Bo")
+        a = await c.connect(host["code"], host["token"])
+        b = await c.connect(host["code"], guest["token"])
+        await b.send("ready")
+        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await a.send("start")
+        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        await b.close()  # Bo is away from now on
+        full = 60 * 0.05
+        seen = []
+
+        def bo_clock(st):
+            clk = st["clock"]
+            if clk and clk["kind"] == "turn" and clk["seat"] == 1 \
+                    and st["seq"] not in [s for s, _ in seen]:
+                seen.append((st["seq"], clk["seconds"]))
+            return len(seen) >= 3
+
+        await _act_while_my_turn(a, bo_clock)
+        # his first turn away runs the whole clock; once it has run out, short turns
+        assert seen[0][1] == pytest.approx(full)
+        assert all(sec == pytest.approx(0.4) for _, sec in seen[1:3]), seen
+        # back at the table: the whole clock again
+        b = await c.connect(host["code"], guest["token"])
+        await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
+        back_at = a.state["seq"]
+        seen.clear()
+        await _act_while_my_turn(a, lambda st: bo_clock(st) or any(
+            q > back_at for q, _ in seen))
+        assert [sec for q, sec in seen if q > back_at][0] == pytest.approx(full)
+        await a.close()
+        await b.close()

@@ -349,3 +349,28 @@ async def test_oversized_request_body_is_refused(server):
         await c.request("POST", "/api/rooms", {"name": "Ana", "pad": "x" * 100_000})
     assert (err.value.status, err.value.code) == (413, "too_large")
     assert (await c.request("GET", "/healthz"))["ok"] is True
+
+
+@pytest.mark.asyncio
+async def test_games_are_listed_and_rooms_take_a_game(server):
+    from colorclash.engine import GAMES
+
+    c = client(server)
+    listing = await c.request("GET", "/api/games")
+    assert listing["default"] == "color-clash"
+    keys = [g["key"] for g in listing["games"]]
+    assert keys == list(GAMES)
+    cc = listing["games"][0]
+    assert cc["seats"] == {"min": 2, "max": 6, "default": 4}
+    assert cc["presets"]["standard"]["options"][0]["name"] == "clock"
+    assert "easy" in cc["bot_levels"]
+    t = await c.create_room("Ana", game="color-clash", preset="family", match="5")
+    room = await c.room(t["code"])
+    assert room["game"] == "color-clash"
+    assert room["settings"] == {"preset": "family", "seats": 4, "clock": 60, "match": "5"}
+    for body, message in (({"game": "chess"}, "unknown game"),
+                          ({"options": {"scoring": "grey"}}, "no option 'scoring'"),
+                          ({"clock": 7}, "clock must be one of")):
+        with pytest.raises(ClientError) as err:
+            await c.request("POST", "/api/rooms", {"name": "Ana", **body})
+        assert err.value.code == "bad_settings" and message in err.value.message
