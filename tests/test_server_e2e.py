@@ -374,3 +374,15 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
         with pytest.raises(ClientError) as err:
             await c.request("POST", "/api/rooms", {"name": "Ana", **body})
         assert err.value.code == "bad_settings" and message in err.value.message
+
+
+@pytest.mark.asyncio
+async def test_searching_computer_players_think_in_worker_processes(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, bot_workers=1)
+    with InProcessServer(f"sqlite:///{tmp_path / 'w.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=2, level="hard", preset="classic-table")
+        async with await c.connect(t["code"], t["token"]) as me:
+            st = await me.play(make_bot("easy", seed=9), timeout=90)
+            assert st["room"]["status"] == "finished"
+        assert srv.hub.thinking.submitted > 0  # the hard players' moves came from the pool

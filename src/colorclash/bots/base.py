@@ -24,6 +24,8 @@ class Bot:
     """Base class of the computer players (any object with ``act`` will do)."""
 
     level = "base"
+    #: a bot that searches (tens of ms a decision): the server runs it in a worker process
+    thinks = False
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None) -> None:
         self.game = game

@@ -838,6 +838,7 @@ class HardBot(Bot):
     """Determinized Monte Carlo search (see the module docstring)."""
 
     level = "hard"
+    thinks = True
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,

@@ -61,7 +61,7 @@ class Computers:
 
     def due(self, room: Room) -> float | None:
         if any(room.bot_controlled(i) and i not in room.bot_declined
-               for i in room.game.to_act):
+               and i not in room.thinking for i in room.game.to_act):
             return room.bot_due
         return None
 
@@ -69,11 +69,59 @@ class Computers:
         if now < room.bot_due:
             return
         for seat in list(room.game.to_act):
-            if not room.bot_controlled(seat) or seat in room.bot_declined:
+            if not room.bot_controlled(seat) or seat in room.bot_declined \
+                    or seat in room.thinking:
                 continue
-            if self.bot_move(room, seat, room.bots.get(seat)):
+            bot = room.bots.get(seat)
+            if bot is not None and getattr(bot, "thinks", False) and self.hub.thinking.enabled:
+                self.think(room, seat, bot)
+                return
+            if self.bot_move(room, seat, bot):
                 return
             room.bot_declined.add(seat)
+
+    # -- searching bots think in a worker process (server/thinking.py) --
+    def think(self, room: Room, seat: int, bot: Any) -> None:
+        view = room.game.view(seat)
+        events = room.bot_events.get(seat, [])
+        room.bot_events[seat] = []
+        seq, match = room.seq, room.match_no
+        room.thinking[seat] = seq
+        future = self.hub.thinking.think(bot, view, events)
+        future.add_done_callback(lambda f: self._thought(room.code, seat, seq, match, f))
+
+    def _thought(self, code: str, seat: int, seq: int | None, match: int, future: Any) -> None:
+        room = self.hub.rooms.get(code)
+        if room is None:
+            return
+        room.thinking.pop(seat, None)
+        try:
+            action, bot = future.result()
+        except Exception:  # noqa: BLE001 - a crashed worker: think here instead
+            log.exception("bot at seat %s failed in a worker in %s", seat, code)
+            action, bot = None, room.bots.get(seat)
+        current = (room.status == "playing" and room.game is not None
+                   and room.match_no == match and room.seq == seq
+                   and room.bot_controlled(seat) and seat in room.game.to_act)
+        if room.bot_controlled(seat) and room.match_no == match:
+            room.bots[seat] = bot  # it has taken in the events either way
+        if current:
+            try:
+                if action is None or not self._apply(room, seat, action):
+                    if not self.bot_move(room, seat, room.bots.get(seat), events=[]):
+                        room.bot_declined.add(seat)
+            except Exception:  # noqa: BLE001
+                log.exception("room %s: a thought-out move failed", code)
+        self.hub.clocks.schedule(room)
+
+    def _apply(self, room: Room, seat: int, action: dict[str, Any]) -> bool:
+        try:
+            self.hub.table.apply(room, seat, action)
+            return True
+        except ProtocolError as exc:
+            log.warning("bot at seat %s sent an illegal action %s: %s", seat, action,
+                        exc.message)
+            return False
 
     def play_for(self, room: Room, seat: int) -> bool:
         """An absent person's turn ran out: a computer player chooses their action."""

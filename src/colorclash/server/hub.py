@@ -38,6 +38,7 @@ from colorclash.server.names import normalize_code, valid_code
 from colorclash.server.protocol import VERSION, ProtocolError
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
+from colorclash.server.thinking import ThinkingPool
 from colorclash.store import Store
 
 log = logging.getLogger("colorclash.server")
@@ -62,6 +63,7 @@ class Hub:
         self.clocks = Clocks(self)
         self.computers = Computers(self)
         self.quick = QuickMatch(self)
+        self.thinking = ThinkingPool(self.settings.bot_workers)
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -109,6 +111,7 @@ class Hub:
             for conn in list(room.conns.values()):
                 conn.close(1001, "server shutting down")
         self.quick.stop()
+        self.thinking.close()
 
     async def _janitor_loop(self) -> None:
         while True:

@@ -78,6 +78,7 @@ class Room:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     retry_after: dict[int, float] = field(default_factory=dict, repr=False)
     stall_until: float = 0.0
+    thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",

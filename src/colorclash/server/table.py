@@ -59,6 +59,7 @@ class Table:
         room.clock = None
         room.round_ready.clear()
         room.retry_after.clear()
+        room.thinking.clear()
         for s in room.seats:
             s.substitute = False
             s.left = False

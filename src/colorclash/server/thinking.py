@@ -1,0 +1,60 @@
+"""Computer players that search think in worker processes, never on the event loop.
+
+A ``hard`` player searches for up to 100 ms per decision; on the event loop that stalled
+every other room of the process (with 20 Practice rooms of ``hard`` players, a ping on
+another room waited up to 212 ms). Bots whose class says ``thinks = True`` are sent, with
+their view and the events since their last move, to a small pool of worker processes; the
+worker returns the action and the bot itself (its memory of the game has changed), and the
+room applies the action if the game is still where the bot saw it.
+
+``bot_workers`` (``COLORCLASH_BOT_WORKERS``) sets the pool's size; 0 thinks on the event
+loop as before. The pool starts with the first searching move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from typing import Any
+
+log = logging.getLogger("colorclash.server")
+
+
+def _think(bot: Any, view: dict[str, Any], events: list[dict[str, Any]]) -> tuple[Any, Any]:
+    """In a worker: the bot's decision, and the bot with what it has learned."""
+    return bot.act(view, events), bot
+
+
+class ThinkingPool:
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.submitted = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.workers > 0
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # "spawn": a forked copy of a process with an event loop and threads is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers,
+                                                                mp_context=context)
+        return self._pool
+
+    def think(self, bot: Any, view: dict[str, Any], events: list[dict[str, Any]]
+              ) -> asyncio.Future[tuple[Any, Any]]:
+        self.submitted += 1
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._executor(), _think, bot, view, events)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+__all__ = ["ThinkingPool"]
