@@ -1,14 +1,28 @@
-"""``colorclash bench server``: load on a real server over real WebSockets.
+"""``colorclash bench server``: what one server process holds, over real WebSockets.
 
-Starts ``colorclash serve`` in a child process (SQLite store in a temporary folder,
-computer players without delay, rate limits lifted), then runs ``--tables`` Practice
-tables at once, each one person (a protocol client playing the ``easy`` bot) against three
-computer players, until ``--games`` matches have finished. Reports server-side actions per
-second (every engine action: people's and computers', each stored with fsync before it is
-announced) and the round trip of a person's action (send -> the ``state`` that shows it).
+The load client opens ``N`` player connections in private rooms of 4 people (every seat
+a connection of the client, each played by the ``easy`` bot through the protocol) and
+plays whole games, dealing a rematch whenever one ends, for ``--duration`` seconds:
 
-Usage: ``colorclash bench server [--tables 8] [--games 40] [--preset classic-table]
-[--synchronous full|normal] [--json]``.
+- ``--pace human``: each player acts 2-4 s (uniformly) after its turn comes, as people do;
+- ``--pace full``: each player acts as soon as its turn comes.
+
+Reported per run: connections held, acknowledged actions per second (every engine
+action, people's and the server's), and the latency from sending an action to receiving
+the ``state`` that shows it (p50, p95, p99, max), the server's CPU (share of one core)
+and memory (RSS, and per connection). ``--echo`` runs the same client against a bare
+WebSocket echo on the same stack (uvicorn, Starlette) at the same message rate: the
+floor; the report gives our p99 over the echo's. ``--idle N`` measures the memory of N
+idle connections (people seated in lobbies).
+
+The server is ``colorclash serve`` in a child process on 127.0.0.1 (SQLite store in a
+temporary folder, limits lifted for one address), or ``--url`` for one already running
+(several processes behind a proxy, on Redis). Results are printed and, with ``--out``,
+appended as JSON lines.
+
+Usage: ``colorclash bench server [--connections 1000,2000] [--pace human|full]
+[--duration 60] [--echo] [--idle N] [--synchronous full|normal] [--url URL] [--out F]
+[--json]``.
 """
 
 from __future__ import annotations
@@ -16,92 +30,356 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import random
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+ROOM = 4
 
-async def _table(client: Any, preset: str, games_left: list[int], lat: list[float],
-                 actions: list[int], seed: int) -> None:
-    from colorclash.bots import make_bot
 
-    bot = make_bot("easy", seed=seed)
-    while games_left[0] > 0:
-        games_left[0] -= 1
-        t = await client.practice("Bench", bots=3, level="easy", preset=preset)
-        async with await client.connect(t["code"], t["token"]) as conn:
-            while conn.room["status"] != "finished":
-                v = conn.view
-                if v and conn.seat in v["to_act"] and v["legal"] and v["phase"] != "round_over":
-                    seq = conn.state["seq"]
-                    t0 = time.perf_counter()
-                    await conn.act(bot.act(v, []))
-                    msg = await conn.wait_for(
-                        lambda m, s=seq: m["type"] == "error"
-                        or (m["type"] == "state" and m["seq"] > s), timeout=30)
-                    if msg["type"] == "state":
-                        lat.append(time.perf_counter() - t0)
+# ------------------------------------------------------------------ process figures
+def _proc_cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(parts[11]) + int(parts[12])) / ticks
+
+
+def _proc_rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def _raise_nofile() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+# ------------------------------------------------------------------ the game load
+class Load:
+    def __init__(self, url: str, pace: str, deadline: float) -> None:
+        self.url = url
+        self.pace = pace
+        self.deadline = deadline
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.actions_seen: dict[str, int] = {}
+        self.measure_from = 0.0
+
+    async def room(self, client: Any, index: int, ready: asyncio.Event,
+                   opened: list[int], sem: asyncio.Semaphore) -> None:
+        from colorclash.bots import make_bot
+
+        async with sem:  # a bounded number of rooms opening at once
+            host = await client.create_room(f"H{index}", preset="classic-table", seats=ROOM)
+            tickets = [host] + [await client.join(host["code"], f"P{index}x{i}")
+                                for i in range(1, ROOM)]
+            conns = [await client.connect(host["code"], t["token"]) for t in tickets]
+            opened[0] += ROOM
+            for c in conns[1:]:
+                await c.send("ready")
+            await conns[0].wait_state(lambda s: all(x["ready"] for x in s["room"]["seats"]),
+                                      timeout=60)
+        await ready.wait()
+        await conns[0].send("start")
+        bots = [make_bot("easy", seed=index * 10 + i) for i in range(ROOM)]
+        try:
+            await asyncio.gather(*(self.player(c, b, c is conns[0], host["code"])
+                                   for c, b in zip(conns, bots, strict=True)))
+        finally:
+            for c in conns:
+                await c.close()
+
+    async def player(self, conn: Any, bot: Any, host: bool, code: str) -> None:
+        rng = random.Random(id(conn))
+        loop_time = time.monotonic
+        while loop_time() < self.deadline:
+            st = conn.state
+            v = st["view"] if st else None
+            if st and st["room"]["status"] == "finished":
+                self.actions_seen[code] = self.actions_seen.get(code, 0) + st["seq"]
+                if host:
+                    await asyncio.sleep(1.0 if self.pace == "human" else 0.0)
+                    await conn.send("start")
+                await conn.wait_state(lambda s: s["room"]["status"] == "playing"
+                                      and s["seq"] == 0, timeout=60)
+                continue
+            if v and conn.seat in v["to_act"] and v["legal"] and v["phase"] != "round_over":
+                if self.pace == "human":
+                    await asyncio.sleep(rng.uniform(2.0, 4.0))
+                    st = conn.state
+                    v = st["view"]
+                    if not (v and conn.seat in v["to_act"] and v["legal"]):
+                        continue
+                seq = st["seq"]
+                action = bot.act(v, [])
+                t0 = time.perf_counter()
+                await conn.act(action)
+                try:
+                    msg = await conn.wait_for(lambda m, s=seq: m["type"] == "error" or (
+                        m["type"] == "state" and m["seq"] > s), timeout=30)
+                except TimeoutError:
+                    self.errors += 1
+                    continue
+                if msg["type"] == "state":
+                    if time.monotonic() >= self.measure_from:
+                        self.latencies.append(time.perf_counter() - t0)
                 else:
-                    await conn.recv(timeout=60)
-            actions.append(conn.state["seq"])
+                    if msg["code"] not in ("not_your_turn", "illegal_action"):
+                        self.errors += 1
+            else:
+                try:
+                    await conn.recv(timeout=max(0.1, self.deadline - loop_time()))
+                except TimeoutError:
+                    return
 
 
-async def _run(url: str, tables: int, games: int, preset: str) -> dict[str, Any]:
+async def _run_load(url: str, connections: int, pace: str, duration: float,
+                    pid: int | None, warmup: float) -> dict[str, Any]:
     from colorclash.client import Client
 
     client = Client(url)
+    rooms = max(1, connections // ROOM)
+    # Connecting takes a while with thousands of sockets: the clock starts after.
+    deadline = time.monotonic() + 3600
+    load = Load(url, pace, deadline)
+    ready = asyncio.Event()
+    opened = [0]
+    sem = asyncio.Semaphore(50)
+    tasks = [asyncio.create_task(load.room(client, i, ready, opened, sem))
+             for i in range(rooms)]
+    t_open = time.monotonic()
+    while opened[0] < rooms * ROOM and time.monotonic() - t_open < 600:
+        if any(t.done() and t.exception() for t in tasks):
+            break
+        await asyncio.sleep(0.5)
+    connect_s = time.monotonic() - t_open
+    start = time.monotonic()
+    load.deadline = start + warmup + duration
+    load.measure_from = start + warmup
+    ready.set()
+    await asyncio.sleep(warmup)
+    cpu0 = _proc_cpu_s(pid) if pid else 0.0
+    t0 = time.monotonic()
+    lat_before = len(load.latencies)
+    await asyncio.sleep(duration)
+    wall = time.monotonic() - t0
+    cpu1 = _proc_cpu_s(pid) if pid else 0.0
+    rss = _proc_rss_kb(pid) if pid else 0
+    lat = [x * 1000 for x in load.latencies[lat_before:]]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "connections": opened[0], "rooms": rooms, "pace": pace, "connect_s": round(connect_s, 1),
+        "duration_s": round(wall, 1), "player_actions": len(lat),
+        "player_actions_per_s": round(len(lat) / wall, 1),
+        "latency_ms": {"p50": round(_pct(lat, 50), 2), "p95": round(_pct(lat, 95), 2),
+                       "p99": round(_pct(lat, 99), 2), "max": round(max(lat, default=0), 2),
+                       "mean": round(statistics.fmean(lat), 2) if lat else 0.0},
+        "errors": load.errors,
+        "server_cpu": round((cpu1 - cpu0) / wall, 3) if pid else None,
+        "server_rss_mb": round(rss / 1024, 1) if pid else None,
+    }
+
+
+# ------------------------------------------------------------------ the echo floor
+ECHO_APP = """
+import sys, uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+
+async def echo(ws):
+    await ws.accept()
+    try:
+        while True:
+            await ws.send_text(await ws.receive_text())
+    except Exception:
+        pass
+
+app = Starlette(routes=[WebSocketRoute("/echo", echo)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+async def _run_echo(port: int, connections: int, pace: str, duration: float,
+                    pid: int, warmup: float) -> dict[str, Any]:
+    import websockets
+
     lat: list[float] = []
-    actions: list[int] = []
-    left = [games]
-    t0 = time.perf_counter()
-    await asyncio.gather(*(_table(client, preset, left, lat, actions, i)
-                           for i in range(tables)))
-    wall = time.perf_counter() - t0
-    lat.sort()
+    deadline = time.monotonic() + 3600
+    measure_from = [1e18]
+    # Each of the 4 players of a "room" speaks in turn, as in a game.
+    payload = json.dumps({"v": 1, "type": "action", "action": {"type": "play", "card": "R7"}})
 
-    def pct(p: float) -> float:
-        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else 0.0
+    async def room(i: int, ready: asyncio.Event, sem: asyncio.Semaphore) -> None:
+        async with sem:
+            socks = [await websockets.connect(f"ws://127.0.0.1:{port}/echo",
+                                              max_size=2**22) for _ in range(ROOM)]
+        rng = random.Random(i)
+        await ready.wait()
+        turn = 0
+        try:
+            while time.monotonic() < deadline:
+                if pace == "human":
+                    await asyncio.sleep(rng.uniform(2.0, 4.0))
+                ws = socks[turn]
+                t0 = time.perf_counter()
+                await ws.send(payload)
+                await ws.recv()
+                if time.monotonic() >= measure_from[0]:
+                    lat.append((time.perf_counter() - t0) * 1000)
+                turn = (turn + 1) % ROOM
+        finally:
+            for ws in socks:
+                await ws.close()
 
-    return {"benchmark": "server", "preset": preset, "tables": tables,
-            "games": len(actions), "actions": sum(actions), "seconds": round(wall, 2),
-            "actions_per_s": round(sum(actions) / wall, 1),
-            "games_per_s": round(len(actions) / wall, 2),
-            "human_actions": len(lat),
-            "latency_ms": {"p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99),
-                           "mean": round(1000 * statistics.fmean(lat), 2) if lat else 0.0}}
+    ready = asyncio.Event()
+    rooms = max(1, connections // ROOM)
+    sem = asyncio.Semaphore(50)
+    tasks = [asyncio.create_task(room(i, ready, sem)) for i in range(rooms)]
+    await asyncio.sleep(min(30, 0.01 * connections + 1))
+    start = time.monotonic()
+    deadline = start + warmup + duration
+    measure_from[0] = start + warmup
+    ready.set()
+    await asyncio.sleep(warmup)
+    cpu0 = _proc_cpu_s(pid)
+    t0 = time.monotonic()
+    await asyncio.sleep(duration)
+    wall = time.monotonic() - t0
+    cpu1 = _proc_cpu_s(pid)
+    rss = _proc_rss_kb(pid)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"connections": rooms * ROOM, "pace": pace, "messages": len(lat),
+            "messages_per_s": round(len(lat) / wall, 1),
+            "latency_ms": {"p50": round(_pct(lat, 50), 2), "p95": round(_pct(lat, 95), 2),
+                           "p99": round(_pct(lat, 99), 2), "max": round(max(lat, default=0), 2)},
+            "server_cpu": round((cpu1 - cpu0) / wall, 3), "server_rss_mb": round(rss / 1024, 1)}
+
+
+# ------------------------------------------------------------------ idle memory
+async def _run_idle(url: str, pid: int, n: int) -> dict[str, Any]:
+    from colorclash.client import Client
+
+    client = Client(url)
+    rss0 = _proc_rss_kb(pid)
+    conns = []
+    for i in range(max(1, n // ROOM)):
+        t = await client.create_room(f"I{i}", preset="classic-table", seats=ROOM)
+        conns.append(await client.connect(t["code"], t["token"]))
+        for j in range(1, ROOM):
+            tj = await client.join(t["code"], f"I{i}x{j}")
+            conns.append(await client.connect(t["code"], tj["token"]))
+    await asyncio.sleep(2)
+    rss1 = _proc_rss_kb(pid)
+    for c in conns:
+        await c.close()
+    return {"idle_connections": len(conns), "rss_before_mb": round(rss0 / 1024, 1),
+            "rss_after_mb": round(rss1 / 1024, 1),
+            "kb_per_idle_connection": round((rss1 - rss0) / max(1, len(conns)), 1)}
+
+
+def _start_echo() -> tuple[subprocess.Popen[bytes], int]:
+    from colorclash.server.testing import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", ECHO_APP, str(port)])
+    time.sleep(1.5)
+    return proc, port
 
 
 def main(argv: list[str] | None = None) -> int:
     from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
 
-    p = argparse.ArgumentParser(prog="colorclash bench server", description=__doc__.split("\n")[0])
-    p.add_argument("--tables", type=int, default=8, help="tables playing at once")
-    p.add_argument("--games", type=int, default=40, help="matches to finish in total")
-    p.add_argument("--preset", default="classic-table")
-    p.add_argument("--synchronous", choices=["full", "normal"], default="full",
-                   help="SQLite synchronous mode of the store (default full, as served)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = argparse.ArgumentParser(prog="colorclash bench server",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--connections", default="400", help="comma-separated counts (rooms of 4)")
+    p.add_argument("--pace", choices=["human", "full"], default="human")
+    p.add_argument("--duration", type=float, default=30.0, help="measured seconds per run")
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
+    p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
+    p.add_argument("--synchronous", choices=["full", "normal"], default="full")
+    p.add_argument("--url", default=None, help="a running site instead of a child process")
+    p.add_argument("--out", default=None, help="append results here (JSON lines)")
+    p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    env = {"COLORCLASH_BOT_DELAY": "0", "COLORCLASH_RATE_PER_S": "100000",
-           "COLORCLASH_RATE_BURST": "100000", "COLORCLASH_RECONNECT_GRACE": "600",
-           **LIFTED_LIMITS_ENV}
+    _raise_nofile()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    env = {"COLORCLASH_RATE_PER_S": "100000", "COLORCLASH_RATE_BURST": "100000",
+           "COLORCLASH_RECONNECT_GRACE": "600", "COLORCLASH_MAX_CONNECTIONS_PER_ADDRESS":
+           "100000", "COLORCLASH_MAX_CONNECTIONS": "100000", **LIFTED_LIMITS_ENV}
+    results: list[dict[str, Any]] = []
+
+    def emit(r: dict[str, Any]) -> None:
+        r["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        r["load_avg"] = round(os.getloadavg()[0], 2)
+        results.append(r)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(r) + "\n")
+        if not args.json:
+            print(json.dumps(r), flush=True)
+
+    counts = [int(x) for x in args.connections.split(",") if x.strip()]
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite3"
-        with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}", env=env) as srv:
-            result = asyncio.run(_run(srv.url, args.tables, args.games, args.preset))
-    result["synchronous"] = args.synchronous
+        for n in counts:
+            if args.url:
+                r = asyncio.run(_run_load(args.url, n, args.pace, args.duration, None,
+                                          args.warmup))
+            else:
+                db = Path(tmp) / f"bench-{n}.sqlite3"
+                with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}",
+                                   env=env) as srv:
+                    r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
+                                              srv.proc.pid, args.warmup))
+            r.update(kind="game", store="sqlite" if not args.url else args.url)
+            if args.echo:
+                proc, port = _start_echo()
+                try:
+                    e = asyncio.run(_run_echo(port, n, args.pace, args.duration, proc.pid,
+                                              args.warmup))
+                finally:
+                    proc.terminate()
+                    proc.wait(10)
+                r["echo"] = e
+                if e["latency_ms"]["p99"]:
+                    r["p99_over_echo"] = round(r["latency_ms"]["p99"] / e["latency_ms"]["p99"],
+                                               2)
+            emit(r)
+        if args.idle:
+            db = Path(tmp) / "idle.sqlite3"
+            with ServerProcess(f"sqlite:///{db}", env=env) as srv:
+                emit({"kind": "idle", **asyncio.run(_run_idle(srv.url, srv.proc.pid,
+                                                                 args.idle))})
     if args.json:
-        print(json.dumps(result))
-    else:
-        lat = result["latency_ms"]
-        print(f"server: {result['games']} {args.preset} matches on {args.tables} tables in "
-              f"{result['seconds']} s")
-        print(f"  {result['actions']} engine actions: {result['actions_per_s']} actions/s, "
-              f"{result['games_per_s']} matches/s")
-        print(f"  a person's action round trip ({result['human_actions']} actions): "
-              f"p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
+        print(json.dumps(results))
     return 0
 
 
