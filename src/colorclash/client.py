@@ -262,9 +262,17 @@ class SeatConnection:
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
             elif msg["type"] == "error":
-                acted_at = None  # refused: look again at the (unchanged) state
+                # Refused: the state we acted on was already out of date (the next state is
+                # on its way) or we were too fast. Look again once a new state arrives, or
+                # after a short pause; never resend in a tight loop.
                 if msg["code"] == "rate_limited":
-                    await asyncio.sleep(0.2)
+                    await asyncio.sleep(0.25)
+                else:
+                    try:
+                        await self.wait_for(lambda m: m["type"] == "state", timeout=0.5)
+                    except TimeoutError:
+                        pass
+                acted_at = None
 
 
 async def _main(argv: list[str] | None = None) -> int:

@@ -261,6 +261,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         room, seat, token = hub().create_private(body.name, body.preset, body.seats,
                                                  body.clock, body.match, body.host_key,
                                                  game=body.game, options=body.options)
+        await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatTicket, tags=["rooms"])
@@ -269,6 +270,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         limit(request, "join")
         lookup(request, code)
         room, seat, token = hub().join(code, body.name, body.seat)
+        await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
     @app.get("/api/rooms/{code}", tags=["rooms"])
@@ -306,6 +308,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         room, seat, token = hub().create_practice(body.name, body.bots, body.level,
                                                   body.preset, body.clock, body.match,
                                                   game=body.game, options=body.options)
+        await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/play-now", response_model=SeatTicket, status_code=201, tags=["play"])
@@ -314,6 +317,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         limit(request, "create")
         room, seat, token = hub().create_play_now(body.name if body else "Player",
                                                   game=body.game if body else None)
+        await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/quick-match", response_model=QueueTicket, status_code=202, tags=["play"])

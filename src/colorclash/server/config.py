@@ -20,6 +20,7 @@ class Settings:
     drawn_choice: float = 6.0           # s for PLAY/KEEP of a drawn card
     next_round_delay: float = 8.0       # s between rounds of a multi-round match
     bot_delay: float = 0.6              # s before a computer player acts
+    group_commit: bool = True           # batch store writes in a thread (server/writer.py)
     bot_workers: int = 1                # worker processes for searching bots (0: on the loop)
     clock_scale: float = 1.0            # multiplies the room's turn clock (tests: 0.01)
     quick_match_wait: float = 20.0      # s the queue waits for more than 2 people
@@ -71,6 +72,8 @@ class Settings:
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
                 s.public_url = raw.rstrip("/")
+            elif isinstance(getattr(s, f.name), bool):
+                setattr(s, f.name, raw.strip().lower() in ("1", "true", "yes", "on"))
             elif isinstance(getattr(s, f.name), int):
                 setattr(s, f.name, int(raw))
             else:

@@ -39,6 +39,7 @@ from colorclash.server.protocol import VERSION, ProtocolError
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
+from colorclash.server.writer import StoreWriter
 from colorclash.store import Store
 
 log = logging.getLogger("colorclash.server")
@@ -64,6 +65,7 @@ class Hub:
         self.computers = Computers(self)
         self.quick = QuickMatch(self)
         self.thinking = ThinkingPool(self.settings.bot_workers)
+        self.writer: StoreWriter | None = None  # group commit, once the loop runs
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -97,6 +99,9 @@ class Hub:
         return n
 
     def start_background(self) -> None:
+        save_many = getattr(self.store, "save_many", None)
+        if self.settings.group_commit and save_many is not None and self.writer is None:
+            self.writer = StoreWriter(save_many, asyncio.get_running_loop())
         for room in self.rooms.values():
             self.clocks.schedule(room)
         if self._janitor is None:
@@ -112,6 +117,9 @@ class Hub:
                 conn.close(1001, "server shutting down")
         self.quick.stop()
         self.thinking.close()
+        if self.writer is not None:
+            self.writer.stop()
+            self.writer = None
 
     async def _janitor_loop(self) -> None:
         while True:
@@ -145,8 +153,26 @@ class Hub:
 
     # ------------------------------------------------------------------ persistence
     def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None
-                ) -> None:
-        self.store.save_room(room.code, room.to_data(), room.match_no, actions)
+                ) -> asyncio.Future[None] | None:
+        """Write the room (and new action-log rows). With group commit, queued to the
+        writer thread: the returned future resolves once it is durable (writes of a room
+        stay in order); without, written now (None)."""
+        if self.writer is None:
+            self.store.save_room(room.code, room.to_data(), room.match_no, actions)
+            return None
+        future = self.writer.submit((room.code, room.to_data(), room.match_no, actions))
+        room.last_write = future
+        future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
+        return future
+
+    async def durable(self, room: Room) -> None:
+        """Wait until every write of the room so far is durable (REST answers do)."""
+        future = room.last_write
+        if future is not None and not future.done():
+            await asyncio.shield(future)
+        if future is not None and future.exception() is not None:
+            raise ProtocolError("internal", "the room could not be stored; try again",
+                                status=503)
 
     _persist = persist  # the name tests and older callers use
 
@@ -217,15 +243,41 @@ class Hub:
                 "log_hash": room.log_hash}
 
     def broadcast(self, room: Room, events: list[dict[str, Any]]) -> None:
-        """Every connected seat gets a ``state`` with its own view; computer players get
-        the events."""
+        """Every connected seat gets a ``state`` with its own view, as the room is now;
+        computer players get the events. With group commit the states leave once every
+        write made so far is durable (a player is never shown an action a crash could
+        still lose), in the order of the writes; a write that failed sends nothing (the
+        room is rebuilt from the store and sent afresh)."""
+        messages = self.prepare(room, events)
+        future = room.last_write
+        if future is None:
+            self.send_all(messages)
+            return
+
+        def send(f: asyncio.Future[None]) -> None:
+            if not f.cancelled() and f.exception() is None and not room.broken:
+                self.send_all(messages)
+
+        future.add_done_callback(send)  # (on a done future: after earlier callbacks)
+
+    def prepare(self, room: Room, events: list[dict[str, Any]]
+                ) -> list[tuple[Conn, dict[str, Any]]]:
+        """The ``state`` each connected seat gets for the room as it is now (computer
+        players take in the events at once). Made at the moment of the change, sent when
+        the change is durable (``send_all``)."""
         self.computers.observe(room, events)
         if not room.conns:
-            return
+            return []
         pub = self.room_public(room)
         clk = self.clock_public(room)
-        for seat, conn in list(room.conns.items()):
-            conn.send(self.state_msg(room, seat, events, pub, clk))
+        return [(conn, self.state_msg(room, seat, events, pub, clk))
+                for seat, conn in list(room.conns.items())]
+
+    @staticmethod
+    def send_all(messages: list[tuple[Conn, dict[str, Any]]]) -> None:
+        for conn, msg in messages:
+            conn.send(msg)
+
 
     _broadcast = broadcast
 
@@ -369,3 +421,8 @@ class Hub:
 
     def definition(self, room: Room) -> Any:
         return games.definition(room.game_key)
+
+
+def _swallow(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()

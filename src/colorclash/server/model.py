@@ -79,6 +79,9 @@ class Room:
     retry_after: dict[int, float] = field(default_factory=dict, repr=False)
     stall_until: float = 0.0
     thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
+    last_write: Any = field(default=None, repr=False)  # the store writer's latest future
+    unacked: int = 0                 # actions applied, not yet durable (not yet announced)
+    broken: bool = False             # a write failed: rebuild once unacked is back to 0
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",

@@ -138,7 +138,7 @@ class Table:
             room.history.append(self.match_record(room))
         hub.clocks.update(room, seat, action)
         try:
-            hub.persist(room, [(index, seat, action)])
+            durable = hub.persist(room, [(index, seat, action)])
         except Exception:
             log.exception("store failed in room %s; rolling back the action", room.code)
             (room.status, room.result, room.finished_at, room.clock,
@@ -149,11 +149,38 @@ class Table:
                                 ref="action") from None
         hub.computers.wait(room)
         events = list(events or [])
+        if durable is not None:
+            room.unacked += 1
+            durable.add_done_callback(lambda f: self._durable(room, f))
+        # Each seat's state as of this action, sent once the action is durable.
         hub.broadcast(room, events)
         if kind == "next":
             self.return_players(room)
         hub.clocks.schedule(room)
         return events
+
+    def _durable(self, room: Room, future: Any) -> None:
+        room.unacked -= 1
+        if future.cancelled() or future.exception() is not None:
+            room.broken = True
+        if room.broken and room.unacked == 0:
+            # The store refused a write: the room goes back to what the store holds (no
+            # player saw the lost actions acknowledged) and everyone gets the fresh state.
+            log.error("room %s: a write failed; rebuilding from the store", room.code)
+            room.broken = False
+            data = self.hub.store.load_room(room.code)
+            if data is not None:
+                restored = Room.from_data(data)
+                for name in Room.DATA_FIELDS:
+                    setattr(room, name, getattr(restored, name))
+                room.seats = restored.seats
+            self.hub.rebuild_game(room)
+            if self.hub.writer is not None:
+                self.hub.writer.forget_failure(room.code)
+            self.hub.computers.seat_all(room)
+            room.last_write = None  # what follows is what the store holds
+            self.hub.broadcast(room, [])
+            self.hub.clocks.schedule(room)
 
     # ------------------------------------------------------------------ substitutes
     def substitute(self, room: Room, seat: int, on: bool) -> bool:

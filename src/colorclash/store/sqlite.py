@@ -35,6 +35,7 @@ class SQLiteStore:
         synchronous = synchronous.lower()
         if synchronous not in ("full", "normal"):
             raise StoreError("synchronous must be 'full' or 'normal'")
+        self.synchronous = synchronous
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
@@ -50,6 +51,41 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
         self._lock = threading.Lock()
+        self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
+
+    def save_many(self, writes: list[tuple[str, dict[str, Any], int | None,
+                                           list[tuple[int, int, Action]] | None]]) -> None:
+        """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
+        Called from the server's writer thread, on a connection of its own, so that reads
+        on the event loop never wait for a commit (WAL lets them read meanwhile)."""
+        if self._wdb is None:
+            self._wdb = sqlite3.connect(self.path, isolation_level=None,
+                                        check_same_thread=False)
+            self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
+            self._wdb.execute("PRAGMA busy_timeout=5000")
+        db = self._wdb
+        rooms: dict[str, str] = {}
+        rows = []
+        for code, data, match, actions in writes:
+            rooms[code] = json.dumps(data, separators=(",", ":"), sort_keys=True)
+            if actions and match is None:
+                raise ValueError("actions need a match number")
+            rows += [(code, match, idx, seat,
+                      json.dumps(action, separators=(",", ":"), sort_keys=True))
+                     for idx, seat, action in (actions or [])]
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(
+                "INSERT INTO rooms(code, data) VALUES(?, ?) ON CONFLICT(code) DO UPDATE "
+                "SET data=excluded.data, updated=julianday('now')", list(rooms.items()))
+            if rows:
+                db.executemany(
+                    "INSERT INTO actions(code, match, idx, seat, action) VALUES(?,?,?,?,?)",
+                    rows)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def save_room(
         self,
@@ -124,3 +160,6 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._wdb is not None:
+                self._wdb.close()
+                self._wdb = None
