@@ -1,0 +1,142 @@
+"""What every registered game owes the site, checked the same way for each (issue 15).
+
+Random playouts to the end, determinism from a seed, replay and copies, illegal actions
+refused with the game unchanged, the keys the table shell reads in every view, JSON-ready
+views and events that never hold the seed, the clock the game asks for, and the game's
+definition (seats, presets, options) as the lobby reads it. Each game adds its own rules,
+hidden-information and golden tests beside these.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from colorclash.engine import GAMES, IllegalAction, new_game, replay
+
+SHELL_KEYS = {"game", "seat", "seats", "phase", "turn", "to_act", "legal", "round", "scores",
+              "result", "options"}
+KEYS = list(GAMES)
+
+
+def _seats(key: str, rng: random.Random) -> int:
+    d = GAMES[key]
+    return rng.randint(d.min_seats, d.max_seats)
+
+
+def _playout(key: str, seats: int, seed, rng: random.Random, limit: int = 20_000):
+    g = new_game(key, seats=seats, seed=seed)
+    events = list(g.start_events)
+    steps = 0
+    while not g.over and steps < limit:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        assert legal, f"{key}: seat {seat} is to act with nothing legal"
+        events += g.apply(seat, rng.choice(legal))
+        steps += 1
+    return g, events
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_definition_is_complete(key):
+    d = GAMES[key]
+    assert d.key == key and d.name
+    assert 2 <= d.min_seats <= d.default_seats <= d.max_seats
+    assert d.default_preset in d.presets
+    for preset, options in d.presets.items():
+        names = [o.name for o in options]
+        assert "clock" in names, f"{key}/{preset}: the room's turn clock is an option"
+        for o in options:
+            assert o.default in o.choices
+        g = new_game(key, preset=preset, seats=d.min_seats, seed=1,
+                     options={o.name: o.default for o in options})
+        assert not g.over
+    public = json.loads(json.dumps(d.public()))
+    assert public["key"] == key and public["presets"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**9), pick=st.integers(0, 10**9))
+def test_random_playouts_end_and_replay_exactly(key, seed, pick):
+    rng = random.Random(pick)
+    seats = _seats(key, rng)
+    g, events = _playout(key, seats, seed, rng)
+    assert g.over, f"{key} did not end"
+    assert g.to_act == [] and g.timer() is None
+    result = g.result
+    assert len(result["scores"]) == seats
+    assert result["winners"] and all(0 <= w < seats for w in result["winners"])
+    again = replay(key, actions=g.log, seats=seats, seed=seed)
+    for s in [None, *range(seats)]:
+        assert again.view(s) == g.view(s)
+    # the seed is revealed with the end of the game, never before
+    before_end = [e for e in events if e.get("type") != "game_over"]
+    assert f'"seed": {seed}' not in json.dumps(before_end)
+    for e in events:
+        assert isinstance(e.get("type"), str)
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**9), pick=st.integers(0, 10**9))
+def test_views_serve_the_shell_and_illegal_actions_change_nothing(key, seed, pick):
+    rng = random.Random(pick)
+    seats = _seats(key, rng)
+    g = new_game(key, seats=seats, seed=f"secret-{seed}")
+    commitment = g.commitment()
+    for _ in range(rng.randint(0, 30)):
+        if g.over:
+            break
+        for s in range(seats):
+            v = g.view(s)
+            assert SHELL_KEYS <= set(v), f"{key}: view lacks {SHELL_KEYS - set(v)}"
+            assert v["game"] == key and v["seat"] == s and v["seats"] == seats
+            assert v["legal"] == g.legal_actions(s)
+            assert (s in g.to_act) == bool(v["legal"]) or v["phase"] == "round_over"
+            text = json.dumps(v)
+            assert f"secret-{seed}" not in text
+        timer = g.timer()
+        assert timer is None or timer["kind"] in ("turn", "next") or "seconds" in timer
+        seat = g.to_act[0]
+        before = [json.dumps(g.view(s), sort_keys=True) for s in [None, *range(seats)]]
+        log = list(g.log)
+        for bad in ({"type": "no-such-move"}, {"nope": 1}, "draw",
+                    {**g.legal_actions(seat)[0], "extra": [1]}):
+            try:
+                g.apply(seat, bad)
+            except IllegalAction as exc:
+                assert str(exc)
+            else:  # an action that ignores extra keys is fine; it must then be legal
+                assert isinstance(bad, dict) and "extra" in bad
+                g = replay(key, actions=log, seats=seats, seed=f"secret-{seed}")
+            assert [json.dumps(g.view(s), sort_keys=True) for s in [None, *range(seats)]] \
+                == before
+        others = [s for s in range(seats) if s not in g.to_act]
+        if others:
+            with pytest.raises(IllegalAction):
+                g.apply(others[0], g.legal_actions(seat)[0])
+        copy = g.copy()
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        assert copy.log == log  # a copy does not follow the original
+    assert g.commitment() == commitment
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_same_seed_same_game_other_seed_other_deal(key):
+    d = GAMES[key]
+    a = new_game(key, seats=d.default_seats, seed=11)
+    b = new_game(key, seats=d.default_seats, seed=11)
+    c = new_game(key, seats=d.default_seats, seed=12)
+    assert a.commitment() == b.commitment() != c.commitment()
+    assert json.dumps(a.view(0)) == json.dumps(b.view(0))
+    with pytest.raises(ValueError):
+        new_game(key, seats=d.max_seats + 1, seed=1)
+    with pytest.raises(ValueError):
+        new_game(key, seats=d.min_seats - 1, seed=1)
+    with pytest.raises(ValueError):
+        new_game(key, seats=d.default_seats, seed=1, options={"no-such-option": 1})
