@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need_apt+=(redis-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" = "0" ]; then
         apt-get update -qq

@@ -21,11 +21,17 @@ def snapshot(state):
             "commitment": state["room"]["commitment"], "phase": v["phase"]}
 
 
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    return request.getfixturevalue("redis_db")
+
+
 @pytest.mark.asyncio
-async def test_sigkill_and_restart_keeps_every_room(tmp_path):
-    db = tmp_path / "rooms.sqlite3"
+async def test_sigkill_and_restart_keeps_every_room(store_url):
     env = {"COLORCLASH_BOT_DELAY": "0", "COLORCLASH_RECONNECT_GRACE": "60"}
-    srv = ServerProcess(f"sqlite:///{db}", env=env).start()
+    srv = ServerProcess(store_url, env=env).start()
     assert f"open http://127.0.0.1:{srv.port}/" in srv.output()
     try:
         c = Client(srv.url)
@@ -70,7 +76,7 @@ async def test_sigkill_and_restart_keeps_every_room(tmp_path):
 
         srv.kill()
         assert srv.proc.returncode == -9
-        srv = ServerProcess(f"sqlite:///{db}", env=env, port=srv.port).start()
+        srv = ServerProcess(store_url, env=env, port=srv.port).start()
 
         again = await c.room(lobby["code"])
         assert [s["name"] for s in again["seats"]] == ["Ana", "Bo", None]

@@ -1,0 +1,155 @@
+"""Redis store: the same small interface as SQLite, for one process or several.
+
+Keys (all under a prefix, ``cc:`` by default):
+
+- ``cc:room:{code}``: the room document (JSON);
+- ``cc:log:{code}:{match}``: the action log of one match, a list of ``[seat, action]``;
+- ``cc:matches:{code}``: the match numbers that have a log (to delete them with the room);
+- ``cc:rooms``: every stored room code;
+- ``cc:fence:{code}``: the owner's epoch when several processes share the store
+  (``server/cluster.py``): a write carrying an older epoch is refused (a fencing token).
+
+Every write is one Lua script, so the document and the log rows change together or not at
+all, and an action row is appended only at the index the log has reached (two writers can
+never both append action ``n``). Durability is Redis's: with ``appendonly yes`` and
+``appendfsync everysec`` (Redis's default for AOF) an acknowledged action survives a
+Redis restart; with ``appendfsync always`` a power cut too (docs/deployment.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from colorclash.store import Action, StoreError
+
+# KEYS: room, log, matches, rooms, fence
+# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), entries...
+_SAVE = """
+local epoch = tonumber(ARGV[5])
+if epoch >= 0 then
+  local current = tonumber(redis.call('GET', KEYS[5]) or '0')
+  if current ~= epoch then
+    return redis.error_reply('FENCED room owned by epoch ' .. current .. ', not ' .. epoch)
+  end
+end
+local first = tonumber(ARGV[4])
+if first >= 0 then
+  local n = redis.call('LLEN', KEYS[2])
+  if n ~= first then
+    return redis.error_reply('CONFLICT the log holds ' .. n .. ' actions, not ' .. first)
+  end
+  for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  redis.call('SADD', KEYS[3], ARGV[3])
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[2])
+return 1
+"""
+
+
+class RedisStore:
+    """Rooms and action logs in Redis (``redis://HOST:PORT/DB[?prefix=cc]``)."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        unknown = set(query) - {"prefix"}
+        if unknown:
+            raise StoreError(f"unknown redis store parameter(s): {', '.join(sorted(unknown))}")
+        self.prefix = (query.get("prefix") or ["cc"])[0] + ":"
+        self.url = parts._replace(query="").geturl()
+        try:
+            self.redis = redis.Redis.from_url(self.url, socket_timeout=5,
+                                              socket_connect_timeout=5,
+                                              health_check_interval=10)
+            self.redis.ping()
+        except (redis.RedisError, ValueError) as exc:
+            raise StoreError(f"cannot reach Redis at {self.url}: {exc}") from exc
+        self._save = self.redis.register_script(_SAVE)
+        #: fencing epochs this process holds, by room code (server/cluster.py sets them)
+        self.epochs: dict[str, int] = {}
+
+    def key(self, *parts: Any) -> str:
+        return self.prefix + ":".join(str(p) for p in parts)
+
+    # ------------------------------------------------------------------ writes
+    def _args(self, code: str, data: dict[str, Any], match: int | None,
+              actions: list[tuple[int, int, Action]] | None) -> tuple[list[str], list[Any]]:
+        if actions and match is None:
+            raise ValueError("actions need a match number")
+        entries = [json.dumps([seat, action], separators=(",", ":"), sort_keys=True)
+                   for _idx, seat, action in (actions or [])]
+        if actions:
+            first = actions[0][0]
+            for offset, (idx, _seat, _action) in enumerate(actions):
+                if idx != first + offset:
+                    raise ValueError("action indices must follow each other")
+        else:
+            first = -1
+        keys = [self.key("room", code), self.key("log", code, match or 0),
+                self.key("matches", code), self.key("rooms"), self.key("fence", code)]
+        argv = [json.dumps(data, separators=(",", ":"), sort_keys=True), code, match or 0,
+                first, self.epochs.get(code, -1), *entries]
+        return keys, argv
+
+    def save_room(self, code: str, data: dict[str, Any], match: int | None = None,
+                  actions: list[tuple[int, int, Action]] | None = None) -> None:
+        import redis
+
+        keys, argv = self._args(code, data, match, actions)
+        try:
+            self._save(keys=keys, args=argv)
+        except redis.ResponseError as exc:
+            raise StoreError(f"room {code}: {exc}") from exc
+
+    def save_many(self, writes: list[tuple[str, dict[str, Any], int | None,
+                                           list[tuple[int, int, Action]] | None]]) -> None:
+        """Several writes in one round trip (each one atomic on its own). Raises if any
+        was refused; the ones before it in the batch are stored."""
+        import redis
+
+        pipe = self.redis.pipeline(transaction=False)
+        for code, data, match, actions in writes:
+            keys, argv = self._args(code, data, match, actions)
+            self._save(keys=keys, args=argv, client=pipe)
+        results = pipe.execute(raise_on_error=False)
+        for (code, *_rest), result in zip(writes, results, strict=True):
+            if isinstance(result, redis.ResponseError):
+                raise StoreError(f"room {code}: {result}")
+            if isinstance(result, Exception):
+                raise StoreError(f"room {code}: {result}") from result
+
+    # ------------------------------------------------------------------ reads
+    def load_room(self, code: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.key("room", code))
+        return json.loads(raw) if raw else None
+
+    def load_actions(self, code: str, match: int) -> list[tuple[int, Action]]:
+        rows = self.redis.lrange(self.key("log", code, match), 0, -1)
+        return [tuple(json.loads(r)) for r in rows]  # type: ignore[misc]
+
+    def clear_actions(self, code: str, match: int) -> None:
+        self.redis.delete(self.key("log", code, match))
+
+    def room_codes(self) -> list[str]:
+        return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))
+
+    def delete_room(self, code: str) -> None:
+        matches = self.redis.smembers(self.key("matches", code))
+        pipe = self.redis.pipeline(transaction=True)
+        for m in matches:
+            pipe.delete(self.key("log", code, m.decode()))
+        pipe.delete(self.key("room", code), self.key("matches", code),
+                    self.key("fence", code))
+        pipe.srem(self.key("rooms"), code)
+        pipe.execute()
+
+    def close(self) -> None:
+        self.redis.close()
+
+
+__all__ = ["RedisStore"]

@@ -1,0 +1,32 @@
+"""Shared fixtures: a redis-server for the tests that need one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from redis_server import RedisServer, available  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A fresh redis-server on a loopback port (skips without Debian's redis-server)."""
+    if not available():
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def redis_db(redis_url):
+    """The session's Redis, emptied before the test."""
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    r.close()
+    return redis_url

@@ -1,0 +1,82 @@
+"""Both stores keep the same promises: a room document and its action log change together,
+an action row goes only where the log has reached, and reopening finds everything."""
+
+from __future__ import annotations
+
+import pytest
+
+from colorclash.store import StoreError, open_store
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 's.sqlite3'}"
+    return request.getfixturevalue("redis_db")
+
+
+def test_document_and_log_round_trip(url):
+    s = open_store(url)
+    data = {"code": "ABCDEF", "seats": [{"name": "Ana"}], "clock": {"deadline": 1.5}}
+    s.save_room("ABCDEF", data, 1, [(0, 1, {"type": "draw"})])
+    s.save_room("ABCDEF", {**data, "n": 1}, 1, [(1, 2, {"type": "play", "card": "R7"})])
+    s.save_room("ABCDEF", {**data, "n": 2}, 2, [(0, 0, {"type": "pass"})])
+    assert s.load_room("ABCDEF") == {**data, "n": 2}
+    assert s.load_room("ZZZZZZ") is None
+    assert s.room_codes() == ["ABCDEF"]
+    assert s.load_actions("ABCDEF", 1) == [(1, {"type": "draw"}),
+                                           (2, {"type": "play", "card": "R7"})]
+    s.clear_actions("ABCDEF", 1)
+    assert s.load_actions("ABCDEF", 1) == []
+    s.close()
+    again = open_store(url)
+    assert again.load_actions("ABCDEF", 2) == [(0, {"type": "pass"})]
+    again.delete_room("ABCDEF")
+    assert again.load_room("ABCDEF") is None and again.load_actions("ABCDEF", 2) == []
+    assert again.room_codes() == []
+    again.close()
+
+
+def test_an_action_twice_at_one_index_is_refused_whole(url):
+    s = open_store(url)
+    s.save_room("ABCDEF", {"n": 0}, 1, [(0, 1, {"type": "draw"})])
+    with pytest.raises(Exception):  # noqa: B017 - IntegrityError (SQLite), StoreError (Redis)
+        s.save_room("ABCDEF", {"n": 99}, 1, [(0, 1, {"type": "pass"})])
+    assert s.load_room("ABCDEF") == {"n": 0}
+    assert s.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
+    s.close()
+
+
+def test_batched_writes_of_several_rooms(url):
+    s = open_store(url)
+    s.save_many([("AAAAAA", {"a": 1}, 1, [(0, 0, {"type": "draw"})]),
+                 ("BBBBBB", {"b": 1}, None, None),
+                 ("AAAAAA", {"a": 2}, 1, [(1, 1, {"type": "pass"})])])
+    assert s.load_room("AAAAAA") == {"a": 2} and s.load_room("BBBBBB") == {"b": 1}
+    assert s.load_actions("AAAAAA", 1) == [(0, {"type": "draw"}), (1, {"type": "pass"})]
+    s.close()
+
+
+def test_redis_refuses_a_stale_owner(redis_db):
+    import redis
+
+    s = open_store(redis_db)
+    s.save_room("ABCDEF", {"n": 0})
+    r = redis.Redis.from_url(redis_db)
+    r.set(s.key("fence", "ABCDEF"), 2)  # another process took the room over (epoch 2)
+    s.epochs["ABCDEF"] = 1
+    with pytest.raises(StoreError, match="FENCED"):
+        s.save_room("ABCDEF", {"n": 1}, 1, [(0, 0, {"type": "draw"})])
+    assert s.load_room("ABCDEF") == {"n": 0} and s.load_actions("ABCDEF", 1) == []
+    s.epochs["ABCDEF"] = 2
+    s.save_room("ABCDEF", {"n": 1}, 1, [(0, 0, {"type": "draw"})])
+    assert s.load_room("ABCDEF") == {"n": 1}
+    r.close()
+    s.close()
+
+
+def test_redis_urls_have_clear_errors():
+    with pytest.raises(StoreError, match="cannot reach Redis"):
+        open_store("redis://127.0.0.1:1/0")
+    with pytest.raises(StoreError, match="unknown redis store parameter"):
+        open_store("redis://127.0.0.1:1/0?nope=1")
