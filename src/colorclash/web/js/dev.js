@@ -1,10 +1,16 @@
 // Dev page: every screen and rare table state rendered from fake engine views, without a
 // server. /dev.html?scene=siege&lang=tr  (scenes: see SCENES below; ?scene=list lists them)
-import { renderCard } from "./cards.js";
+import { renderCard } from "./games/color-clash/cards.js";
+import { DEFAULT_GAME } from "./games/index.js";
 import { queueDialog, renderHome } from "./home.js";
 import { setLang, t } from "./i18n.js";
 import { renderJoin, renderRoom } from "./room.js";
-import { Banners, describeEvents, renderTable, tickClocks } from "./table.js";
+import { Banners } from "./shell/banners.js";
+import { confirmDialog } from "./shell/dialog.js";
+import { settleFocus } from "./shell/focus.js";
+import { historyPanel, historyToggle } from "./shell/history.js";
+import { rulesDialog, rulesPage } from "./shell/rules.js";
+import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
 
 const PRESETS = {
@@ -315,6 +321,63 @@ const SCENES = {
   }),
 };
 
+const SIX = (preset) => {
+  const r = room(preset, "playing", 4);
+  r.seats.push(
+    { seat: 4, kind: "bot", name: "Computer", label: "Computer", level: "easy", connected: true, ready: true, substitute: false },
+    { seat: 5, kind: "human", name: "Deniz Yıldırım", connected: true, ready: true, substitute: false },
+  );
+  r.settings.seats = 6;
+  return r;
+};
+SCENES["day-night-6"] = () => ({
+  screen: "table",
+  room: SIX("day-night"),
+  view: view("day-night", {
+    seats: 6,
+    side: "day",
+    counts: [12, 9, 12, 3, 1, 7],
+    hand: ["R+1", "R3", "R9", "B-skip", "B4", "B7", "Y1", "Y-reverse", "G2", "G-flip", "W", "W-clock"],
+    top: "G6",
+    color: "G",
+    faces: {
+      1: ["R+5", "W-hunt", "B7", "Y-flip", "G-reverse", "B2", "Y8", "R1", "G-skipall"],
+      2: ["W", "B3", "R8", "Y2", "Y+5", "G9", "G4", "B-skipall", "R-reverse", "Y6", "B5", "R2"],
+      3: ["B-skip", "R2", "Y9"],
+      4: ["G7"],
+      5: ["Y3", "G8", "R-flip", "B+5", "Y9", "Y3", "R-flip"],
+    },
+    draw_top: "Y-reverse",
+    clock: 2,
+    one_card: [4],
+    legal: [{ type: "play", card: "G2" }, { type: "play", card: "G-flip" }, { type: "draw" }],
+  }),
+  clock: CLOCK,
+  events: [
+    { type: "play", seat: 5, card: "G6" },
+    { type: "clock_set", seat: 5, turns: 3 },
+  ],
+});
+SCENES["long-hand"] = () => ({
+  screen: "table",
+  room: room("classic-table", "playing", 2),
+  view: view("classic-table", {
+    seats: 2,
+    counts: [14, 3],
+    hand: ["R1", "R2", "R4", "R6", "R8", "B1", "B2", "B5", "B8", "Y1", "Y4", "Y9", "G2", "G7"],
+    top: "G3",
+    color: "G",
+    one_card: [],
+    substitutes: [],
+    legal: [{ type: "play", card: "G2" }, { type: "play", card: "G7" }, { type: "draw" }],
+  }),
+  clock: CLOCK,
+});
+SCENES.leave = () => ({ ...SCENES.table(), leave: true });
+SCENES.rules = () => ({ ...SCENES.siege(), rules: "siege" });
+SCENES["history-open"] = () => ({ ...SCENES.window(), historyOpen: true });
+for (const p of DEFAULT_GAME.presets) SCENES[`howto-${p}`] = () => ({ screen: "howto", preset: p });
+
 const ALL_CARDS = [
   ..."RBYG".split("").flatMap((c) => [
     `${c}0`, `${c}7`, `${c}-skip`, `${c}-reverse`, `${c}+2`, `${c}-bomb`, `${c}-shield`,
@@ -333,7 +396,10 @@ function render(scene) {
   const main = document.getElementById("main");
   let nodes;
   if (s.screen === "home") {
-    nodes = renderHome({ presets: PRESETS, name: "Ana" }, acts);
+    nodes = renderHome(
+      { presets: PRESETS, name: "Ana", rulesLinks: DEFAULT_GAME.presets, hero: DEFAULT_GAME.heroCards() },
+      acts,
+    );
     if (s.queue) nodes.push(queueDialog(s.queue, acts));
   } else if (s.screen === "cards") {
     nodes = [
@@ -352,7 +418,10 @@ function render(scene) {
       { room: s.room, me: s.me, presets: PRESETS, inviteUrl: `${location.origin}/r/KMPXRA`, qrUrl: "/favicon.svg" },
       acts,
     );
+  } else if (s.screen === "howto") {
+    nodes = rulesPage(DEFAULT_GAME, s.preset, () => {});
   } else {
+    const game = DEFAULT_GAME;
     const clock = s.clock
       ? { ...s.clock, total: s.clock.seconds * 1000, localDeadline: performance.now() + s.clock.remaining_ms }
       : null;
@@ -362,16 +431,46 @@ function render(scene) {
       me: s.me ?? 0,
       clock,
       choosingFor: s.choosingFor || null,
-      lastRoundWinners: s.lastRoundWinners || [],
+      nextReady: false,
     };
-    const lines = describeEvents(s.events, { room: s.room, me: model.me });
+    // each event as a moment of its own: the history shows them all
+    const lines = (s.events || []).map((e) => game.describeMoment([e], model)).filter(Boolean);
     model.lastLine = lines.slice(-2).join(" · ");
-    nodes = renderTable(model, acts);
+    model.history = historyPanel({
+      title: t("history.title"),
+      lines: lines.slice(-8),
+      open: !!s.historyOpen,
+      empty: t("history.empty"),
+      onClose: s.historyOpen ? () => {} : null,
+      closeLabel: t("common.close"),
+    });
+    model.historyToggle = historyToggle({ label: t("history.show"), open: !!s.historyOpen, onToggle: () => {} });
+    nodes = game.renderTable(model, acts);
+    if (s.leave) {
+      nodes[0].append(
+        confirmDialog({
+          title: t("table.leaveTitle"),
+          text: t("table.leaveConfirm"),
+          yes: t("table.leave"),
+          no: t("table.stay"),
+          onYes: () => {},
+          onNo: () => {},
+          key: "leave",
+        }),
+      );
+    }
+    if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}));
     morph(main, nodes);
+    game.afterRender(main, { revealPlayable: true });
     tickClocks(main, clock);
     // every event is described and bannered (and so checked for missing strings)
-    banners.push(s.events || [], { room: s.room, me: model.me });
+    const items = game.bannersFor(s.events || [], model);
+    for (const item of items) item.text(); // worded now, so a missing string shows up
+    banners.show(items, "dev");
     document.body.dataset.screen = "table";
+    document.getElementById("leave-table").hidden = false;
+    document.getElementById("rules-btn").hidden = false;
+    settleFocus(main, { newScreen: true });
     return;
   }
   morph(main, nodes);
@@ -404,7 +503,7 @@ async function boot() {
   }
   render(SCENES[name]);
   window.__devReady = true;
-  document.title = `${name} · ${t("home.title")}`;
+  document.title = `${name} · ${t("app.name")}`;
 }
 
 window.__devScenes = Object.keys(SCENES);
