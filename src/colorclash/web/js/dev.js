@@ -47,6 +47,15 @@ function room(preset, status = "playing", n = 4, extra = {}) {
   };
 }
 
+// The rule options a view carries (engine/presets.py), as the client reads them.
+const OPTIONS = {
+  standard: { deck: "standard", scoring: "winner", play_on: true, call: "manual", rounds: 1, target: 500 },
+  family: { deck: "standard", scoring: "winner", play_on: true, call: "auto", rounds: 3, target: 500 },
+  "classic-table": { deck: "classic-table", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+  siege: { deck: "siege", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+  "day-night": { deck: "day-night", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+};
+
 function view(preset, over = {}) {
   return {
     game: "color-clash",
@@ -82,7 +91,7 @@ function view(preset, over = {}) {
     called: [],
     one_card: [2],
     substitutes: [3],
-    options: { rounds: 1, clock_choices: [15, 20, 30], clock_default: 30 },
+    options: { ...OPTIONS[preset], clock: 30 },
     result: null,
     ...over,
   };
@@ -279,14 +288,14 @@ const SCENES = {
       turn: null,
       legal: [{ type: "next" }],
       round: 2,
-      counts: [0, 3, 5, 2],
-      scores: [120, 30, 0, 12],
-      round_scores: [[30, 0, 0, 12], [90, 30, 0, 0]],
-      options: { rounds: 3 },
+      counts: [0, 0, 4, 0],
+      scores: [120, 0, 0, 12],
+      round_scores: [[30, 0, 0, 12], [90, 0, 0, 0]],
+      out: [0, 3, 1, 2],
     }),
     clock: { kind: "next", seat: null, remaining_ms: 7000, seconds: 8 },
     events: [
-      { type: "round_over", round: 2, winners: [0], points: [90, 0, 0, 0], scores: [120, 30, 0, 12] },
+      { type: "round_over", round: 2, winners: [0], points: [90, 0, 0, 0], scores: [120, 0, 0, 12] },
       { type: "dead_round" },
     ],
     lastRoundWinners: [0],
@@ -301,6 +310,7 @@ const SCENES = {
       counts: [2, 0, 5, 3],
       scores: [40, 99, 20, 79],
       round_scores: [[40, 99, 20, 79]],
+      out: [1],
       result: { scores: [40, 99, 20, 79], winners: [1] },
     }),
     events: [{ type: "game_over", scores: [40, 99, 20, 79], winners: [1] }],
@@ -315,8 +325,9 @@ const SCENES = {
       turn: null,
       legal: [],
       counts: [2, 0, 5, 3],
-      scores: [40, 99, 20, 79],
-      result: { scores: [40, 99, 20, 79], winners: [] },
+      scores: [0, 0, 0, 0],
+      round_scores: [[0, 0, 0, 0]],
+      result: { scores: [0, 0, 0, 0], winners: [] },
     }),
   }),
 };
@@ -374,6 +385,7 @@ SCENES["long-hand"] = () => ({
   clock: CLOCK,
 });
 SCENES.leave = () => ({ ...SCENES.table(), leave: true });
+SCENES.faces = () => ({ ...SCENES["day-night-6"](), ui: { faces: 2 } });
 SCENES.rules = () => ({ ...SCENES.siege(), rules: "siege" });
 SCENES["history-open"] = () => ({ ...SCENES.window(), historyOpen: true });
 for (const p of DEFAULT_GAME.presets) SCENES[`howto-${p}`] = () => ({ screen: "howto", preset: p });
@@ -432,6 +444,7 @@ function render(scene) {
       clock,
       choosingFor: s.choosingFor || null,
       nextReady: false,
+      ui: s.ui || {},
     };
     // each event as a moment of its own: the history shows them all
     const lines = (s.events || []).map((e) => game.describeMoment([e], model)).filter(Boolean);
