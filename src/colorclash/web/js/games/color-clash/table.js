@@ -345,7 +345,7 @@ function handCard(model, act, code, k, n, state) {
   } else if (k === 0) {
     btn.dataset.initialFocus = "4";
   }
-  const step = n > 1 ? Math.min(3, 22 / n) : 0; // a fan of at most ±11°
+  const step = n > 1 ? Math.min(2.5, 16 / n) : 0; // a fan of at most ±8°
   btn.style.setProperty("--rot", `${((k - (n - 1) / 2) * step).toFixed(2)}deg`);
   btn.addEventListener("click", () => {
     if (!can) {
