@@ -57,8 +57,28 @@ IN_VIEW_JS = """() => {
   check('.pile .card, .draw-pile-btn', 'a pile');
   check('.opp', 'an opponent');
   check('.opp .faces .card', "an opponent's other face");
+  check('.status-col > *', 'a status chip');
+  // the middle's parts do not run into each other or into the opponents
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const line = document.querySelector('.last-row'), opps = document.querySelectorAll('.opp');
+  for (const e of document.querySelectorAll('.piles > *')) {
+    const r = e.getBoundingClientRect();
+    if (line && meet(r, line.getBoundingClientRect())) bad.push(`${e.className} runs into the line under the piles`);
+    for (const o of opps) if (meet(r, o.getBoundingClientRect())) bad.push(`${e.className} runs into an opponent`);
+  }
   return bad;
 }"""
+
+
+def drawn_setup() -> dict:
+    """Day & Night, six seats of twelve cards: you draw a card you may play (PLAY/KEEP)."""
+    day = [c for c in DAY_NIGHT_CARDS if re.match(r"[RBG]\d", c)]
+    top = next(c for c in day if c.startswith("R5"))
+    mine = [c for c in day if c[0] in "BG" and not c.startswith(("B5", "G5"))][:10]
+    rest = [c for c in DAY_NIGHT_CARDS if c not in mine and c != top]
+    draw = [c for c in day if c[0] == "R" and c != top][:3]
+    return {"hands": [mine, *(rest[i * 12:(i + 1) * 12] for i in range(5))], "top": top,
+            "draw": draw, "first": 0}
 
 
 @pytest.mark.parametrize("size", ["640", "740"])
@@ -78,6 +98,13 @@ def test_hand_and_actions_are_always_in_view_on_a_phone(open_page, size):
                 problems += [f"{name}: {p}" for p in cut_controls(page)]
                 if setup and seats == 6 and preset == "day-night":
                     shot(page, f"layout-day-night-6-{size}")
+    # the tightest: six seats of Day & Night and two rows of actions after a draw
+    table.reset(preset="day-night", seats=6, setup=drawn_setup())
+    table.act(0, {"type": "draw"})
+    table.wait_view()
+    assert page.locator(".actions button").count() == 2
+    problems += [f"drawn: {p}" for p in page.evaluate(IN_VIEW_JS) + cut_controls(page)]
+    shot(page, f"layout-day-night-6-drawn-{size}")
     assert not problems, "\n".join(problems[:40])
 
 

@@ -147,7 +147,7 @@ function statusChips(view) {
           ? '<path d="M7 5H4v3M4.5 8A8 8 0 1 1 4 13" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>'
           : '<path d="M17 5h3v3M19.5 8A8 8 0 1 0 20 13" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>',
       ),
-      h("span", t(view.direction === -1 ? "table.dirCcw" : "table.dirCw")),
+      h("span.chip-text", t(view.direction === -1 ? "table.dirCcw" : "table.dirCw")),
     ),
   );
   if (view.stack) chips.push(h("div.chip.stack", { role: "status" }, t("table.stackWaiting", { n: view.stack })));
@@ -201,6 +201,8 @@ function piles(model, act) {
   return h(
     "div.center",
     h(
+      "div.center-body",
+      h(
       "div.piles",
       h(
         "div.pile",
@@ -220,6 +222,7 @@ function piles(model, act) {
       "div.last-row",
       h("p.last-move", { "aria-hidden": "true" }, model.lastLine || "\u00a0"),
       model.historyToggle || null,
+    ),
     ),
   );
 }
