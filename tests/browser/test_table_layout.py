@@ -58,6 +58,9 @@ IN_VIEW_JS = """() => {
   check('.opp', 'an opponent');
   check('.opp .faces .card', "an opponent's other face");
   check('.status-col > *', 'a status chip');
+  check('.pile-label', 'a pile label');
+  for (const e of document.querySelectorAll('.opp .name'))
+    if (e.textContent.length <= 14 && e.scrollWidth > e.clientWidth + 1) bad.push(`the name ${e.textContent} is cut`);
   // the middle's parts do not run into each other or into the opponents
   const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const line = document.querySelector('.last-row'), opps = document.querySelectorAll('.opp');
@@ -81,11 +84,11 @@ def drawn_setup() -> dict:
             "draw": draw, "first": 0}
 
 
-@pytest.mark.parametrize("size", ["640", "740"])
-def test_hand_and_actions_are_always_in_view_on_a_phone(open_page, size):
+@pytest.mark.parametrize("size,locale", [("640", "es-ES"), ("740", "tr-TR")])
+def test_hand_and_actions_are_always_in_view_on_a_phone(open_page, size, locale):
     viewport = SMALL_PHONE if size == "640" else PHONE
     table = ScriptedTable(open_page, preset="day-night", seats=6, viewport=viewport,
-                          setup=big_setup("day-night", 6))
+                          setup=big_setup("day-night", 6), locale=locale)
     page = table.page
     problems = []
     for preset in PRESETS:

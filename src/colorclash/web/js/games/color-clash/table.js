@@ -207,7 +207,7 @@ function piles(model, act) {
       h(
         "div.pile",
         drawBtn,
-        h("span.pile-label", { "aria-hidden": "true" }, t("table.drawCount", { n: view.draw_count ?? 0 })),
+        h("span.pile-label", { "aria-hidden": "true" }, t("table.drawLeft", { n: view.draw_count ?? 0 })),
       ),
       h(
         "div.pile.discard",
