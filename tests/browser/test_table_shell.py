@@ -278,6 +278,10 @@ def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page
     # newest last, same as the line under the piles
     assert texts[-1].strip() in page.inner_text(".last-move") or page.inner_text(
         ".last-move").strip() in texts[-1]
+    # on a desktop the panel shows the newest moves (it scrolls to its end)
+    assert page.evaluate("""() => { const p = document.querySelector('.history').getBoundingClientRect(),
+        n = document.querySelector('.history li.newest').getBoundingClientRect();
+        return n.bottom <= p.bottom + 1 && n.top >= p.top - 1; }""")
     shot(page, "history-desktop")
     axe_check(page, "history")
     page.select_option("#lang-select", "tr")

@@ -211,6 +211,9 @@ function render() {
     window.scrollTo(0, 0);
   }
   if (s === "table") {
+    // the newest moves in view: the history panel scrolls to its end
+    const panel = main.querySelector(".history");
+    if (panel) panel.scrollTop = panel.scrollHeight;
     gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
     state.revealHand = false;
     tickClocks(main, state.clock);
