@@ -119,3 +119,43 @@ def _wait_my_turn(page, timeout: float) -> None:
                           v.legal.some(a => ['draw', 'play', 'take'].includes(a.type)); }""",
         timeout=timeout,
     )
+
+
+# ---------------------------------------------------------------- what the eye can reach
+
+# Every control and dialog that is displayed: its box inside the window, and its text not
+# cut inside it. Controls inside a sideways-scrolling strip (a hand, data-scroller) are
+# checked through the strip itself.
+_CUT_JS = """() => {
+  const W = window.innerWidth, H = window.innerHeight, bad = [];
+  const shown = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('.sr-only'); };
+  const name = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' +
+    [...e.classList].join('.')) + ' "' + (e.innerText || e.value || '').trim().slice(0, 30) + '"';
+  const sel = 'button, a.btn, select, input, [role=dialog], .dialog, h1, h2, .banner';
+  for (const e of document.querySelectorAll(sel)) {
+    if (!shown(e)) continue;
+    const strip = e.closest('[data-scroller]');
+    if (strip && strip !== e) continue;
+    const r = e.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > W + 0.5) bad.push(`${name(e)} leaves the screen sideways (${Math.round(r.left)}..${Math.round(r.right)} of ${W})`);
+    if (e.matches('button, a.btn, .banner') && e.scrollWidth > e.clientWidth + 1)
+      bad.push(`${name(e)} cuts its text (${e.scrollWidth} > ${e.clientWidth})`);
+    const dlg = e.closest('[role=dialog]');
+    if (dlg && dlg !== e) { const d = dlg.getBoundingClientRect();
+      if (r.left < d.left - 0.5 || r.right > d.right + 0.5)
+        bad.push(`${name(e)} sticks out of its dialog (${Math.round(r.left)}..${Math.round(r.right)} vs ${Math.round(d.left)}..${Math.round(d.right)})`); }
+  }
+  if (document.documentElement.scrollWidth > W) bad.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${W})`);
+  return bad;
+}"""
+
+
+def cut_controls(page) -> list[str]:
+    """Controls, dialogs and headings that leave the screen or cut their own text."""
+    return page.evaluate(_CUT_JS)
+
+
+def catalog(lang: str) -> dict:
+    return json.loads((ROOT / "src" / "colorclash" / "web" / "i18n" / f"{lang}.json")
+                      .read_text(encoding="utf-8"))

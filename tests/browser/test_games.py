@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 def _results_rows(page) -> list[list[str]]:
     rows = page.locator(".results-table tbody tr")
-    return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    return [rows.nth(i).locator("th, td").all_inner_texts() for i in range(rows.count())]
 
 
 def test_play_now_full_game_then_play_again(open_page):
@@ -29,12 +29,14 @@ def test_play_now_full_game_then_play_again(open_page):
     counts = play_to_results(page)
     assert counts.get("play", 0) + counts.get("play-drawn", 0) > 0, counts
     dialog = page.locator(".results-overlay [role=dialog]")
-    assert "Match over" in dialog.inner_text()
+    assert "Game over" in dialog.inner_text()  # one round: a game, not a match
     rows = _results_rows(page)
     assert len(rows) == 3
-    # every row: name, cards left, points (numbers)
+    # every row: place, name, cards left, points in hand, points; places in order
     assert all(r[-1].strip().lstrip("-").isdigit() for r in rows), rows
-    assert any("Ana" in r[0] for r in rows)
+    assert [r[0] for r in rows] == ["1", "2", "3"], rows
+    assert [int(r[-1]) for r in rows] == sorted((int(r[-1]) for r in rows), reverse=True)
+    assert any("Ana" in r[1] for r in rows)
     shot(page, "results-desktop")
     axe_check(page, "results")
     # Play again deals a new game at the same table
@@ -44,6 +46,9 @@ def test_play_now_full_game_then_play_again(open_page):
     )
     assert page.locator(".results-overlay").count() == 0
     assert page.locator(".hand .card").count() >= 7
+    # no banner of the finished game over the new deal
+    page.wait_for_timeout(1000)
+    assert "OVER" not in page.inner_text("#banner-layer")
 
 
 def test_practice_family_night_three_rounds(open_page):

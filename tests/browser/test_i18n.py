@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, shot, wait_table
+from browser_helpers import DESKTOP, PHONE, cut_controls, shot, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,9 @@ LANGS = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
 SCENES = [
     "home", "quick", "join", "join-full", "join-started", "room-host", "room-guest", "table", "bomb",
     "siege", "window", "call", "called", "drawn", "pass", "color", "choose", "day-night",
-    "round-over", "game-over", "game-over-guest", "substituted", "cards",
+    "round-over", "game-over", "game-over-guest", "substituted", "cards", "day-night-6",
+    "long-hand", "leave", "rules", "history-open", "faces",
+    "howto-classic-table", "howto-standard", "howto-family", "howto-siege", "howto-day-night",
 ]
 
 
@@ -45,7 +47,7 @@ def test_catalogs_have_the_same_keys_and_placeholders():
 
 # Values that are rightly the same in English and another language.
 SAME_AS_ENGLISH = {
-    "es": {"home.title", "results.total", "room.minutes", "room.seconds"},
+    "es": {"app.name", "results.total", "room.minutes", "room.seconds"},
     "tr": {"card.label"},
 }
 
@@ -61,7 +63,7 @@ def test_no_value_is_left_in_english():
 def test_every_key_the_code_asks_for_is_in_the_catalog():
     en = catalog("en")
     used: set[str] = set()
-    for path in (WEB / "js").glob("*.js"):
+    for path in (WEB / "js").rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"""\bt\(\s*["']([\w.+-]+)["']""", text))
         # keys chosen in a ternary: t(cond ? "a.b" : "c.d")
@@ -115,13 +117,16 @@ def test_language_follows_the_browser_and_nothing_is_untranslated(open_page, lan
     if "draw" in legal:
         assert cat["table.draw"] in page.inner_text(".actions")
     shot(page, f"table-{lang}-phone")
-    # every dev scene (rare states, all banners and announcements) in this language
+    # every dev scene (rare states, all banners and announcements) in this language, with
+    # no control, dialog or banner leaving a 360 px screen or cutting its words
     for scene in SCENES:
         page.goto(f"/dev.html?scene={scene}&lang={lang}")
         page.wait_for_function("window.__devReady === true")
         assert "⟦" not in page.inner_text("body"), scene
         missing = page.evaluate("[...window.__i18nMissing]")
         assert not missing, f"{lang} {scene}: untranslated keys {missing}"
+        cut = cut_controls(page)
+        assert not cut, f"{lang} {scene}: {cut}"
 
 
 def test_language_switch_is_remembered(open_page):

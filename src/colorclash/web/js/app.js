@@ -1,18 +1,19 @@
-// The app: routing (/ and /r/CODE), the connection to the server and the screens.
-import { parseCard } from "./cards.js";
+// The app: routing (/, /r/CODE, /?rules=PRESET), the connection to the server and the
+// screens. The table itself is drawn by the game's table module (games/); the shell
+// (shell/) keeps banners, dialogs, results, move history and focus the same for every game.
+import { DEFAULT_GAME, gameOf } from "./games/index.js";
 import { queueDialog, renderHome } from "./home.js";
-import { detectLang, getLang, has, setLang, t } from "./i18n.js";
+import { detectLang, getLang, has, onLangChange, setLang, t } from "./i18n.js";
 import { api, ApiError, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
 import { renderJoin, renderRoom } from "./room.js";
-import {
-  animatePlay,
-  Banners,
-  describeEvents,
-  renderTable,
-  tableKeydown,
-  tickClocks,
-} from "./table.js";
-import { announce, h, morph, toast } from "./ui.js";
+import { Banners } from "./shell/banners.js";
+import { confirmDialog } from "./shell/dialog.js";
+import { resetFocus, settleFocus } from "./shell/focus.js";
+import { historyPanel, historyToggle, remember } from "./shell/history.js";
+import { rulesDialog, rulesPage } from "./shell/rules.js";
+import { tickClocks } from "./shell/seats.js";
+import { announce, h, morph, refreshToast, toast } from "./ui.js";
+import { parseCard } from "./games/color-clash/cards.js";
 
 const NAME_KEY = "cc.name";
 
@@ -21,7 +22,8 @@ const state = {
   presets: null,
   name: readName(),
   busy: false,
-  homeError: null,
+  homeError: null, // {code} or {key}: worded at each redraw
+  codeError: null, // catalog key of the room-code field's message
   code: null,
   me: null,
   room: null,
@@ -37,8 +39,13 @@ const state = {
   pending: false,
   nextReady: false,
   freshTop: false,
-  lastRoundWinners: [],
-  lastLine: "",
+  moments: [], // the events of the last few moments of this game (move history)
+  historyOpen: false,
+  confirmLeave: false,
+  rules: null, // the preset whose "How to play" is open over the table
+  rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
+  revealHand: false,
+  gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
 window.__cc = state; // handy for debugging and for the browser tests
@@ -60,13 +67,69 @@ function playerName() {
 }
 
 function errorText(err) {
-  const code = err && err.code;
+  if (!err) return "";
+  if (err.key) return t(err.key);
+  const code = err.code;
   if (code && has(`error.${code}`)) return t(`error.${code}`);
   if (code === "network") return t("error.network");
-  return err && err.message ? err.message : t("error.unknown");
+  return err.message ? err.message : t("error.unknown");
+}
+
+function asError(err) {
+  return { code: err && err.code, message: err && err.message };
+}
+
+// The moment the table shows: banners belong to it (shell/banners.js).
+function momentKey() {
+  return state.room && state.view ? `${state.room.code}|${state.room.match}|${state.seq}` : null;
+}
+
+function tableModel() {
+  const game = gameOf(state.view);
+  const describe = { room: state.room, me: state.me, view: state.view };
+  const lines = state.moments.map((m) => game.describeMoment(m.events, describe));
+  const last = [...lines].reverse().find(Boolean) || "";
+  return {
+    room: state.room,
+    view: state.view,
+    me: state.me,
+    clock: state.clock,
+    choosingFor: state.choosingFor,
+    freshTop: state.freshTop,
+    nextReady: state.nextReady,
+    lastLine: last,
+    ui: state.gameUi,
+    history: historyPanel({
+      title: t("history.title"),
+      lines,
+      open: state.historyOpen,
+      empty: t("history.empty"),
+      onClose: state.historyOpen ? () => tableActs.toggleHistory() : null,
+      closeLabel: t("common.close"),
+      focusable: state.historyOpen || window.matchMedia("(min-width: 900px)").matches,
+    }),
+    historyToggle: historyToggle({
+      label: t("history.show"),
+      open: state.historyOpen,
+      onToggle: () => tableActs.toggleHistory(),
+    }),
+  };
 }
 
 // ---------------------------------------------------------------- rendering
+
+function leaveDialog() {
+  return confirmDialog({
+    title: t("table.leaveTitle"),
+    text: t("table.leaveConfirm"),
+    yes: t("table.leave"),
+    no: t("table.stay"),
+    onYes: () => tableActs.confirmLeave(),
+    onNo: () => tableActs.cancelLeave(),
+    key: "leave",
+    overlayCls: "leave-overlay",
+  });
+}
 
 let lastScreen = null;
 function render() {
@@ -74,17 +137,27 @@ function render() {
   const s = state.screen;
   if (s === "home") {
     nodes = renderHome(
-      { presets: state.presets, name: state.name, busy: state.busy, error: state.homeError },
+      {
+        presets: state.presets,
+        name: state.name,
+        busy: state.busy,
+        error: state.homeError ? errorText(state.homeError) : null,
+        codeError: state.codeError ? t(state.codeError) : null,
+        rulesLinks: DEFAULT_GAME.presets,
+        hero: DEFAULT_GAME.heroCards(),
+      },
       homeActs,
     );
     if (state.queue) nodes.push(queueDialog(state.queue, homeActs));
+  } else if (s === "rules") {
+    nodes = rulesPage(DEFAULT_GAME, state.rulesPage, (path) => navigate(path));
   } else if (s === "join") {
     nodes = renderJoin(
       {
         room: state.joinRoom,
         code: state.code,
         name: state.name,
-        error: state.joinError,
+        error: state.joinError ? errorText(state.joinError) : null,
         busy: state.busy,
       },
       joinActs,
@@ -101,20 +174,10 @@ function render() {
       roomActs,
     );
   } else if (s === "table" && state.view) {
-    nodes = renderTable(
-      {
-        room: state.room,
-        view: state.view,
-        me: state.me,
-        clock: state.clock,
-        choosingFor: state.choosingFor,
-        freshTop: state.freshTop,
-        nextReady: state.nextReady,
-        lastRoundWinners: state.lastRoundWinners,
-        lastLine: state.lastLine,
-      },
-      tableActs,
-    );
+    nodes = gameOf(state.view).renderTable(tableModel(), tableActs);
+    const screen = nodes[0];
+    if (state.confirmLeave) screen.append(leaveDialog());
+    if (state.rules) screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules()));
     state.freshTop = false;
   } else if (s === "fatal") {
     nodes = [
@@ -123,8 +186,8 @@ function render() {
         h(
           "section.panel",
           { style: "max-width:520px;margin:0 auto" },
-          h("h1", { style: "color:var(--ink)" }, state.fatal.title),
-          h("p", state.fatal.text),
+          h("h1", { style: "color:var(--ink)" }, t(state.fatal.title)),
+          h("p", t(state.fatal.text)),
           h(
             "div.row",
             state.fatal.retry
@@ -141,33 +204,39 @@ function render() {
   morph(main, nodes);
   document.body.dataset.screen = s;
   document.getElementById("leave-table").hidden = s !== "table";
-  if (s !== lastScreen) {
+  document.getElementById("rules-btn").hidden = s !== "table";
+  const newScreen = s !== lastScreen;
+  if (newScreen) {
     lastScreen = s;
-    // a new screen: move focus to its start so screen readers read it
-    const target = main.querySelector("[autofocus]") || main;
-    if (!main.contains(document.activeElement) || document.activeElement === document.body) {
-      target.focus({ preventScroll: true });
-    }
     window.scrollTo(0, 0);
   }
-  const dlg = main.querySelector(
-    ".color-overlay .color-btn, .results-overlay .btn, .queue-box .btn",
-  );
-  if (dlg && !main.querySelector(".overlay")?.contains(document.activeElement)) {
-    dlg.focus();
+  if (s === "table") {
+    // the newest moves in view: the history panel scrolls to its end
+    const panel = main.querySelector(".history");
+    if (panel) panel.scrollTop = panel.scrollHeight;
+    gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
+    state.revealHand = false;
+    tickClocks(main, state.clock);
+    banners.hold(!!main.querySelector(".overlay"));
   }
+  settleFocus(main, { newScreen });
   updateTitle();
-  if (s === "table") tickClocks(main, state.clock);
 }
 
 function updateTitle() {
-  let title = "Color Clash";
-  if (state.screen === "room" && state.room) title = `${state.room.code} · Color Clash`;
+  const name = t("app.name");
+  let title = name;
+  if (state.screen === "room" && state.room) title = `${state.room.code} · ${name}`;
+  if (state.screen === "rules" && state.rulesPage) {
+    title = `${t("howto.title", { table: t(`preset.${state.rulesPage}`) })} · ${name}`;
+  }
   if (state.screen === "table" && state.view) {
     const mine = state.view.turn === state.me && state.view.phase !== "game_over";
-    title = `${mine ? `● ${t("table.yourTurn")} · ` : ""}Color Clash`;
+    title = `${mine ? `● ${t("table.yourTurn")} · ` : ""}${name}`;
   }
   document.title = title;
+  const meta = document.querySelector('meta[name="description"]');
+  if (meta) meta.setAttribute("content", t("app.description"));
 }
 
 setInterval(() => {
@@ -203,23 +272,44 @@ function closeConn() {
   setConnStatus("idle");
 }
 
+function leaveTableState() {
+  Object.assign(state, {
+    moments: [],
+    historyOpen: false,
+    confirmLeave: false,
+    rules: null,
+    choosingFor: null,
+    gameUi: {},
+  });
+  resetFocus();
+}
+
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z]{6})\/?$/);
-  banners.clear();
+  banners.at(null);
   if (m) {
     openRoom(m[1].toUpperCase());
     return;
   }
   closeConn();
+  leaveTableState();
   Object.assign(state, { code: null, room: null, view: null, clock: null, me: null });
-  state.screen = "home";
+  const rules = new URLSearchParams(location.search).get("rules");
+  if (rules && DEFAULT_GAME.presets.includes(rules)) {
+    state.screen = "rules";
+    state.rulesPage = rules;
+  } else {
+    state.screen = "home";
+  }
   state.homeError = null;
+  state.codeError = null;
   render();
 }
 
 async function openRoom(code) {
   if (state.conn && state.code === code) return;
   closeConn();
+  leaveTableState();
   Object.assign(state, {
     code,
     room: null,
@@ -228,7 +318,6 @@ async function openRoom(code) {
     me: null,
     joinRoom: null,
     joinError: null,
-    choosingFor: null,
     nextReady: false,
   });
   const ticket = loadTicket(code);
@@ -244,7 +333,7 @@ async function openRoom(code) {
   try {
     state.joinRoom = await api("GET", `/api/rooms/${code}`);
   } catch (err) {
-    state.joinError = errorText(err);
+    state.joinError = asError(err);
   }
   if (state.code === code && state.screen === "join") render();
 }
@@ -265,7 +354,7 @@ function onClosed(code, info) {
   if (info.code === 4401) {
     forgetTicket(code);
     state.screen = "join";
-    state.joinError = t("error.bad_token");
+    state.joinError = { code: "bad_token" };
     render();
     api("GET", `/api/rooms/${code}`)
       .then((room) => {
@@ -291,7 +380,7 @@ function onClosed(code, info) {
     4429: ["error.flood", retry],
   }[info.code] || ["error.unknown", retry];
   if (info.code === 4404) forgetTicket(code);
-  state.fatal = { title: t("fatal.title"), text: t(kind[0]), retry: kind[1] };
+  state.fatal = { title: "fatal.title", text: kind[0], retry: kind[1] };
   state.screen = "fatal";
   render();
 }
@@ -305,15 +394,16 @@ function onMessage(msg) {
   }
   if (msg.type === "error") {
     state.pending = false;
-    const text = errorText(msg);
-    toast(text);
-    announce(text, { urgent: true });
+    const err = asError(msg);
+    toast(() => errorText(err));
+    announce(errorText(err), { urgent: true });
     if (state.screen === "table") render();
     return;
   }
   if (msg.type !== "state") return;
   const prevView = state.view;
   const prevRoom = state.room;
+  const newMatch = !prevRoom || prevRoom.match !== msg.room.match || prevRoom.code !== msg.room.code;
   state.room = msg.room;
   state.view = msg.view;
   state.seq = msg.seq;
@@ -329,41 +419,49 @@ function onMessage(msg) {
     state.clock = null;
   }
   const view = state.view;
+  const events = msg.events || [];
+  if (newMatch || !view) {
+    state.moments = [];
+    state.gameUi = {};
+    state.confirmLeave = state.confirmLeave && !!view;
+  }
   if (view) {
     if (!prevView || prevView.top !== view.top || prevView.discard_count !== view.discard_count) {
       state.freshTop = !!prevView;
     }
-    if (!prevView || prevView.round !== view.round || (prevRoom && prevRoom.match !== msg.room.match)) {
-      state.nextReady = false;
-    }
+    if (!prevView || prevView.round !== view.round || newMatch) state.nextReady = false;
     if (view.phase !== "play" && view.phase !== "drawn") state.choosingFor = null;
-    if (state.choosingFor && !view.legal.some((a) => a.type === "play" && a.card === parseCard(state.choosingFor).code)) {
+    if (
+      state.choosingFor &&
+      !view.legal.some((a) => a.type === "play" && a.card === parseCard(state.choosingFor).code)
+    ) {
       state.choosingFor = null;
     }
-    for (const e of msg.events || []) {
-      if (e.type === "round_over") state.lastRoundWinners = e.winners || [];
-    }
+    state.moments = remember(state.moments, events, momentKey());
   }
   const wasScreen = state.screen;
   state.screen = msg.room.status === "lobby" || !view ? "room" : "table";
-  const lines = describeEvents(msg.events, { room: state.room, me: state.me });
-  if (lines.length) state.lastLine = lines.slice(-2).join(" · ");
-  if (!view) state.lastLine = "";
+  const myTurnNow = !!view && view.turn === state.me && view.legal.length > 0;
+  const myTurnBefore = !!prevView && prevView.turn === state.me && wasScreen === "table";
+  if (state.screen === "table" && myTurnNow && (!myTurnBefore || newMatch)) state.revealHand = true;
+  if (state.screen === "table" && wasScreen !== "table") state.revealHand = true;
+  // the banners of this moment replace those of any other moment
+  banners.at(momentKey());
   render();
   if (state.screen === "table") {
-    const results = view.phase === "round_over" || view.phase === "game_over";
-    if (results && prevView && prevView.phase !== view.phase) banners.clear();
-    banners.push(msg.events, { room: state.room, me: state.me });
-    animatePlay(main, msg.events, state.me);
-    const myTurnNow = view.turn === state.me && view.legal.length > 0;
-    const myTurnBefore = prevView && prevView.turn === state.me && wasScreen === "table";
+    const game = gameOf(view);
+    const model = { room: state.room, me: state.me, view };
+    const line = game.describeMoment(events, model, ". ");
+    if (line) announce(line);
+    banners.show(game.bannersFor(events, model), momentKey());
+    game.animatePlay(main, events, state.me);
     if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));
   }
 }
 
 function send(msg) {
   if (!state.conn || !state.conn.send(msg)) {
-    toast(t("conn.notConnected"));
+    toast(() => t("conn.notConnected"));
     return false;
   }
   return true;
@@ -382,7 +480,7 @@ async function enterWith(promise) {
     navigate(`/r/${ticket.code}`);
   } catch (err) {
     state.busy = false;
-    state.homeError = errorText(err);
+    state.homeError = asError(err);
     render();
   }
 }
@@ -406,13 +504,25 @@ const homeActs = {
     enterWith(api("POST", "/api/rooms", { name: playerName(), preset }));
   },
   joinCode(raw) {
-    const code = String(raw || "").replace(/[^A-Za-z]/g, "").toUpperCase();
-    if (code.length !== 6) {
-      state.homeError = t("home.badCode");
+    const code = String(raw || "").trim();
+    if (!/^[A-Za-z]{6}$/.test(code)) {
+      state.codeError = code ? "home.badCode" : "home.noCode";
       render();
+      const field = document.getElementById("join-code");
+      if (field) field.focus();
       return;
     }
-    navigate(`/r/${code}`);
+    state.codeError = null;
+    navigate(`/r/${code.toUpperCase()}`);
+  },
+  codeInput() {
+    if (state.codeError) {
+      state.codeError = null;
+      render();
+    }
+  },
+  rules(preset) {
+    navigate(`/?rules=${preset}`);
   },
   async quickMatch(preset) {
     state.busy = true;
@@ -422,7 +532,7 @@ const homeActs = {
       q = await api("POST", "/api/quick-match", { preset });
     } catch (err) {
       state.busy = false;
-      state.homeError = errorText(err);
+      state.homeError = asError(err);
       render();
       return;
     }
@@ -446,7 +556,7 @@ const homeActs = {
       onstatus: (status) => {
         if (status === "closed" && state.queue) {
           state.queue = null;
-          state.homeError = t("error.ticket_not_found");
+          state.homeError = { code: "ticket_not_found" };
           render();
         }
       },
@@ -462,8 +572,6 @@ const homeActs = {
       api("DELETE", `/api/quick-match/${q.ticket}`).catch(() => {});
     }
     render();
-    const btn = document.getElementById("btn-quick");
-    if (btn) btn.focus();
   },
 };
 
@@ -484,7 +592,7 @@ const joinActs = {
       connect(ticket.code, ticket.token);
     } catch (err) {
       state.busy = false;
-      state.joinError = errorText(err);
+      state.joinError = asError(err);
       render();
     }
   },
@@ -521,7 +629,7 @@ const roomActs = {
         document.execCommand && document.execCommand("copy");
       }
     }
-    toast(t("room.copied"));
+    toast(() => t("room.copied"));
     announce(t("room.copied"));
   },
 };
@@ -554,8 +662,6 @@ const tableActs = {
   cancelChoose() {
     state.choosingFor = null;
     render();
-    const first = main.querySelector(".hand .card.playable");
-    if (first) first.focus();
   },
   nextRound() {
     if (send({ type: "ready", ready: true })) {
@@ -567,10 +673,37 @@ const tableActs = {
     send({ type: "start" });
   },
   leaveTable() {
-    const over = state.view && state.view.phase === "game_over";
-    if (!over && !window.confirm(t("table.leaveConfirm"))) return;
-    if (!over) send({ type: "leave" });
+    if (state.view && state.view.phase === "game_over") {
+      navigate("/");
+      return;
+    }
+    state.confirmLeave = true;
+    render();
+  },
+  cancelLeave() {
+    state.confirmLeave = false;
+    render();
+  },
+  confirmLeave() {
+    state.confirmLeave = false;
+    send({ type: "leave" });
     navigate("/");
+  },
+  openRules() {
+    state.rules = (state.room && state.room.settings && state.room.settings.preset) || (state.view && state.view.preset);
+    render();
+  },
+  closeRules() {
+    state.rules = null;
+    render();
+  },
+  ui(patch) {
+    Object.assign(state.gameUi, patch);
+    render();
+  },
+  toggleHistory() {
+    state.historyOpen = !state.historyOpen;
+    render();
   },
   home() {
     navigate("/");
@@ -578,22 +711,40 @@ const tableActs = {
 };
 
 document.addEventListener("keydown", (ev) => {
-  if (state.screen === "table") tableKeydown(ev, { view: state.view }, tableActs);
+  if (state.screen !== "table") return;
+  if (ev.key === "Escape" && state.historyOpen) {
+    tableActs.toggleHistory();
+    return;
+  }
+  gameOf(state.view).tableKeydown(ev, { view: state.view }, tableActs);
 });
 
 window.addEventListener("popstate", route);
 
 document.getElementById("brand").addEventListener("click", (ev) => {
   ev.preventDefault();
+  if (state.screen === "table" && state.view && state.view.phase !== "game_over") {
+    tableActs.leaveTable();
+    return;
+  }
   navigate("/");
 });
 
 document.getElementById("leave-table").addEventListener("click", () => tableActs.leaveTable());
+document.getElementById("rules-btn").addEventListener("click", () => tableActs.openRules());
 
 const langSelect = document.getElementById("lang-select");
-langSelect.addEventListener("change", async () => {
-  await setLang(langSelect.value, { remember: true });
+langSelect.addEventListener("change", () => setLang(langSelect.value, { remember: true }));
+
+// Everything on screen follows the language at once: the screen is redrawn from data,
+// the banner and the toast on screen are reworded.
+onLangChange(() => {
+  langSelect.value = getLang();
+  // what the live regions said was said in the old language: nothing of it stays
+  for (const id of ["live", "alert"]) document.getElementById(id).textContent = "";
   render();
+  banners.refresh();
+  refreshToast();
   setConnStatus(state.connStatus);
 });
 

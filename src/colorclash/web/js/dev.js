@@ -1,10 +1,16 @@
 // Dev page: every screen and rare table state rendered from fake engine views, without a
 // server. /dev.html?scene=siege&lang=tr  (scenes: see SCENES below; ?scene=list lists them)
-import { renderCard } from "./cards.js";
+import { renderCard } from "./games/color-clash/cards.js";
+import { DEFAULT_GAME } from "./games/index.js";
 import { queueDialog, renderHome } from "./home.js";
 import { setLang, t } from "./i18n.js";
 import { renderJoin, renderRoom } from "./room.js";
-import { Banners, describeEvents, renderTable, tickClocks } from "./table.js";
+import { Banners } from "./shell/banners.js";
+import { confirmDialog } from "./shell/dialog.js";
+import { settleFocus } from "./shell/focus.js";
+import { historyPanel, historyToggle } from "./shell/history.js";
+import { rulesDialog, rulesPage } from "./shell/rules.js";
+import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
 
 const PRESETS = {
@@ -41,6 +47,15 @@ function room(preset, status = "playing", n = 4, extra = {}) {
   };
 }
 
+// The rule options a view carries (engine/presets.py), as the client reads them.
+const OPTIONS = {
+  standard: { deck: "standard", scoring: "winner", play_on: true, call: "manual", rounds: 1, target: 500 },
+  family: { deck: "standard", scoring: "winner", play_on: true, call: "auto", rounds: 3, target: 500 },
+  "classic-table": { deck: "classic-table", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+  siege: { deck: "siege", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+  "day-night": { deck: "day-night", scoring: "table", play_on: false, call: "none", rounds: 1, target: 500 },
+};
+
 function view(preset, over = {}) {
   return {
     game: "color-clash",
@@ -76,7 +91,7 @@ function view(preset, over = {}) {
     called: [],
     one_card: [2],
     substitutes: [3],
-    options: { rounds: 1, clock_choices: [15, 20, 30], clock_default: 30 },
+    options: { ...OPTIONS[preset], clock: 30 },
     result: null,
     ...over,
   };
@@ -273,14 +288,14 @@ const SCENES = {
       turn: null,
       legal: [{ type: "next" }],
       round: 2,
-      counts: [0, 3, 5, 2],
-      scores: [120, 30, 0, 12],
-      round_scores: [[30, 0, 0, 12], [90, 30, 0, 0]],
-      options: { rounds: 3 },
+      counts: [0, 0, 4, 0],
+      scores: [120, 0, 0, 12],
+      round_scores: [[30, 0, 0, 12], [90, 0, 0, 0]],
+      out: [0, 3, 1, 2],
     }),
     clock: { kind: "next", seat: null, remaining_ms: 7000, seconds: 8 },
     events: [
-      { type: "round_over", round: 2, winners: [0], points: [90, 0, 0, 0], scores: [120, 30, 0, 12] },
+      { type: "round_over", round: 2, winners: [0], points: [90, 0, 0, 0], scores: [120, 0, 0, 12] },
       { type: "dead_round" },
     ],
     lastRoundWinners: [0],
@@ -295,6 +310,7 @@ const SCENES = {
       counts: [2, 0, 5, 3],
       scores: [40, 99, 20, 79],
       round_scores: [[40, 99, 20, 79]],
+      out: [1],
       result: { scores: [40, 99, 20, 79], winners: [1] },
     }),
     events: [{ type: "game_over", scores: [40, 99, 20, 79], winners: [1] }],
@@ -309,11 +325,70 @@ const SCENES = {
       turn: null,
       legal: [],
       counts: [2, 0, 5, 3],
-      scores: [40, 99, 20, 79],
-      result: { scores: [40, 99, 20, 79], winners: [] },
+      scores: [0, 0, 0, 0],
+      round_scores: [[0, 0, 0, 0]],
+      result: { scores: [0, 0, 0, 0], winners: [] },
     }),
   }),
 };
+
+const SIX = (preset) => {
+  const r = room(preset, "playing", 4);
+  r.seats.push(
+    { seat: 4, kind: "bot", name: "Computer", label: "Computer", level: "easy", connected: true, ready: true, substitute: false },
+    { seat: 5, kind: "human", name: "Deniz Yıldırım", connected: true, ready: true, substitute: false },
+  );
+  r.settings.seats = 6;
+  return r;
+};
+SCENES["day-night-6"] = () => ({
+  screen: "table",
+  room: SIX("day-night"),
+  view: view("day-night", {
+    seats: 6,
+    side: "day",
+    counts: [12, 9, 12, 3, 1, 7],
+    hand: ["R+1", "R3", "R9", "B-skip", "B4", "B7", "Y1", "Y-reverse", "G2", "G-flip", "W", "W-clock"],
+    top: "G6",
+    color: "G",
+    faces: {
+      1: ["R+5", "W-hunt", "B7", "Y-flip", "G-reverse", "B2", "Y8", "R1", "G-skipall"],
+      2: ["W", "B3", "R8", "Y2", "Y+5", "G9", "G4", "B-skipall", "R-reverse", "Y6", "B5", "R2"],
+      3: ["B-skip", "R2", "Y9"],
+      4: ["G7"],
+      5: ["Y3", "G8", "R-flip", "B+5", "Y9", "Y3", "R-flip"],
+    },
+    draw_top: "Y-reverse",
+    clock: 2,
+    one_card: [4],
+    legal: [{ type: "play", card: "G2" }, { type: "play", card: "G-flip" }, { type: "draw" }],
+  }),
+  clock: CLOCK,
+  events: [
+    { type: "play", seat: 5, card: "G6" },
+    { type: "clock_set", seat: 5, turns: 3 },
+  ],
+});
+SCENES["long-hand"] = () => ({
+  screen: "table",
+  room: room("classic-table", "playing", 2),
+  view: view("classic-table", {
+    seats: 2,
+    counts: [14, 3],
+    hand: ["R1", "R2", "R4", "R6", "R8", "B1", "B2", "B5", "B8", "Y1", "Y4", "Y9", "G2", "G7"],
+    top: "G3",
+    color: "G",
+    one_card: [],
+    substitutes: [],
+    legal: [{ type: "play", card: "G2" }, { type: "play", card: "G7" }, { type: "draw" }],
+  }),
+  clock: CLOCK,
+});
+SCENES.leave = () => ({ ...SCENES.table(), leave: true });
+SCENES.faces = () => ({ ...SCENES["day-night-6"](), ui: { faces: 2 } });
+SCENES.rules = () => ({ ...SCENES.siege(), rules: "siege" });
+SCENES["history-open"] = () => ({ ...SCENES.window(), historyOpen: true });
+for (const p of DEFAULT_GAME.presets) SCENES[`howto-${p}`] = () => ({ screen: "howto", preset: p });
 
 const ALL_CARDS = [
   ..."RBYG".split("").flatMap((c) => [
@@ -333,7 +408,10 @@ function render(scene) {
   const main = document.getElementById("main");
   let nodes;
   if (s.screen === "home") {
-    nodes = renderHome({ presets: PRESETS, name: "Ana" }, acts);
+    nodes = renderHome(
+      { presets: PRESETS, name: "Ana", rulesLinks: DEFAULT_GAME.presets, hero: DEFAULT_GAME.heroCards() },
+      acts,
+    );
     if (s.queue) nodes.push(queueDialog(s.queue, acts));
   } else if (s.screen === "cards") {
     nodes = [
@@ -352,7 +430,10 @@ function render(scene) {
       { room: s.room, me: s.me, presets: PRESETS, inviteUrl: `${location.origin}/r/KMPXRA`, qrUrl: "/favicon.svg" },
       acts,
     );
+  } else if (s.screen === "howto") {
+    nodes = rulesPage(DEFAULT_GAME, s.preset, () => {});
   } else {
+    const game = DEFAULT_GAME;
     const clock = s.clock
       ? { ...s.clock, total: s.clock.seconds * 1000, localDeadline: performance.now() + s.clock.remaining_ms }
       : null;
@@ -362,16 +443,47 @@ function render(scene) {
       me: s.me ?? 0,
       clock,
       choosingFor: s.choosingFor || null,
-      lastRoundWinners: s.lastRoundWinners || [],
+      nextReady: false,
+      ui: s.ui || {},
     };
-    const lines = describeEvents(s.events, { room: s.room, me: model.me });
+    // each event as a moment of its own: the history shows them all
+    const lines = (s.events || []).map((e) => game.describeMoment([e], model)).filter(Boolean);
     model.lastLine = lines.slice(-2).join(" · ");
-    nodes = renderTable(model, acts);
+    model.history = historyPanel({
+      title: t("history.title"),
+      lines: lines.slice(-8),
+      open: !!s.historyOpen,
+      empty: t("history.empty"),
+      onClose: s.historyOpen ? () => {} : null,
+      closeLabel: t("common.close"),
+    });
+    model.historyToggle = historyToggle({ label: t("history.show"), open: !!s.historyOpen, onToggle: () => {} });
+    nodes = game.renderTable(model, acts);
+    if (s.leave) {
+      nodes[0].append(
+        confirmDialog({
+          title: t("table.leaveTitle"),
+          text: t("table.leaveConfirm"),
+          yes: t("table.leave"),
+          no: t("table.stay"),
+          onYes: () => {},
+          onNo: () => {},
+          key: "leave",
+        }),
+      );
+    }
+    if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}));
     morph(main, nodes);
+    game.afterRender(main, { revealPlayable: true });
     tickClocks(main, clock);
     // every event is described and bannered (and so checked for missing strings)
-    banners.push(s.events || [], { room: s.room, me: model.me });
+    const items = game.bannersFor(s.events || [], model);
+    for (const item of items) item.text(); // worded now, so a missing string shows up
+    banners.show(items, "dev");
     document.body.dataset.screen = "table";
+    document.getElementById("leave-table").hidden = false;
+    document.getElementById("rules-btn").hidden = false;
+    settleFocus(main, { newScreen: true });
     return;
   }
   morph(main, nodes);
@@ -404,7 +516,7 @@ async function boot() {
   }
   render(SCENES[name]);
   window.__devReady = true;
-  document.title = `${name} · ${t("home.title")}`;
+  document.title = `${name} · ${t("app.name")}`;
 }
 
 window.__devScenes = Object.keys(SCENES);

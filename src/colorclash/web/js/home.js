@@ -1,5 +1,4 @@
 // Home: Play Now, Practice, Quick Match, Create private room, Join by code.
-import { renderCard } from "./cards.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -11,7 +10,7 @@ export function presetOptions(presets, selected) {
 }
 
 export function renderHome(ctx, act) {
-  const { presets, name, busy, error } = ctx;
+  const { presets, name, busy, error, codeError, rulesLinks = [], hero = [] } = ctx;
   const def = (presets && presets.default) || "classic-table";
   const levels = (presets && presets.bot_levels) || ["random", "easy", "medium", "hard"];
 
@@ -38,6 +37,8 @@ export function renderHome(ctx, act) {
   const practicePreset = h("select#practice-preset", presetOptions(presets, def));
   const roomPreset = h("select#room-preset", presetOptions(presets, def));
   const quickPreset = h("select#quick-preset", presetOptions(presets, def));
+  // No browser validation (its messages speak the browser's language): the app checks
+  // the code and says what is wrong under the field, in the site's language.
   const code = h("input#join-code.code-input", {
     type: "text",
     maxlength: "6",
@@ -45,13 +46,14 @@ export function renderHome(ctx, act) {
     autocapitalize: "characters",
     spellcheck: "false",
     inputmode: "text",
-    pattern: "[A-Za-z]{6}",
     placeholder: "ABCDEF",
+    "aria-invalid": codeError ? "true" : undefined,
+    "aria-describedby": codeError ? "join-code-error" : undefined,
+    dataset: { focusKey: "home:code" },
+    oninput: () => act.codeInput(),
   });
 
   const disabled = busy ? true : undefined;
-  const hero = [];
-  for (const c of ["R7", "B-skip", "Y+2", "W+4"]) hero.push(renderCard(c));
 
   return [
     h(
@@ -59,7 +61,7 @@ export function renderHome(ctx, act) {
       h(
         "div.hero",
         h("div.hero-cards", { "aria-hidden": "true" }, hero),
-        h("div", h("h1", t("home.title")), h("p.lead", t("home.tagline"))),
+        h("div", h("h1", t("app.name")), h("p.lead", t("home.tagline"))),
       ),
       error ? h("p.error-msg", { role: "alert" }, error) : null,
       h(
@@ -142,16 +144,46 @@ export function renderHome(ctx, act) {
           h(
             "form",
             {
+              novalidate: true,
               onsubmit: (e) => {
                 e.preventDefault();
                 act.joinCode(code.value);
               },
             },
             h("label.field", { for: "join-code" }, t("home.roomCode"), code),
+            codeError ? h("p.field-error#join-code-error", { role: "alert" }, codeError) : null,
             h("button.btn.big#btn-join", { type: "submit", disabled }, t("home.join")),
           ),
         ),
       ),
+      rulesLinks.length
+        ? h(
+            "section.panel.rules-links",
+            { "aria-labelledby": "h-rules" },
+            h("h2", { id: "h-rules" }, t("howto.home")),
+            h("p.muted", t("howto.homeHelp")),
+            h(
+              "ul",
+              rulesLinks.map((p) =>
+                h(
+                  "li",
+                  h(
+                    "a.btn",
+                    {
+                      href: `/?rules=${p}`,
+                      dataset: { focusKey: `rules:${p}` },
+                      onclick: (e) => {
+                        e.preventDefault();
+                        act.rules(p);
+                      },
+                    },
+                    t(`preset.${p}`),
+                  ),
+                ),
+              ),
+            ),
+          )
+        : null,
       h("p.pledge", t("home.pledge")),
     ),
   ];

@@ -1,8 +1,8 @@
 // Room (lobby): code, invite link, QR, seats with ready marks, host settings and Start.
-import { iconSvg } from "./cards.js";
+import { iconSvg } from "./games/color-clash/cards.js";
 import { presetOptions } from "./home.js";
 import { t } from "./i18n.js";
-import { seatName } from "./table.js";
+import { seatName } from "./shell/seats.js";
 import { h, initial } from "./ui.js";
 
 export function clockLabel(sec) {

@@ -1,5 +1,22 @@
 // Small DOM helpers shared by the screens.
 
+const SVGNS = "http://www.w3.org/2000/svg";
+
+export function svg(markup, { cls = "", viewBox = "0 0 24 24", label = null } = {}) {
+  const s = document.createElementNS(SVGNS, "svg");
+  s.setAttribute("viewBox", viewBox);
+  if (cls) s.setAttribute("class", cls);
+  if (label) {
+    s.setAttribute("role", "img");
+    s.setAttribute("aria-label", label);
+  } else {
+    s.setAttribute("aria-hidden", "true");
+    s.setAttribute("focusable", "false");
+  }
+  s.innerHTML = markup;
+  return s;
+}
+
 // h("button.btn.primary", {onclick, "aria-label": ...}, "text", child, ...)
 export function h(spec, attrs = {}, ...children) {
   let tag = "div";
@@ -61,18 +78,28 @@ export function announce(text, { urgent = false } = {}) {
 }
 
 let toastTimer = null;
+let toastText = null;
+// A short message at the top. `text` may be a function, so that a language switch
+// (refreshToast) rewords a toast still on screen.
 export function toast(text, ms = 3200) {
   let el = document.querySelector(".toast");
   if (!el) {
     el = h("div.toast", { role: "status" });
     document.body.append(el);
   }
-  el.textContent = text;
+  toastText = text;
+  el.textContent = typeof text === "function" ? text() : text;
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     el.hidden = true;
+    toastText = null;
   }, ms);
+}
+
+export function refreshToast() {
+  const el = document.querySelector(".toast");
+  if (el && !el.hidden && typeof toastText === "function") el.textContent = toastText();
 }
 
 export function initial(name) {

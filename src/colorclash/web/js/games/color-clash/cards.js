@@ -1,26 +1,12 @@
 // Card rendering from engine notation (spec section 1 and 7): colour AND shape AND
 // symbol on every card, so nobody depends on colour alone.
-import { t } from "./i18n.js";
+import { t } from "../../i18n.js";
+import { svg } from "../../ui.js";
+
+export { svg };
 
 export const COLORS = ["R", "B", "Y", "G"];
 export const SHAPE_OF = { R: "circle", B: "square", Y: "triangle", G: "diamond" };
-
-const SVGNS = "http://www.w3.org/2000/svg";
-
-export function svg(markup, { cls = "", viewBox = "0 0 24 24", label = null } = {}) {
-  const s = document.createElementNS(SVGNS, "svg");
-  s.setAttribute("viewBox", viewBox);
-  if (cls) s.setAttribute("class", cls);
-  if (label) {
-    s.setAttribute("role", "img");
-    s.setAttribute("aria-label", label);
-  } else {
-    s.setAttribute("aria-hidden", "true");
-    s.setAttribute("focusable", "false");
-  }
-  s.innerHTML = markup;
-  return s;
-}
 
 const SHAPES = {
   circle: '<circle cx="12" cy="12" r="9"/>',

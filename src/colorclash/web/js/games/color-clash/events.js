@@ -1,0 +1,123 @@
+// Color Clash events in words: the plain-language line of each event ("Bo played Red 7
+// (circle)") for the move history and screen readers, and the banner it raises (spec
+// section 8). Everything is worded at call time, so it follows the current language.
+import { t } from "../../i18n.js";
+import { seatName } from "../../shell/seats.js";
+import { cardLabel, colorName, shapeSvg } from "./cards.js";
+
+// One-round games end a game; longer matches end a match.
+export function isMatch(view) {
+  return !!(view && view.options && view.options.rounds !== 1);
+}
+
+const side = (e) => t(e.side === "night" ? "table.night" : "table.day");
+
+// Banner of an event (or null): {text: () => string, cls, icon?}
+export function bannerFor(e, model) {
+  const make = {
+    stacked: () => ({ text: () => t("banner.stacked", { n: e.total }), cls: "warn" }),
+    take: () => ({ text: () => t("banner.take", { n: e.count }), cls: "warn" }),
+    shield_up: () => ({ text: () => t("banner.shield_up"), cls: "shield" }),
+    blocked: () => ({ text: () => t("banner.blocked"), cls: "shield" }),
+    shield_block: () => ({ text: () => t("banner.blocked"), cls: "shield" }),
+    fuse_lit: () => ({ text: () => t("banner.fuse_lit"), cls: "boom" }),
+    boom: () => ({ text: () => t("banner.boom"), cls: "boom" }),
+    one_card: () => ({ text: () => t("banner.one_card"), cls: "" }),
+    last_card: () => ({ text: () => t("banner.last_card"), cls: "" }),
+    caught: () => ({ text: () => t("banner.caught"), cls: "warn" }),
+    flip: () => ({ text: () => t("banner.flip", { side: side(e) }), cls: "info" }),
+    clock_flip: () => ({ text: () => t("banner.flip", { side: side(e) }), cls: "info" }),
+    hunt: () => ({ text: () => t("banner.hunt", { color: colorName(e.color) }), cls: "warn" }),
+    clock_set: () => ({ text: () => t("banner.clock_set"), cls: "info" }),
+    color_chosen: () => ({
+      text: () => t("banner.color_chosen", { color: colorName(e.color) }),
+      cls: "info",
+      icon: () => shapeSvg(e.color),
+    }),
+    round_over: () => ({ text: () => t("banner.round_over"), cls: "info" }),
+    game_over: () => ({
+      text: () => t(isMatch(model.view) ? "banner.match_over" : "banner.game_over"),
+      cls: "info",
+    }),
+    dead_round: () => ({ text: () => t("banner.dead_round"), cls: "info" }),
+  }[e.type];
+  return make ? make() : null;
+}
+
+export function describeEvent(e, model) {
+  const me = e.seat !== undefined && e.seat !== null && e.seat === model.me;
+  const who = e.seat !== undefined && e.seat !== null ? seatName(model.room, e.seat) : "";
+  switch (e.type) {
+    case "play":
+      return t(me ? "say.you.play" : "say.play", { name: who, card: cardLabel(e.card) });
+    case "draw":
+      return t(me ? "say.you.draw" : "say.draw", { name: who, n: e.count });
+    case "take":
+      return t(me ? "say.you.take" : "say.take", { name: who, n: e.count });
+    case "keep":
+      return t(me ? "say.you.keep" : "say.keep", { name: who });
+    case "pass":
+      return t(me ? "say.you.pass" : "say.pass", { name: who });
+    case "skip":
+      return t(me ? "say.you.skip" : "say.skip", { name: who });
+    case "skip_all":
+      return t(me ? "say.you.skipAll" : "say.skipAll", { name: who });
+    case "reverse":
+      return t("say.reverse");
+    case "color_chosen":
+      return t(me ? "say.you.color" : "say.color", { name: who, color: colorName(e.color) });
+    case "stacked":
+      return t(me ? "say.you.stacked" : "say.stacked", { name: who, n: e.total });
+    case "shield_up":
+      return t(me ? "say.you.shieldUp" : "say.shieldUp", { name: who });
+    case "blocked":
+    case "shield_block":
+      return t(me ? "say.you.blocked" : "say.blocked", { name: who });
+    case "fuse_lit":
+      return t("say.fuse", { n: e.fuse, blast: e.blast });
+    case "boom":
+      return t(me ? "say.you.boom" : "say.boom", { name: who, n: e.count });
+    case "one_card":
+      return t(me ? "say.you.oneCard" : "say.oneCard", { name: who });
+    case "last_card":
+    case "call_on":
+      return t(me ? "say.you.lastCard" : "say.lastCard", { name: who });
+    case "caught": {
+      const by = seatName(model.room, e.by);
+      if (me) return t("say.you.caught", { by, n: e.count });
+      if (e.by === model.me) return t("say.youCaught", { name: who, n: e.count });
+      return t("say.caught", { name: who, by, n: e.count });
+    }
+    case "out":
+      return t(me ? "say.you.out" : "say.out", { name: who, n: e.place });
+    case "flip":
+    case "clock_flip":
+      return t("banner.flip", { side: side(e) });
+    case "hunt":
+      return t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorName(e.color) });
+    case "reshuffle":
+      return t("say.reshuffle");
+    case "deal": // the server's (with the match number) says nothing; the engine's names the round
+      if (e.match) return "";
+      if ((e.round || 1) > 1) return t("say.dealRound", { n: e.round, card: cardLabel(e.top) });
+      return e.top ? t("say.deal", { card: cardLabel(e.top) }) : "";
+    case "round_over":
+      return t("banner.round_over");
+    case "game_over":
+      return t(isMatch(model.view) ? "banner.match_over" : "banner.game_over");
+    case "substitute":
+      if (!e.on) return me ? t("say.you.back") : t("say.back", { name: who });
+      return me ? t("say.you.substitute") : t("say.substitute", { name: who });
+    default:
+      return "";
+  }
+}
+
+// The words of one moment: its events' lines joined ("Bo played Red 7 · You are skipped").
+export function describeMoment(events, model, sep = " · ") {
+  return (events || []).map((e) => describeEvent(e, model)).filter(Boolean).join(sep);
+}
+
+export function bannersFor(events, model) {
+  return (events || []).map((e) => bannerFor(e, model)).filter(Boolean);
+}

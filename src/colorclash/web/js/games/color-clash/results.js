@@ -1,0 +1,153 @@
+// Color Clash results: the places, the columns and how the points were counted, handed
+// to the shell's results dialog (shell/results.js).
+import { t } from "../../i18n.js";
+import { dialogButton } from "../../shell/dialog.js";
+import { rankRows, resultsDialog } from "../../shell/results.js";
+import { isComputer, seatName } from "../../shell/seats.js";
+import { h } from "../../ui.js";
+import { isMatch } from "./events.js";
+
+// Card values of the deck, in words (spec section 1 and 7).
+function valuesNote(view) {
+  const deck = view.options && view.options.deck;
+  if (deck === "day-night") return t("results.valuesDayNight");
+  if (deck === "classic-table" || deck === "siege") return t("results.valuesTable");
+  return t("results.valuesStandard");
+}
+
+// How the points of the round were counted, with the numbers of this round.
+function pointsNote(view, points, winners) {
+  const o = view.options || {};
+  const lines = [];
+  const subs = Array.isArray(view.substitutes) ? view.substitutes : [];
+  if (!winners.length) {
+    lines.push(t("results.howNobody"));
+  } else if (subs.includes(winners[0]) && points.every((p) => !p)) {
+    lines.push(t("results.howSubstitute"));
+  } else if (o.scoring === "table") {
+    lines.push(t("results.howTable", { total: points[winners[0]] ?? 0 }), valuesNote(view));
+  } else {
+    lines.push(t("results.howWinner", { total: points[winners[0]] ?? 0 }), valuesNote(view));
+  }
+  if (isMatch(view)) {
+    if (o.rounds === 0) lines.push(t("results.howTarget", { n: o.target || 500 }));
+    else lines.push(t("results.howRounds", { n: o.rounds }));
+  }
+  return lines;
+}
+
+function nameCell(model, seat, subs) {
+  const { room } = model;
+  return [
+    seatName(room, seat),
+    seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
+    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
+    subs.includes(seat) && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
+  ];
+}
+
+export function colorClashResults(model, act) {
+  const { view, room } = model;
+  const over = view.phase === "game_over";
+  const match = isMatch(view);
+  const n = view.seats || (view.counts || []).length;
+  const counts = view.counts || [];
+  const totals = Array.isArray(view.scores) ? view.scores : [];
+  const rounds = Array.isArray(view.round_scores) ? view.round_scores : [];
+  const points = rounds.length ? rounds[rounds.length - 1] : [];
+  const out = Array.isArray(view.out) ? view.out : [];
+  // the round's winner: the first seat out (a dead round has none)
+  const roundWinners = out.length ? out.slice(0, 1) : [];
+  const winners = over && view.result ? view.result.winners || [] : roundWinners;
+  const subs = Array.isArray(view.substitutes) ? view.substitutes : [];
+  const o = view.options || {};
+  const tableScoring = o.scoring === "table";
+  const roundWinner = roundWinners[0];
+  const scoredTable = tableScoring && roundWinner !== undefined && !(points || []).every((p) => !p);
+  const handPoints = (s) => (scoredTable && !subs.includes(s) ? (points[roundWinner] ?? 0) - (points[s] ?? 0) : null);
+
+  // places: winners first, then the points (this round's or the match's), then who went
+  // out first (play on for places), then fewer cards left
+  const outAt = (s) => (o.play_on && out.includes(s) ? out.indexOf(s) : out.length + 1);
+  const rows = [...Array(n).keys()].map((seat) => ({ seat }));
+  const compare = (a, b) => {
+    const wa = winners.includes(a.seat) ? 0 : 1;
+    const wb = winners.includes(b.seat) ? 0 : 1;
+    if (wa !== wb) return wa - wb;
+    if (over && match) return (totals[b.seat] ?? 0) - (totals[a.seat] ?? 0);
+    const score = over ? totals : points;
+    return (
+      (score[b.seat] ?? 0) - (score[a.seat] ?? 0) ||
+      outAt(a.seat) - outAt(b.seat) ||
+      (counts[a.seat] ?? 0) - (counts[b.seat] ?? 0)
+    );
+  };
+  const ranked = rankRows(rows, compare).map((r) => {
+    const s = r.seat;
+    const cells = [String(counts[s] ?? 0)];
+    if (tableScoring) cells.push(handPoints(s) === null ? "–" : String(handPoints(s)));
+    if (match) cells.push(String(points[s] ?? 0));
+    cells.push(String((match ? totals : over ? totals : points)[s] ?? 0));
+    return {
+      ...r,
+      name: nameCell(model, s, subs),
+      cells,
+      winner: winners.includes(s),
+      winnerText: t("results.winnerTag"),
+    };
+  });
+  const columns = [{ label: t("results.cardsLeft") }];
+  if (tableScoring) columns.push({ label: t("results.handPoints") });
+  if (match) columns.push({ label: t("results.roundPoints") });
+  columns.push({ label: match ? t("results.total") : t("results.points") });
+
+  let headline;
+  if (over) {
+    if (!winners.length) headline = t("results.noWinner");
+    else if (winners.includes(model.me)) headline = t(winners.length > 1 ? "results.youShare" : "results.youWin");
+    else headline = t("results.winner", { name: winners.map((s) => seatName(room, s)).join(", ") });
+  } else if (!winners.length) {
+    headline = t("results.noWinner");
+  } else if (winners[0] === model.me) {
+    headline = t("results.youWonRound");
+  } else {
+    headline = t("results.roundWinner", { name: seatName(room, winners[0]) });
+  }
+
+  const actions = [];
+  let status = null;
+  if (over) {
+    if (room && room.host === model.me) {
+      actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
+    } else {
+      status = h("p.status-line", t("results.waitHost"));
+    }
+    actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+  } else {
+    const ready = model.nextReady;
+    status = h("p.status-line", { dataset: { countdown: "results.nextIn" } }, "");
+    actions.push(
+      dialogButton(ready ? t("results.waitingOthers") : t("results.nextRound"), () => act.nextRound(), {
+        primary: true,
+        focusKey: "res:next",
+        disabled: ready,
+        pressed: ready,
+      }),
+    );
+  }
+  let title;
+  if (!over) title = t("results.roundOver", { n: view.round ?? 1 });
+  else title = t(match ? "results.matchOver" : "results.gameOver");
+  return resultsDialog({
+    phase: view.phase,
+    title,
+    headline,
+    placeLabel: t("results.place"),
+    playerLabel: t("results.player"),
+    columns,
+    rows: ranked,
+    note: pointsNote(view, points, roundWinners),
+    status,
+    actions,
+  });
+}

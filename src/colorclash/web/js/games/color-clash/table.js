@@ -1,0 +1,560 @@
+// The Color Clash table, built from the engine's view(seat) only. The client never
+// decides a rule: playable cards come from view.legal, and every button sends an engine
+// action. The shell (../../shell/) gives the seats, clocks, banners, dialogs, results
+// frame, move history and focus; this module draws what is Color Clash's own: the
+// opponents' card counts and other faces, the piles, the hand, the actions and the
+// colour chooser.
+import { t } from "../../i18n.js";
+import { modal } from "../../shell/dialog.js";
+import { avatar, isComputer, seatName } from "../../shell/seats.js";
+import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
+import { announce, h, reducedMotion, svg } from "../../ui.js";
+import { cardLabel, COLORS, colorName, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
+import { isMatch } from "./events.js";
+import { colorClashResults } from "./results.js";
+
+const COLOR_KEYS = { r: "R", b: "B", y: "Y", g: "G", 1: "R", 2: "B", 3: "Y", 4: "G" };
+const ORDER = { R: 0, B: 1, Y: 2, G: 3 };
+
+function legalOf(view) {
+  return Array.isArray(view.legal) ? view.legal : [];
+}
+
+function hasLegal(view, type) {
+  return legalOf(view).some((a) => a.type === type);
+}
+
+export function playableCards(view) {
+  const set = new Set();
+  for (const a of legalOf(view)) if (a.type === "play") set.add(a.card);
+  return set;
+}
+
+function sortHand(hand) {
+  const rankKey = (code) => {
+    const p = parseCard(code);
+    const group = p.wild ? 4 : ORDER[p.color] ?? 5;
+    const n = /^\d$/.test(p.rank) ? Number(p.rank) : 10 + p.rank.charCodeAt(0);
+    return group * 1000 + n;
+  };
+  return hand.map((code, i) => ({ code, i })).sort((a, b) => rankKey(a.code) - rankKey(b.code));
+}
+
+const botIcon = () => iconSvg("bot", "bot-icon");
+
+// ---------- opponents ----------
+
+// The other faces of an opponent's cards (Day & Night): a fan that fits the chip; a tap
+// (or Enter) opens them all at a readable size.
+function otherFaces(model, act, seat, name) {
+  const list = model.view.faces && model.view.faces[String(seat)];
+  if (!list || !list.length) return null;
+  return h(
+    "button.faces",
+    {
+      type: "button",
+      "aria-label": t("table.theirFacesShow", { name, n: list.length }),
+      style: `--n:${list.length}`,
+      dataset: { focusKey: `faces:${seat}` },
+      onclick: () => act.ui({ faces: seat }),
+    },
+    list.map((c) => renderCard(c, { size: "face" })),
+  );
+}
+
+function facesDialog(model, act, seat) {
+  const list = (model.view.faces && model.view.faces[String(seat)]) || [];
+  const name = seatName(model.room, seat);
+  const close = () => act.ui({ faces: null });
+  return modal({
+    title: t("table.theirFaces", { name }),
+    cls: "faces-dialog",
+    content: [
+      h("p", t(model.view.side === "night" ? "table.facesAreDay" : "table.facesAreNight")),
+      h("ul.faces-all", list.map((c) => h("li", renderCard(c, { size: "face" })))),
+    ],
+    actions: [h("button.btn.big.primary", { type: "button", dataset: { focusKey: "faces:close", autofocus: "" }, onclick: close }, t("common.close"))],
+    onClose: close,
+  });
+}
+
+function opponentChip(model, act, seat) {
+  const { view, room } = model;
+  const s = room && room.seats ? room.seats[seat] : null;
+  const count = view.counts ? view.counts[seat] : 0;
+  const isTurn = view.turn === seat || (view.window && view.window.seat === seat);
+  const out = Array.isArray(view.out) && view.out.includes(seat);
+  const shield = Array.isArray(view.shields) && view.shields.includes(seat);
+  const one = Array.isArray(view.one_card) && view.one_card.includes(seat);
+  const away = s && s.kind === "human" && !s.connected;
+  const name = seatName(room, seat);
+  const place = out ? t("table.place", { n: view.out.indexOf(seat) + 1 }) : null;
+  const parts = [name];
+  if (isComputer(room, seat)) parts.push(t("seat.computerLabel"));
+  parts.push(t("table.cardsN", { n: count }));
+  if (isTurn) parts.push(t("table.theirTurn"));
+  if (shield) parts.push(t("table.shieldUp"));
+  if (one) parts.push(t("banner.one_card"));
+  if (place) parts.push(place);
+  if (away) parts.push(t("seat.away"));
+
+  const badges = [];
+  if (shield) badges.push(h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")));
+  if (one) badges.push(h("span.badge.one", t("banner.one_card")));
+  if (place) badges.push(h("span.badge.place", place));
+  if (away) badges.push(h("span.badge.away", t("seat.away")));
+  if (s && s.substitute) badges.push(h("span.tag.bot", t("seat.substitute")));
+
+  const catchable = legalOf(view).some((a) => a.type === "catch" && a.target === seat);
+  return h(
+    `li.opp${isTurn ? ".turn" : ""}${out ? ".out" : ""}${catchable ? ".catchable" : ""}`,
+    { dataset: { seat: String(seat) } },
+    isTurn ? h("span.turn-arrow", { "aria-hidden": "true" }, t("table.turnMarker")) : null,
+    h(
+      "div.opp-head",
+      avatar(room, seat, botIcon),
+      h(
+        "div.meta",
+        h("span.name", { "aria-hidden": "true" }, name),
+        h("span.line", { "aria-hidden": "true" }, h("span.count-pill", renderBack(), String(count)), badges),
+        h("span.sr-only", parts.join(", ")),
+        isTurn ? h("span.sr-only.clock-sr") : null,
+      ),
+    ),
+    otherFaces(model, act, seat, name),
+  );
+}
+
+// ---------- the middle of the table ----------
+
+function activeColorChip(view) {
+  if (!view.color) return null;
+  return h(
+    "div.active-color",
+    { role: "status", "aria-label": t("table.activeColor", { color: colorName(view.color) }) },
+    shapeSvg(view.color, "big-shape"),
+    h("span", { "aria-hidden": "true" }, colorName(view.color)),
+  );
+}
+
+function statusChips(view) {
+  const chips = [activeColorChip(view)];
+  chips.push(
+    h(
+      "div.chip.dir",
+      svg(
+        view.direction === -1
+          ? '<path d="M7 5H4v3M4.5 8A8 8 0 1 1 4 13" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>'
+          : '<path d="M17 5h3v3M19.5 8A8 8 0 1 0 20 13" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>',
+      ),
+      h("span.chip-text", t(view.direction === -1 ? "table.dirCcw" : "table.dirCw")),
+    ),
+  );
+  if (view.stack) chips.push(h("div.chip.stack", { role: "status" }, t("table.stackWaiting", { n: view.stack })));
+  if (view.fuse) {
+    chips.push(
+      h(
+        "div.chip.fuse",
+        { role: "status", "aria-label": t("table.fuseLabel", { n: view.fuse.count, blast: view.fuse.blast }) },
+        iconSvg("bomb"),
+        h("span.fuse-count", { "aria-hidden": "true" }, String(view.fuse.count)),
+        h("span", { "aria-hidden": "true" }, t("table.fuseBlast", { blast: view.fuse.blast })),
+      ),
+    );
+  }
+  if (view.side) {
+    chips.push(
+      h(
+        "div.chip.side",
+        iconSvg("flip"),
+        h("span", t(view.side === "night" ? "table.night" : "table.day")),
+        view.clock ? h("span", "· ", t("table.midnightIn", { n: view.clock })) : null,
+      ),
+    );
+  }
+  return h("div.status-col", chips);
+}
+
+function piles(model, act) {
+  const { view } = model;
+  const canDraw = hasLegal(view, "draw") || hasLegal(view, "take");
+  const drawLabel = hasLegal(view, "take")
+    ? t("table.drawN", { n: view.stack })
+    : t("table.drawPile", { n: view.draw_count ?? 0 });
+  const drawBtn = h(
+    `button.draw-pile-btn${canDraw ? ".can" : ""}`,
+    {
+      type: "button",
+      "aria-label": `${drawLabel}. ${t("table.drawCount", { n: view.draw_count ?? 0 })}`,
+      "aria-disabled": canDraw ? "false" : "true",
+      dataset: { focusKey: "pile:draw" },
+      onclick: () => {
+        if (hasLegal(view, "take")) act.action({ type: "take" });
+        else if (hasLegal(view, "draw")) act.action({ type: "draw" });
+      },
+    },
+    renderBack(),
+    view.draw_top ? h("span.draw-top", renderCard(view.draw_top, { size: "face" })) : null,
+  );
+  const top = view.top ? renderCard(view.top, { chosenColor: parseCard(view.top).wild ? view.color : null }) : null;
+  if (top && model.freshTop) top.classList.add("enter");
+  return h(
+    "div.center",
+    h(
+      "div.center-body",
+      h(
+      "div.piles",
+      h(
+        "div.pile",
+        drawBtn,
+        h("span.pile-label", { "aria-hidden": "true" }, t("table.drawLeft", { n: view.draw_count ?? 0 })),
+      ),
+      h(
+        "div.pile.discard",
+        { role: "group", "aria-label": t("table.discardPile") },
+        top,
+        h("span.pile-label", t("table.discardCount", { n: view.discard_count ?? 0 })),
+      ),
+      statusChips(view),
+    ),
+    // what just happened, for eyes (screen readers have the history region and the live region)
+    h(
+      "div.last-row",
+      h("p.last-move", { "aria-hidden": "true" }, model.lastLine || "\u00a0"),
+      model.historyToggle || null,
+    ),
+    ),
+  );
+}
+
+// ---------- you: the turn, the actions, the hand ----------
+
+function actionButton(cls, focusKey, label, onclick, kbd = null, rank = null) {
+  return h(
+    `button.btn.action${cls}`,
+    {
+      type: "button",
+      dataset: { focusKey, ...(rank ? { initialFocus: String(rank) } : {}) },
+      onclick,
+    },
+    label,
+    kbd ? h("span.kbd", { "aria-hidden": "true" }, kbd) : null,
+  );
+}
+
+function actionButtons(model, act) {
+  const { view } = model;
+  const btns = [];
+  const legal = legalOf(view);
+  if (view.phase === "drawn" && view.drawn) {
+    if (legal.some((a) => a.type === "play")) {
+      btns.push(actionButton(".primary", "act:play", t("table.play"), () => act.playCard(view.drawn), "P", 2));
+    }
+    if (hasLegal(view, "keep")) {
+      btns.push(actionButton("", "act:keep", t("table.keep"), () => act.action({ type: "keep" }), "K", 3));
+    }
+  }
+  if (hasLegal(view, "take")) {
+    btns.push(actionButton(".take", "act:take", t("table.drawN", { n: view.stack }), () => act.action({ type: "take" }), "D", 2));
+  }
+  if (hasLegal(view, "draw")) {
+    btns.push(actionButton(".draw", "act:draw", t("table.draw"), () => act.action({ type: "draw" }), "D", 2));
+  }
+  if (hasLegal(view, "pass")) {
+    btns.push(actionButton("", "act:pass", t("table.pass"), () => act.action({ type: "pass" }), null, 2));
+  }
+  if (hasLegal(view, "call")) {
+    btns.push(actionButton(".call", "act:call", t("banner.last_card"), () => act.action({ type: "call" }), "L", 2));
+  }
+  for (const a of legal.filter((x) => x.type === "catch")) {
+    btns.push(
+      actionButton(
+        ".catch",
+        `act:catch:${a.target}`,
+        t("table.catchName", { name: seatName(model.room, a.target) }),
+        () => act.action({ type: "catch", target: a.target }),
+        "C",
+        2,
+      ),
+    );
+  }
+  return h("div.actions", { role: "group", "aria-label": t("table.actions") }, btns);
+}
+
+function turnMessage(model) {
+  const { view } = model;
+  if (view.phase === "round_over") return t("table.roundOver");
+  if (view.phase === "game_over") return t(isMatch(view) ? "table.matchOver" : "table.gameOver");
+  if (view.window) {
+    if (view.window.seat === model.me) return t("table.callNow");
+    return t("table.windowOpen", { name: seatName(model.room, view.window.seat) });
+  }
+  if (view.turn === model.me) {
+    if (view.phase === "color") return t("table.chooseColor");
+    if (view.phase === "drawn") return t("table.playOrKeep");
+    if (view.stack) return t("table.stackOnYou", { n: view.stack });
+    return t("table.yourTurn");
+  }
+  if (view.turn === null || view.turn === undefined) return "";
+  return t("table.turnOf", { name: seatName(model.room, view.turn) });
+}
+
+function meBar(model, act) {
+  const { view } = model;
+  const me = model.me;
+  const isTurn = view.turn === me || (view.window && view.window.seat === me);
+  const shield = Array.isArray(view.shields) && view.shields.includes(me);
+  const one = Array.isArray(view.one_card) && view.one_card.includes(me);
+  const score = Array.isArray(view.scores) ? view.scores[me] : null;
+  const ended = view.phase === "game_over";
+  // a substitute plays "until the next round": say it only while there is one to come
+  const substituted = !ended && Array.isArray(view.substitutes) && view.substitutes.includes(me);
+  return h(
+    `div.me-bar${isTurn ? ".turn" : ""}`,
+    h(
+      "div.me-info",
+      avatar(model.room, me, botIcon),
+      h("span.sr-only.clock-sr"),
+      h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
+      shield ? h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")) : null,
+      one ? h("span.badge.one", t("banner.one_card")) : null,
+      Array.isArray(view.called) && view.called.includes(me) ? h("span.badge.one", `${t("banner.last_card")} ✓`) : null,
+      isMatch(view) && score !== null ? h("span.badge", t("table.scoreN", { n: score })) : null,
+      substituted ? h("span.badge.away", { role: "status" }, t("table.youSubstituted")) : null,
+    ),
+    actionButtons(model, act),
+  );
+}
+
+function handCard(model, act, code, k, n, state) {
+  const { view } = model;
+  const can = state.playable.has(parseCard(code).code) && (view.phase !== "drawn" || code === view.drawn);
+  const btn = renderCard(code, { tag: "button" });
+  btn.classList.add(can ? "playable" : state.myTurnish ? "dim" : "idle");
+  let label = cardLabel(code);
+  if (view.phase === "drawn" && code === view.drawn && !state.drawnMarked) {
+    state.drawnMarked = true;
+    btn.classList.add("drawn");
+    label += `, ${t("table.drawnCard")}`;
+  }
+  if (can) label += `, ${t("table.playable")}`;
+  btn.setAttribute("aria-label", label);
+  btn.setAttribute("aria-disabled", can ? "false" : "true");
+  btn.dataset.focusKey = `card:${k}:${code}`;
+  btn.dataset.focusFallback = "card";
+  if (can && !state.firstPlayable) {
+    state.firstPlayable = true;
+    btn.dataset.initialFocus = "1";
+  } else if (k === 0) {
+    btn.dataset.initialFocus = "4";
+  }
+  const step = n > 1 ? Math.min(2.5, 16 / n) : 0; // a fan of at most ±8°
+  btn.style.setProperty("--rot", `${((k - (n - 1) / 2) * step).toFixed(2)}deg`);
+  btn.addEventListener("click", () => {
+    if (!can) {
+      btn.classList.remove("shake");
+      void btn.offsetWidth;
+      btn.classList.add("shake");
+      announce(state.myTurnish ? t("table.cantPlay", { card: cardLabel(code) }) : t("table.notYourTurn"));
+      return;
+    }
+    act.playCard(code);
+  });
+  btn.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+      const li = btn.parentElement;
+      const next = ev.key === "ArrowRight" ? li.nextElementSibling : li.previousElementSibling;
+      if (next) {
+        next.firstElementChild.focus();
+        next.firstElementChild.scrollIntoView({ block: "nearest", inline: "nearest" });
+      }
+      ev.preventDefault();
+    }
+  });
+  return h("li", btn);
+}
+
+function handList(model, act) {
+  const { view } = model;
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  const state = {
+    playable: playableCards(view),
+    myTurnish: legalOf(view).length > 0,
+    drawnMarked: false,
+    firstPlayable: false,
+  };
+  const sorted = sortHand(hand);
+  const items = sorted.map(({ code }, k) => handCard(model, act, code, k, sorted.length, state));
+  if (!items.length) return h("div.hand-wrap", h("p.hand-empty", t("table.handEmpty")));
+  const list = h(
+    "ul.hand",
+    {
+      "aria-label": t("table.yourHand", { n: hand.length }),
+      dataset: { keepScroll: "hand" },
+      style: `--n:${items.length}`,
+    },
+    items,
+  );
+  const label = (side, n, lit) => {
+    const where = t(side === "end" ? "table.moreRight" : "table.moreLeft", { n });
+    return lit ? `${where}, ${t("table.morePlayable", { n: lit })}` : where;
+  };
+  return h(
+    "div.hand-wrap",
+    strip(list, { label, highlight: ".card.playable", cls: "hand-strip" }),
+    h("p.key-help", t("table.keyHelp")),
+  );
+}
+
+// ---------- the colour chooser ----------
+
+export function colorDialog({ title, onPick, onCancel }) {
+  const buttons = COLORS.map((c, i) =>
+    h(
+      `button.color-btn.c-${c}`,
+      {
+        type: "button",
+        dataset: { color: c, focusKey: `color:${c}`, ...(i === 0 ? { autofocus: "" } : {}) },
+        onclick: () => onPick(c),
+        "aria-label": `${colorName(c)} (${t(`shape.${c}`)})`,
+      },
+      shapeSvg(c, "cshape"),
+      h("span.color-name", { "aria-hidden": "true" }, colorName(c)),
+      h("span.kbd", { "aria-hidden": "true" }, String(i + 1)),
+    ),
+  );
+  const overlay = modal({
+    title,
+    cls: "color-dialog",
+    overlayCls: "color-overlay",
+    content: [h("div.color-choices", buttons)],
+    actions: onCancel
+      ? [h("button.btn.big", { type: "button", dataset: { focusKey: "color:cancel" }, onclick: onCancel }, t("common.cancel"))]
+      : [],
+    onClose: onCancel,
+  });
+  overlay.addEventListener("keydown", (ev) => {
+    const key = ev.key.toLowerCase();
+    if (COLOR_KEYS[key] && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      onPick(COLOR_KEYS[key]);
+      ev.preventDefault();
+      ev.stopPropagation();
+    }
+  });
+  return overlay;
+}
+
+// ---------- the whole table ----------
+
+// model: {room, view, me, clock, choosingFor, freshTop, nextReady, lastLine,
+//         history (the shell's history panel), historyToggle, ui (this table's own
+//         view state, kept by the shell: {faces: seat whose other faces are open})}
+// act: the shell's actions (action, playCard, chooseColor, ..., ui(patch) to change `ui`)
+export function renderTable(model, act) {
+  const { view } = model;
+  const n = view.seats || (view.counts || []).length;
+  const me = model.me;
+  const opponents = [];
+  for (let k = 1; k < n; k += 1) opponents.push((me + k) % n);
+  const faces = !!view.faces;
+  const ui = model.ui || {};
+  return [
+    h(
+      `section.table-screen${faces ? ".with-faces" : ""}`,
+      { "aria-label": t("table.title"), dataset: { seats: String(n), opponents: String(opponents.length) } },
+      h("h1.sr-only", t("table.title")),
+      h(
+        "ul.opponents",
+        { "aria-label": t("table.opponents"), dataset: { count: String(opponents.length) } },
+        opponents.map((s) => opponentChip(model, act, s)),
+      ),
+      piles(model, act),
+      model.history ? h("div.table-side", model.history) : null,
+      meBar(model, act),
+      handList(model, act),
+      view.phase === "color" && view.turn === me
+        ? colorDialog({ title: t("table.chooseColor"), onPick: (c) => act.action({ type: "color", color: c }) })
+        : null,
+      model.choosingFor
+        ? colorDialog({
+            title: t("table.chooseColorFor", { card: cardLabel(model.choosingFor) }),
+            onPick: (c) => act.chooseColor(c),
+            onCancel: () => act.cancelChoose(),
+          })
+        : null,
+      view.phase === "round_over" || view.phase === "game_over" ? colorClashResults(model, act) : null,
+      ui.faces !== null && ui.faces !== undefined && view.faces && view.faces[String(ui.faces)]
+        ? facesDialog(model, act, ui.faces)
+        : null,
+    ),
+  ];
+}
+
+// After the table is on screen: the hand's edge signs, and on a new turn the playable
+// cards brought into view.
+export function afterRender(root, { revealPlayable = false } = {}) {
+  const wrap = root.querySelector(".hand-strip");
+  if (!wrap) return;
+  if (revealPlayable) revealHighlighted(wrap);
+  updateStrip(wrap);
+}
+
+// Keyboard shortcuts on the table (not while typing in a field or in a dialog).
+export function tableKeydown(ev, model, act) {
+  if (!model || !model.view) return;
+  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (document.querySelector(".overlay")) return;
+  const view = model.view;
+  const key = ev.key.toLowerCase();
+  if (key === "d") {
+    if (hasLegal(view, "take")) act.action({ type: "take" });
+    else if (hasLegal(view, "draw")) act.action({ type: "draw" });
+    else return;
+  } else if (key === "p" && view.phase === "drawn" && view.drawn) {
+    act.playCard(view.drawn);
+  } else if (key === "k" && hasLegal(view, "keep")) {
+    act.action({ type: "keep" });
+  } else if (key === "l" && hasLegal(view, "call")) {
+    act.action({ type: "call" });
+  } else if (key === "c") {
+    const c = legalOf(view).find((a) => a.type === "catch");
+    if (!c) return;
+    act.action({ type: "catch", target: c.target });
+  } else if (key === "h") {
+    const first = document.querySelector(".hand .card.playable") || document.querySelector(".hand .card");
+    if (first) {
+      first.focus();
+      first.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  } else {
+    return;
+  }
+  ev.preventDefault();
+}
+
+// ---------- motion: the played card flies from its player to the pile ----------
+
+export function animatePlay(root, events, me) {
+  if (reducedMotion() || !Element.prototype.animate) return;
+  const plays = (events || []).filter((e) => e.type === "play");
+  if (!plays.length) return;
+  const last = plays[plays.length - 1];
+  const target = root.querySelector(".discard .card");
+  const source =
+    last.seat === me
+      ? root.querySelector(".me-bar .avatar")
+      : root.querySelector(`.opp[data-seat="${last.seat}"] .avatar`);
+  if (!target || !source) return;
+  const a = source.getBoundingClientRect();
+  const b = target.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  target.animate(
+    [
+      { transform: `translate(${dx}px, ${dy}px) scale(0.4) rotate(-20deg)`, opacity: 0.4 },
+      { transform: "none", opacity: 1 },
+    ],
+    { duration: 280, easing: "cubic-bezier(.2,.8,.3,1)" },
+  );
+}

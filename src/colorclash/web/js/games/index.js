@@ -1,0 +1,9 @@
+// The table modules of the site's games, by game key (view.game).
+import { colorClash } from "./color-clash/index.js";
+
+export const GAMES = { [colorClash.key]: colorClash };
+export const DEFAULT_GAME = colorClash;
+
+export function gameOf(view) {
+  return (view && GAMES[view.game]) || DEFAULT_GAME;
+}

@@ -1,0 +1,89 @@
+// Banners: the big short messages over the table ("+2 STACKED!", "BOOM").
+//
+// A banner belongs to the game and the moment (one `state` of the server) that raised
+// it. When the table moves on (a newer state, another match, another room, leaving the
+// table) or a dialog covers it, the banner goes at once: it never outlives its game and
+// never lags behind the table. Within one moment a few banners follow each other.
+//
+// A banner item is {text: () => string, cls?: string, icon?: () => Node}: the text is a
+// function so that a language switch redraws the banner on screen in the new language.
+import { h } from "../ui.js";
+
+const FIRST_MS = 1400; // a lone banner (or the last of a moment)
+const NEXT_MS = 900; // a banner with more of its moment waiting
+const MAX_PER_MOMENT = 3;
+
+export class Banners {
+  constructor(layerId = "banner-layer") {
+    this.layerId = layerId;
+    this.moment = null;
+    this.queue = [];
+    this.current = null;
+    this.timer = null;
+    this.held = false;
+  }
+
+  layer() {
+    return document.getElementById(this.layerId);
+  }
+
+  // The table now shows `moment` (any string naming game + state). Banners of any other
+  // moment are removed at once.
+  at(moment) {
+    if (moment === this.moment) return;
+    this.moment = moment;
+    this.clear();
+  }
+
+  // Show these banners for the moment on screen (a burst keeps its last few).
+  show(items, moment) {
+    this.at(moment);
+    const list = (items || []).filter(Boolean);
+    if (!list.length || this.held) return;
+    this.queue.push(...list);
+    if (this.queue.length > MAX_PER_MOMENT) this.queue.splice(0, this.queue.length - MAX_PER_MOMENT);
+    if (!this.current) this._next();
+  }
+
+  // While a dialog (results, colour chooser) covers the table, no banner shows.
+  hold(on) {
+    if (on === this.held) return;
+    this.held = on;
+    if (on) this.clear();
+  }
+
+  // Redraw the banner on screen (after a language switch).
+  refresh() {
+    if (this.current) this._draw(this.current);
+  }
+
+  clear() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    this.current = null;
+    const layer = this.layer();
+    if (layer) layer.replaceChildren();
+  }
+
+  _next() {
+    const item = this.queue.shift();
+    this.current = item || null;
+    const layer = this.layer();
+    if (!item) {
+      if (layer) layer.replaceChildren();
+      return;
+    }
+    this._draw(item);
+    this.timer = setTimeout(() => this._next(), this.queue.length ? NEXT_MS : FIRST_MS);
+  }
+
+  _draw(item) {
+    const layer = this.layer();
+    if (!layer) return;
+    const b = h(`div.banner${item.cls ? `.${item.cls}` : ""}`, item.text());
+    if (item.icon) b.prepend(item.icon());
+    b.dataset.testid = "banner";
+    layer.replaceChildren(b);
+  }
+}

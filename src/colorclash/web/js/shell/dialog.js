@@ -1,0 +1,90 @@
+// The site's own modal dialogs (never the browser's confirm()/alert()): a title, content,
+// a row of equal buttons. Tab stays inside the dialog, Escape closes it when it may be
+// closed, and shell/focus.js moves the focus in when it opens and back when it closes.
+import { h } from "../ui.js";
+
+let serial = 0;
+
+// modal({title, content, actions, onClose, cls, overlayCls, id, label})
+//   title: the heading (also the dialog's accessible name), content: nodes,
+//   actions: buttons (made with dialogButton), onClose: Escape / outside click (optional).
+//   A button or field marked data-autofocus gets the focus when the dialog opens.
+export function modal({ title, content = [], actions = [], onClose = null, cls = "", overlayCls = "",
+  id = null, describedBy = null, dataset = {} }) {
+  const titleId = `${id || `dlg${(serial += 1)}`}-title`;
+  const dlg = h(
+    `div.dialog${cls ? `.${cls}` : ""}`,
+    {
+      role: "dialog",
+      "aria-modal": "true",
+      "aria-labelledby": titleId,
+      "aria-describedby": describedBy || undefined,
+      id: id || undefined,
+    },
+    h("h2", { id: titleId }, title),
+    content,
+    actions.length ? h("div.dialog-actions", { dataset: { count: String(actions.length) } }, actions) : null,
+  );
+  const overlay = h(`div.overlay${overlayCls ? `.${overlayCls}` : ""}`, { dataset }, dlg);
+  overlay.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && onClose) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      onClose();
+    } else if (ev.key === "Tab") {
+      trapTab(dlg, ev);
+    }
+  });
+  if (onClose) {
+    overlay.addEventListener("click", (ev) => {
+      if (ev.target === overlay) onClose();
+    });
+  }
+  return overlay;
+}
+
+// A dialog button; `primary` marks the main one, `focusKey` keeps focus across redraws.
+export function dialogButton(label, onclick, { primary = false, focusKey = null, autofocus = false,
+  disabled = false, pressed = null, cls = "" } = {}) {
+  return h(
+    `button.btn.big${primary ? ".primary" : ""}${cls ? `.${cls}` : ""}`,
+    {
+      type: "button",
+      onclick,
+      disabled: disabled || undefined,
+      "aria-pressed": pressed === null ? undefined : String(pressed),
+      dataset: { ...(focusKey ? { focusKey } : {}), ...(autofocus ? { autofocus: "" } : {}) },
+    },
+    label,
+  );
+}
+
+function focusables(root) {
+  return [...root.querySelectorAll("button, [href], input, select, textarea, [tabindex]")].filter(
+    (e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length,
+  );
+}
+
+function trapTab(dlg, ev) {
+  const f = focusables(dlg);
+  if (!f.length) return;
+  const i = f.indexOf(document.activeElement);
+  const next = ev.shiftKey ? (i <= 0 ? f.length - 1 : i - 1) : (i + 1) % f.length;
+  f[next].focus();
+  ev.preventDefault();
+}
+
+// A question with two answers, in the site's own dialog: the safe answer (`no`) has the
+// focus; Escape or a click outside is `no` too.
+export function confirmDialog({ title, text, yes, no, onYes, onNo, key = "confirm", overlayCls = "" }) {
+  return modal({
+    title,
+    overlayCls,
+    content: [h("p", text)],
+    actions: [
+      dialogButton(no, onNo, { focusKey: `${key}:no`, autofocus: true }),
+      dialogButton(yes, onYes, { primary: true, focusKey: `${key}:yes` }),
+    ],
+    onClose: onNo,
+  });
+}

@@ -1,0 +1,73 @@
+// Where the keyboard focus goes after each redraw of the page.
+//
+// - A screen that just opened focuses its most useful control: the element with the
+//   lowest data-initial-focus rank (on a table: a playable card, else the main action,
+//   else the hand), or <main> when it has none, so that screen readers start there.
+// - A dialog that just opened takes the focus (its [data-autofocus] control, else its
+//   first button) and remembers where the focus was; when it closes, the focus goes back
+//   there (or, if that control is gone, to the screen's most useful control).
+
+let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
+
+export function initialTarget(root) {
+  let best = null;
+  for (const el of root.querySelectorAll("[data-initial-focus]")) {
+    if (!el.getClientRects().length) continue;
+    const rank = Number(el.dataset.initialFocus);
+    if (!best || rank < Number(best.dataset.initialFocus)) best = el;
+  }
+  return best;
+}
+
+function openDialog(root) {
+  const all = root.querySelectorAll(".overlay [role=dialog]");
+  return all.length ? all[all.length - 1] : null;
+}
+
+function lost(main) {
+  const a = document.activeElement;
+  return !a || a === document.body || a === main || !document.contains(a);
+}
+
+function focusIn(el) {
+  if (el) el.focus({ preventScroll: true });
+}
+
+export function settleFocus(main, { newScreen = false } = {}) {
+  const dialog = openDialog(main);
+  if (dialog) {
+    if (!dialog.contains(document.activeElement)) {
+      const a = document.activeElement;
+      if (!returnTo && a && a !== document.body && a !== main) {
+        returnTo = { id: a.id || null, focusKey: a.dataset ? a.dataset.focusKey || null : null };
+      }
+      focusIn(
+        dialog.querySelector("[data-autofocus]:not([disabled])") ||
+          dialog.querySelector("button:not([disabled]), [href], input, select"),
+      );
+    }
+    return;
+  }
+  if (returnTo) {
+    const back = returnTo;
+    returnTo = null;
+    if (lost(main) || newScreen) {
+      const el =
+        (back.id && document.getElementById(back.id)) ||
+        (back.focusKey && document.querySelector(`[data-focus-key="${CSS.escape(back.focusKey)}"]`)) ||
+        initialTarget(main);
+      if (el && el.getClientRects().length) {
+        focusIn(el);
+        return;
+      }
+    }
+  }
+  if (newScreen && (lost(main) || !main.contains(document.activeElement))) {
+    focusIn(main.querySelector("[autofocus]") || initialTarget(main) || main);
+  }
+}
+
+// Forget the remembered place (leaving a screen for good).
+export function resetFocus() {
+  returnTo = null;
+}

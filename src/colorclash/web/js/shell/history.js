@@ -1,0 +1,62 @@
+// The move history of a table: the last few moments ("Bo played Red 7 · You are skipped"),
+// newest last. The app keeps the raw events of each moment and the game module describes
+// them at every redraw, so the history always speaks the current language.
+//
+// It is a region with a heading and an ordered list, always in the accessibility tree.
+// On a wide screen it is a panel beside the table; on a phone only its newest line shows
+// until the toggle (historyToggle) opens the whole list over the table.
+import { h } from "../ui.js";
+
+export const HISTORY_SIZE = 8;
+
+// Keep the events of a new moment (a state with events) in `moments`, newest last.
+export function remember(moments, events, moment) {
+  if (!events || !events.length) return moments;
+  const next = [...moments, { events, moment }];
+  return next.length > HISTORY_SIZE ? next.slice(next.length - HISTORY_SIZE) : next;
+}
+
+// lines: [string], newest last (empty lines are dropped).
+// `focusable`: the panel is on screen and may scroll, so it takes a Tab stop (keyboard
+// users scroll it); shut on a phone it must not (an invisible stop).
+export function historyPanel({ title, lines, open = false, empty = "", onClose = null, closeLabel = "",
+  focusable = false }) {
+  const shown = lines.filter(Boolean);
+  return h(
+    `section.history#history${open ? ".open" : ""}`,
+    { "aria-labelledby": "history-title", tabindex: focusable ? "0" : undefined },
+    h(
+      "div.history-head",
+      h("h2.history-title", { id: "history-title" }, title),
+      onClose
+        ? h(
+            "button.btn.ghost.history-close",
+            { type: "button", onclick: onClose, dataset: { focusKey: "history:close" } },
+            closeLabel,
+          )
+        : null,
+    ),
+    shown.length
+      ? h(
+          "ol.history-list",
+          shown.map((line, i) => h(`li${i === shown.length - 1 ? ".newest" : ""}`, line)),
+        )
+      : h("p.history-empty", empty),
+  );
+}
+
+// The phone's button that opens and closes the history panel.
+export function historyToggle({ label, open, onToggle }) {
+  return h(
+    "button.btn.ghost.history-toggle",
+    {
+      type: "button",
+      "aria-expanded": open ? "true" : "false",
+      "aria-controls": "history",
+      dataset: { focusKey: "history:toggle" },
+      onclick: onToggle,
+    },
+    h("span.history-icon", { "aria-hidden": "true" }, "☰"),
+    h("span.history-toggle-label", label),
+  );
+}

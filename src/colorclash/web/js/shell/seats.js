@@ -1,0 +1,66 @@
+// Seats and clocks of any table: names (computer players labelled), avatars with the
+// clock ring, and the ticking of every ring from the server clock.
+import { t } from "../i18n.js";
+import { h, initial, svg } from "../ui.js";
+
+export function seatName(room, seat) {
+  const s = room && room.seats ? room.seats[seat] : null;
+  if (!s) return t("seat.n", { n: seat + 1 });
+  if (s.kind === "bot") return `${t("seat.computer")} ${seat + 1}`;
+  if (s.kind === "empty" || !s.name) return t("seat.n", { n: seat + 1 });
+  return s.name;
+}
+
+export function isComputer(room, seat) {
+  const s = room && room.seats ? room.seats[seat] : null;
+  return !!s && s.kind === "bot";
+}
+
+const RING_R = 26;
+const RING_LEN = 2 * Math.PI * RING_R;
+
+function ring(seat) {
+  const el = svg(
+    `<circle class="track" cx="30" cy="30" r="${RING_R}"/>` +
+      `<circle class="left" cx="30" cy="30" r="${RING_R}" stroke-dasharray="${RING_LEN}" stroke-dashoffset="0"/>`,
+    { cls: "ring", viewBox: "0 0 60 60" },
+  );
+  el.dataset.seat = String(seat);
+  return el;
+}
+
+// The round avatar of a seat (initial, or the computer icon), with its clock ring.
+export function avatar(room, seat, botIcon) {
+  const s = room && room.seats ? room.seats[seat] : null;
+  const bot = s && (s.kind === "bot" || s.substitute);
+  const a = h(`div.avatar${bot ? ".bot" : ""}`, { "aria-hidden": "true" });
+  if (s && s.kind === "bot" && botIcon) a.append(botIcon());
+  else a.append(h("span", initial(seatName(room, seat))));
+  a.append(ring(seat));
+  return a;
+}
+
+// Update every clock ring from the server clock (deadline kept as local monotonic time),
+// and every [data-countdown] text.
+export function tickClocks(root, clock) {
+  for (const el of root.querySelectorAll(".ring")) {
+    const left = el.querySelector(".left");
+    const seat = Number(el.dataset.seat);
+    if (!clock || clock.seat !== seat || clock.kind === "next") {
+      el.style.visibility = "hidden";
+      continue;
+    }
+    const remaining = Math.max(0, clock.localDeadline - performance.now());
+    const frac = clock.total > 0 ? Math.min(1, remaining / clock.total) : 0;
+    el.style.visibility = "visible";
+    left.setAttribute("stroke-dashoffset", String(RING_LEN * (1 - frac)));
+    el.classList.toggle("low", remaining < 5000);
+    const sr = el.closest(".opp, .me-bar");
+    const text = sr && sr.querySelector(".clock-sr");
+    if (text) text.textContent = t("table.secondsLeft", { n: Math.ceil(remaining / 1000) });
+  }
+  for (const el of root.querySelectorAll("[data-countdown]")) {
+    const remaining = clock ? Math.max(0, clock.localDeadline - performance.now()) : 0;
+    el.textContent = t(el.dataset.countdown, { n: Math.ceil(remaining / 1000) });
+  }
+}

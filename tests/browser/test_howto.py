@@ -1,0 +1,86 @@
+""""How to play" for each table, in every language: from the home page (a page of its
+own) and from a running table (a dialog that keeps the seat)."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, shot
+from scripted import ScriptedTable
+
+pytestmark = pytest.mark.browser
+
+PRESETS = ("classic-table", "standard", "family", "siege", "day-night")
+LOCALES = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
+# what only that table's page explains (catalog keys whose text must be on it)
+OWN = {
+    "classic-table": ["howto.card.bomb", "howto.stack.classic", "howto.call.none"],
+    "standard": ["howto.call.manual", "howto.deal.actions", "howto.end.playOn"],
+    "family": ["howto.call.auto", "howto.length.family"],
+    "siege": ["howto.card.shield", "howto.stack.ranked"],
+    "day-night": ["howto.card.flip", "howto.card.hunt", "howto.stack.same", "howto.dayNight"],
+}
+
+# and what it must not say (another table's rule)
+NOT_ON = {
+    "classic-table": ["howto.call.manual", "howto.card.shield", "howto.end.playOn"],
+    "standard": ["howto.card.bomb", "howto.stack.classic", "howto.call.auto"],
+    "family": ["howto.call.manual", "howto.deal.actions"],
+    "siege": ["howto.card.bomb", "howto.stack.classic"],
+    "day-night": ["howto.card.plus2", "howto.card.wild4Restricted", "howto.card.bomb"],
+}
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_table_has_a_how_to_play_page_in_every_language(open_page, lang):
+    cat = catalog(lang)
+    page = open_page(PHONE, locale=LOCALES[lang])
+    section = page.locator("section.rules-links")
+    section.wait_for()
+    links = section.locator("a")
+    assert links.all_inner_texts() == [cat[f"preset.{p}"] for p in PRESETS]
+    links.nth(0).click()
+    page.wait_for_selector("article.howto h1")
+    assert page.url.endswith("/?rules=classic-table")
+    for preset in PRESETS:
+        if preset != "classic-table":
+            page.locator(".howto-nav a", has_text=cat[f"preset.{preset}"]).click()
+            page.wait_for_url(f"**/?rules={preset}")
+        article = page.locator("article.howto")
+        text = article.inner_text()
+        title = cat["howto.title"].format(table=cat[f"preset.{preset}"])
+        assert page.inner_text("article.howto h1").strip() == title
+        assert article.locator("h2").count() >= 8
+        for key in OWN[preset]:
+            assert cat[key] in text, (preset, key)
+        for key in NOT_ON[preset]:
+            assert cat[key] not in text, (preset, key)
+        assert title in page.title()
+        assert not page.evaluate("[...window.__i18nMissing]")
+        assert not cut_controls(page), cut_controls(page)
+    shot(page, f"howto-day-night-{lang}-phone", full_page=True)
+    if lang == "tr":
+        axe_check(page, "howto-page")
+    # back home from the page
+    page.click("article.howto ~ .row a")
+    page.wait_for_selector("#btn-play-now")
+
+
+def test_how_to_play_opens_over_the_table_and_keeps_the_seat(open_page):
+    table = ScriptedTable(open_page, preset="siege", seats=3, viewport=DESKTOP, locale="es-ES")
+    page = table.page
+    es = catalog("es")
+    button = page.locator("#rules-btn")
+    assert button.is_visible() and es["howto.button"] in button.inner_text()
+    button.click()
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    assert es["howto.title"].format(table=es["preset.siege"]) in dialog.inner_text()
+    assert es["howto.card.shield"] in dialog.inner_text()
+    assert page.evaluate("document.querySelector('[role=dialog]').contains(document.activeElement)")
+    axe_check(page, "howto-dialog")
+    page.keyboard.press("Escape")
+    assert page.locator(".howto-overlay").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rules-btn"
+    # still seated: the table is there and nothing was sent
+    assert page.locator(".hand .card").count() == 7
+    assert not [m for m in table.sent if m["type"] == "leave"]

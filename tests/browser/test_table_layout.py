@@ -1,0 +1,201 @@
+"""The table's layout at phone and desktop sizes, for every preset and seat count, from
+scripted positions (tests/browser/scripted.py): the hand and the actions always in view,
+a long hand that shows it goes on, nothing cut, big cards on a desktop."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, shot
+from scripted import ScriptedTable
+
+from colorclash.engine.day_night_deck import DAY_NIGHT_CARDS
+
+pytestmark = pytest.mark.browser
+
+PRESETS = ("standard", "family", "classic-table", "siege", "day-night")
+SMALL_PHONE = {"width": 360, "height": 640}
+
+_STANDARD = [f"{c}{r}" for r in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "-skip",
+                                  "-reverse", "+2") for c in "RBYG"] + ["W", "W+4"] * 4
+
+
+def deck(preset: str) -> list[str]:
+    if preset == "day-night":
+        return [c for c in DAY_NIGHT_CARDS if not c.startswith("W") and "//W" not in c]
+    extra = {"classic-table": ["R-bomb", "B-bomb"], "siege": ["R-shield", "B-shield"]}
+    return extra.get(preset, []) + _STANDARD
+
+
+def big_setup(preset: str, seats: int, mine: int = 10, theirs: int = 12) -> dict:
+    """You begin with `mine` cards, every other seat holds `theirs`."""
+    cards = deck(preset) * 3
+    hands, k = [], 0
+    for seat in range(seats):
+        n = mine if seat == 0 else theirs
+        hands.append(cards[k:k + n])
+        k += n
+    top = next(c for c in cards[k:] if re.match(r"[RBYG]\d", c))
+    return {"hands": hands, "top": top, "draw": cards[k + 1:k + 20], "first": 0}
+
+
+# What must be in view: the page does not scroll, and the hand, the actions, the piles and
+# every opponent lie inside the window.
+IN_VIEW_JS = """() => {
+  const W = innerWidth, H = innerHeight, bad = [];
+  const se = document.scrollingElement;
+  if (se.scrollHeight > H + 1) bad.push(`page scrolls down: ${se.scrollHeight} > ${H}`);
+  const check = (sel, what) => { for (const e of document.querySelectorAll(sel)) {
+      const r = e.getBoundingClientRect(); if (!r.width) continue;
+      if (r.top < -0.5 || r.bottom > H + 0.5) bad.push(`${what} cut top/bottom ${Math.round(r.top)}..${Math.round(r.bottom)} of ${H}`);
+      if (!e.closest('[data-scroller]') && (r.left < -0.5 || r.right > W + 0.5))
+        bad.push(`${what} cut left/right ${Math.round(r.left)}..${Math.round(r.right)}`); } };
+  check('.hand .card', 'a hand card');
+  check('.actions button', 'an action');
+  check('.turn-msg', 'the turn message');
+  check('.pile .card, .draw-pile-btn', 'a pile');
+  check('.opp', 'an opponent');
+  check('.opp .faces .card', "an opponent's other face");
+  check('.status-col > *', 'a status chip');
+  check('.pile-label', 'a pile label');
+  for (const e of document.querySelectorAll('.opp .name'))
+    if (e.textContent.length <= 14 && e.scrollWidth > e.clientWidth + 1) bad.push(`the name ${e.textContent} is cut`);
+  // the middle's parts do not run into each other or into the opponents
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const line = document.querySelector('.last-row'), opps = document.querySelectorAll('.opp');
+  for (const e of document.querySelectorAll('.piles > *')) {
+    const r = e.getBoundingClientRect();
+    if (line && meet(r, line.getBoundingClientRect())) bad.push(`${e.className} runs into the line under the piles`);
+    for (const o of opps) if (meet(r, o.getBoundingClientRect())) bad.push(`${e.className} runs into an opponent`);
+  }
+  return bad;
+}"""
+
+
+def drawn_setup() -> dict:
+    """Day & Night, six seats of twelve cards: you draw a card you may play (PLAY/KEEP)."""
+    day = [c for c in DAY_NIGHT_CARDS if re.match(r"[RBG]\d", c)]
+    top = next(c for c in day if c.startswith("R5"))
+    mine = [c for c in day if c[0] in "BG" and not c.startswith(("B5", "G5"))][:10]
+    rest = [c for c in DAY_NIGHT_CARDS if c not in mine and c != top]
+    draw = [c for c in day if c[0] == "R" and c != top][:3]
+    return {"hands": [mine, *(rest[i * 12:(i + 1) * 12] for i in range(5))], "top": top,
+            "draw": draw, "first": 0}
+
+
+@pytest.mark.parametrize("size,locale", [("640", "es-ES"), ("740", "tr-TR")])
+def test_hand_and_actions_are_always_in_view_on_a_phone(open_page, size, locale):
+    viewport = SMALL_PHONE if size == "640" else PHONE
+    table = ScriptedTable(open_page, preset="day-night", seats=6, viewport=viewport,
+                          setup=big_setup("day-night", 6), locale=locale)
+    page = table.page
+    problems = []
+    for preset in PRESETS:
+        for seats in range(2, 7):
+            for setup in (None, big_setup(preset, seats)):
+                table.reset(preset=preset, seats=seats, setup=setup, seed=seats)
+                table.wait_view()
+                name = f"{preset} {seats} seats{' big hands' if setup else ''}"
+                problems += [f"{name}: {p}" for p in page.evaluate(IN_VIEW_JS)]
+                problems += [f"{name}: {p}" for p in cut_controls(page)]
+                if setup and seats == 6 and preset == "day-night":
+                    shot(page, f"layout-day-night-6-{size}")
+    # the tightest: six seats of Day & Night and two rows of actions after a draw
+    table.reset(preset="day-night", seats=6, setup=drawn_setup())
+    table.act(0, {"type": "draw"})
+    table.wait_view()
+    assert page.locator(".actions button").count() == 2
+    problems += [f"drawn: {p}" for p in page.evaluate(IN_VIEW_JS) + cut_controls(page)]
+    shot(page, f"layout-day-night-6-drawn-{size}")
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_a_long_hand_shows_it_goes_on_and_keeps_playable_cards_in_reach(open_page):
+    # fourteen cards; only the greens (sorted last) can be played on the green top
+    hand = ["R1", "R2", "R4", "R6", "R8", "B1", "B2", "B5", "B8", "Y1", "Y4", "Y9", "G2", "G7"]
+    setup = {"hands": [hand, ["Y7", "Y8"]], "top": "G3", "draw": ["B3", "B4", "Y2"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=PHONE)
+    page = table.page
+    page.wait_for_timeout(200)
+    geometry = """() => { const ul = document.querySelector('.hand'), box = ul.getBoundingClientRect();
+      return [...ul.querySelectorAll('.card')].map(c => { const r = c.getBoundingClientRect();
+        return {card: c.dataset.card, playable: c.classList.contains('playable'),
+                whole: r.left >= box.left - 1 && r.right <= box.right + 1,
+                seen: Math.min(r.right, box.right) - Math.max(r.left, box.left)}; }); }"""
+    cards = page.evaluate(geometry)
+    assert len(cards) == 14
+    # the playable cards are in reach on arrival
+    assert any(c["playable"] and c["whole"] for c in cards), cards
+    # the hidden part of the hand is announced on both sides where it is
+    hidden_left = sum(1 for c in cards if c["seen"] < 20)
+    more = page.locator(".hand-more:visible")
+    assert more.count() >= 1, "no sign that the hand goes on"
+    labels = " ".join(more.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"))
+    assert any(ch.isdigit() for ch in labels), labels
+    for btn in more.evaluate_all("els => els.map(e => e.getBoundingClientRect().width)"):
+        assert btn >= 44
+    shot(page, "long-hand-phone")
+    axe_check(page, "long-hand")
+    # browse to the start: the sign on the other side takes over, cards step in whole
+    start = page.locator(".hand-more[data-side=start]")
+    if hidden_left:
+        for _ in range(6):
+            if not start.is_visible():
+                break
+            start.click()
+            page.wait_for_timeout(150)
+        cards = page.evaluate(geometry)
+        assert cards[0]["whole"], cards[0]
+        assert page.locator(".hand-more[data-side=end]").is_visible()
+    # whatever the scroll, no card sits cut in half at either edge once it settles
+    page.evaluate("document.querySelector('.hand').scrollLeft = 97")
+    page.wait_for_timeout(400)
+    cards = page.evaluate(geometry)
+    edge = [c for c in cards if 4 < c["seen"] < 30]
+    assert not edge, edge
+
+
+def test_the_colour_chooser_fits_a_small_phone_in_every_language(open_page):
+    setup = {"hands": [["W", "W+4", "R5"], ["Y1", "Y2"]], "top": "R3",
+             "draw": ["B3", "B4"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=SMALL_PHONE)
+    page = table.page
+    page.click(".hand .card[data-card='W+4']")
+    page.wait_for_selector(".color-overlay [role=dialog]")
+    for lang in ("en", "es", "tr"):
+        page.select_option("#lang-select", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.wait_for_timeout(60)
+        assert catalog(lang)["color.Y"] in page.inner_text(".color-overlay")
+        assert not cut_controls(page), (lang, cut_controls(page))
+        shot(page, f"colour-chooser-{lang}-360")
+
+
+def test_the_desktop_table_uses_the_screen(open_page):
+    table = ScriptedTable(open_page, preset="day-night", seats=4, viewport=DESKTOP,
+                          setup=big_setup("day-night", 4, mine=8, theirs=7))
+    page = table.page
+    table.wait_view()
+    size = page.evaluate("""() => { const box = s => document.querySelector(s).getBoundingClientRect();
+        const opp = document.querySelectorAll('.opp');
+        const el = s => document.querySelector(s);
+        return {hand: el('.hand .card').offsetWidth, pile: el('.discard .card').offsetWidth,
+                face: [el('.opp .faces .card').offsetWidth, el('.opp .faces .card').offsetHeight],
+                spread: box('.opp:last-child').right - box('.opp:first-child').left,
+                W: innerWidth}; }""")
+    assert size["hand"] >= 110, size
+    assert size["pile"] >= 120, size
+    assert size["face"][0] >= 40 and size["face"][1] >= 60, size
+    assert size["spread"] >= 0.6 * size["W"], size
+    assert not page.evaluate(IN_VIEW_JS)
+    shot(page, "desktop-day-night-4")
+    # on a phone the faces are readable and nothing is cut
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(100)
+    face = page.evaluate("document.querySelector('.opp .faces .card').offsetWidth")
+    assert face >= 28, face
+    assert not page.evaluate(IN_VIEW_JS)

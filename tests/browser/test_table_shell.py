@@ -1,0 +1,291 @@
+"""The table's shell, driven through a scripted game socket (tests/browser/scripted.py):
+banners tied to their moment, the language switch, the site's own dialogs and form
+messages, the results screen, focus, and the move history."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, shot
+from scripted import ScriptedTable
+
+pytestmark = pytest.mark.browser
+
+EN, ES, TR = catalog("en"), catalog("es"), catalog("tr")
+
+# Records every banner shown, with the time and what the table showed at that moment.
+BANNER_LOG = """() => {
+  window.__banners = [];
+  new MutationObserver(() => {
+    for (const b of document.querySelectorAll('#banner-layer .banner'))
+      if (!b.__seen) { b.__seen = true;
+        window.__banners.push({text: b.textContent, at: performance.now(),
+                               seq: window.__cc.seq, match: window.__cc.room.match}); }
+  }).observe(document.getElementById('banner-layer'), {childList: true, subtree: true});
+}"""
+
+
+def banner_text(page) -> str:
+    return page.inner_text("#banner-layer")
+
+
+def stack_setup() -> dict:
+    # seat 2 begins and throws a +2 at seat 0 (you), who holds no answer
+    return {
+        "hands": [["B7", "G1", "Y4", "B9", "G6"], ["Y1", "Y2", "B1"], ["R+2", "G3", "G4"]],
+        "top": "R3", "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 2,
+    }
+
+
+def win_setup(seats: int = 2) -> dict:
+    """You (seat 0) begin holding only R5 on a red top: playing it ends the game."""
+    others = [["B4"], ["W", "R-skip"], ["G2", "G3"], ["Y2"], ["B8", "B9"]]
+    return {"hands": [["R5"], *others[: seats - 1]], "top": "R3",
+            "draw": ["G1", "G5", "B7", "Y3", "Y4", "B2", "Y6"], "first": 0}
+
+
+# ------------------------------------------------------------------ 1. banners
+def test_a_banner_never_lags_behind_the_table(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup())
+    page = table.page
+    page.evaluate(BANNER_LOG)
+    table.act(2, {"type": "play", "card": "R+2"})
+    page.wait_for_function("document.querySelector('#banner-layer .banner') !== null")
+    assert EN["banner.stacked"].format(n=2) in banner_text(page)
+    # the stack is taken a moment later: the "+2 STACKED!" banner goes with it at once
+    table.act(0, {"type": "take"})
+    table.wait_view()
+    page.wait_for_timeout(120)
+    assert "STACKED" not in banner_text(page), banner_text(page)
+    assert EN["say.you.take"].format(n=2) in page.inner_text(".table-screen")
+    # every banner shown belonged to the state on screen when it showed
+    log = page.evaluate("window.__banners")
+    assert all("STACKED" not in b["text"] or b["seq"] == 1 for b in log), log
+
+
+def test_play_again_shows_no_banner_of_the_finished_game(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
+    page = table.page
+    page.evaluate(BANNER_LOG)
+    page.click(".hand .card.playable")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    page.click("button[data-focus-key='res:again']")
+    page.wait_for_function("() => window.__cc.room.match === 2 && window.__cc.view.phase === 'play'")
+    assert page.locator(".results-overlay").count() == 0
+    page.wait_for_timeout(2500)  # longer than any banner lasts
+    finished = {EN[k] for k in ("banner.round_over", "banner.game_over")} | {"GAME OVER"}
+    late = [b for b in page.evaluate("window.__banners") if b["match"] == 2]
+    assert not [b for b in late if b["text"] in finished], late
+
+
+# ------------------------------------------------------------------ 5. language switch
+def test_everything_on_the_table_follows_a_language_switch(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup())
+    page = table.page
+    table.act(2, {"type": "play", "card": "R+2"})  # "+2 STACKED!" shows now
+    table.wait_view()
+    line_en = page.inner_text(".last-move")
+    assert "played" in line_en, line_en
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_timeout(100)
+    line_es = page.inner_text(".last-move")
+    assert "jugó" in line_es and "played" not in line_es, line_es
+    # the banner on screen speaks Spanish too
+    assert ES["banner.stacked"].format(n=2) in banner_text(page)
+    body = page.inner_text("body")
+    for english in ("played", "STACKED", "Your turn", "DRAW"):
+        assert english not in body, f"{english!r} still on the Spanish page"
+    assert page.inner_text("#leave-table").strip() == ES["table.leave"]
+
+
+# ------------------------------------------------------------------ 6. forms and the name
+@pytest.mark.parametrize("lang,locale", [("tr", "tr-TR"), ("es", "es-ES")])
+def test_form_messages_and_the_name_are_the_sites_own(open_page, lang, locale):
+    cat = catalog(lang)
+    page = open_page(PHONE, locale=locale)
+    page.wait_for_selector("#btn-join")
+    # one name per language: top bar, page heading, window title
+    name = page.inner_text("h1").strip()
+    assert page.inner_text(".brand").strip() == name
+    assert name in page.title()
+    assert name == cat["app.name"]
+    page.fill("#join-code", "AB1")
+    page.click("#btn-join")
+    msg = page.locator("#join-code-error")
+    msg.wait_for()
+    assert msg.inner_text().strip() == cat["home.badCode"]
+    assert page.get_attribute("#join-code", "aria-invalid") == "true"
+    # no message of the browser's own: nothing blocks the form in the browser's language
+    assert page.evaluate("document.querySelector('#join-code').validationMessage") == ""
+    assert "format" not in page.inner_text("body").lower()
+
+
+# ------------------------------------------------------------------ 7. leaving
+def test_leaving_the_table_asks_in_the_sites_own_dialog(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                          viewport=PHONE, locale="tr-TR")
+    page = table.page
+    native = []
+    page.on("dialog", lambda d: (native.append(d.message), d.dismiss()))
+    page.click("#leave-table")
+    dialog = page.locator("[role=dialog]")
+    dialog.wait_for()
+    assert not native, native
+    assert TR["table.leaveConfirm"] in dialog.inner_text()
+    assert page.evaluate("document.querySelector('[role=dialog]').contains(document.activeElement)")
+    shot(page, "leave-dialog-tr-phone")
+    axe_check(page, "leave-dialog")
+    # Escape keeps you at the table, focus back on the button that opened it
+    page.keyboard.press("Escape")
+    assert page.locator("[role=dialog]").count() == 0
+    assert page.evaluate("document.activeElement.id") == "leave-table"
+    assert not [m for m in table.sent if m["type"] == "leave"]
+    page.click("#leave-table")
+    page.click("[role=dialog] button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-play-now")
+    assert [m for m in table.sent if m["type"] == "leave"]
+    assert not native
+
+
+# ------------------------------------------------------------------ 8. results
+def _rows(page) -> list[list[str]]:
+    rows = page.locator(".results-table tbody tr")
+    return [rows.nth(i).locator("th, td").all_inner_texts() for i in range(rows.count())]
+
+
+def test_results_of_a_table_game_explain_the_points(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=win_setup(3))
+    page = table.page
+    page.click(".hand .card.playable")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    dialog = page.locator(".results-overlay [role=dialog]")
+    text = dialog.inner_text()
+    # a one-round game is a game, not a match
+    assert EN["results.gameOver"] in text and EN["results.matchOver"] not in text
+    assert "MATCH" not in banner_text(page)
+    rows = _rows(page)
+    # places in order: you (0 cards, 74), B4 (1 card, 70), W + Skip (2 cards, 4)
+    assert [r[0] for r in rows] == ["1", "2", "3"], rows
+    assert "Ana" in rows[0][1] and rows[0][-1] == "74"
+    assert rows[1][-1] == "70" and rows[2][-1] == "4"
+    # how the points were counted: every hand's points, and the rule with the numbers
+    note = page.inner_text(".results-note")
+    assert "74" in note and "50" in note and "20" in note, note
+    assert [r[-2] for r in rows] == ["0", "4", "70"], rows  # points left in each hand
+    sizes = page.locator(".results-overlay .dialog-actions .btn").evaluate_all(
+        "els => els.map(e => [Math.round(e.getBoundingClientRect().width),"
+        " Math.round(e.getBoundingClientRect().height)])")
+    assert len(sizes) == 2 and sizes[0] == sizes[1], sizes
+    shot(page, "results-table-desktop")
+    axe_check(page, "results-table")
+
+
+def test_results_of_play_on_list_places_in_order(open_page):
+    """Standard rules, three seats: you go out first, seat 2 second, seat 1 keeps cards.
+    Seat 2 (0 cards, 0 points) is listed above seat 1 (cards left, 0 points)."""
+    setup = {"hands": [["R5"], ["B1", "B2", "B3"], ["R6"]], "top": "R3",
+             "draw": ["G9", "G8", "G7", "Y1", "Y2"], "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=3, setup=setup, viewport=PHONE)
+    page = table.page
+    page.click(".hand .card.playable")
+    table.wait_view()
+    table.others()
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    rows = _rows(page)
+    assert [r[0] for r in rows] == ["1", "2", "3"], rows
+    assert "Ana" in rows[0][1] and "3" in rows[1][1] and "2" in rows[2][1], rows
+    assert EN["results.gameOver"] in page.inner_text(".results-overlay")
+    note = page.inner_text(".results-note")
+    assert EN["results.howWinner"].split("{")[0].strip()[:20] in note, note
+    axe_check(page, "results-play-on")
+
+
+def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
+    page = table.page
+    table.act(0, {"type": "substitute", "on": True})
+    table.room["seats"][0]["substitute"] = True
+    table.send([])
+    table.wait_view()
+    assert EN["table.youSubstituted"] in page.inner_text(".table-screen")
+    table.act(0, {"type": "play", "card": "R5"})  # the substitute ends the game
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    body = page.inner_text("body")
+    assert EN["table.youSubstituted"] not in body
+    assert "next round" not in body.lower()
+
+
+# ------------------------------------------------------------------ 12. focus
+def _contrast(a: str, b: str) -> float:
+    def lum(css):
+        r, g, b_ = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
+        f = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b_)]
+        return 0.2126 * f[0] + 0.7152 * f[1] + 0.0722 * f[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_focus_lands_on_the_hand_and_its_ring_stands_out(open_page, size):
+    setup = {"hands": [["R7", "B7", "R5", "G1"], ["Y1", "Y2"]], "top": "R3",
+             "draw": ["Y5", "Y6", "B2"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=PHONE if size == "phone" else DESKTOP)
+    page = table.page
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body"
+                           " && document.activeElement.id !== 'main'")
+    focused = page.evaluate("[document.activeElement.className, document.activeElement.dataset.card]")
+    assert "playable" in focused[0] and focused[1] == "R5", focused
+    ring = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+        return {style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor}; }""")
+    assert ring["style"] != "none" and ring["width"] >= 3, ring
+    # the "can be played" ring of the other playable cards is another colour
+    probe = page.evaluate("""() => { const e = [...document.querySelectorAll('.hand .card.playable')]
+        .find(c => c !== document.activeElement); const s = getComputedStyle(e);
+        const m = s.boxShadow.match(/rgba?\\([^)]*\\)/); return m ? m[0] : s.outlineColor; }""")
+    assert _contrast(ring["color"], probe) >= 3, (ring, probe)
+    if size == "phone":
+        return
+    # without a playable card the main action gets the focus
+    setup2 = {"hands": [["B7", "G1"], ["Y1", "Y2"]], "top": "R3", "draw": ["Y5", "Y6"],
+              "first": 0}
+    table2 = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup2)
+    table2.page.wait_for_function("document.activeElement && document.activeElement.dataset"
+                                  " && document.activeElement.dataset.focusKey === 'act:draw'")
+
+
+# ------------------------------------------------------------------ 11. move history
+def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=4, seed=5)
+    page = table.page
+    for _ in range(3):
+        table.others()
+        if table.game.over:
+            break
+        g = table.game
+        table.act(0, g.legal_actions(0)[0])
+    table.others()
+    table.wait_view()
+    region = page.get_by_role("region", name=EN["history.title"])
+    items = region.locator("li")
+    n = items.count()
+    assert 3 <= n <= 8, n
+    texts = items.all_inner_texts()
+    assert any("You" in x for x in texts) and any("Computer" in x for x in texts), texts
+    assert page.evaluate("""() => !document.querySelector('.history').closest('[aria-hidden=true]')""")
+    # newest last, same as the line under the piles
+    assert texts[-1].strip() in page.inner_text(".last-move") or page.inner_text(
+        ".last-move").strip() in texts[-1]
+    # on a desktop the panel shows the newest moves (it scrolls to its end)
+    assert page.evaluate("""() => { const p = document.querySelector('.history').getBoundingClientRect(),
+        n = document.querySelector('.history li.newest').getBoundingClientRect();
+        return n.bottom <= p.bottom + 1 && n.top >= p.top - 1; }""")
+    shot(page, "history-desktop")
+    axe_check(page, "history")
+    page.select_option("#lang-select", "tr")
+    page.wait_for_function("document.documentElement.lang === 'tr'")
+    region = page.get_by_role("region", name=TR["history.title"])
+    texts_tr = region.locator("li").all_inner_texts()
+    assert len(texts_tr) == n and not any("You " in x for x in texts_tr), texts_tr
