@@ -30,6 +30,8 @@ from colorclash.server.conn import Conn
 from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits
 from colorclash.server.logs import install_redaction
+from colorclash.server.model import Room
+from colorclash.server.names import normalize_code
 from colorclash.server.protocol import (
     VERSION,
     CreateRoomBody,
@@ -172,6 +174,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def lifespan(app: FastAPI):
         st = store if store is not None else open_store(store_url or "sqlite:///colorclash.sqlite3")
         hub = Hub(st, settings, game_factory=game_factory)
+        if settings.cluster and getattr(st, "redis", None) is not None:
+            from colorclash.server.cluster import Cluster
+
+            hub.cluster = Cluster(hub, st)
+            await hub.cluster.start()
         restored = hub.load_all()
         hub.start_background()
         state["hub"] = hub
@@ -181,6 +188,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             yield
         finally:
             await hub.shutdown()
+            if hub.cluster is not None:
+                await hub.cluster.stop()
             if store is None:
                 st.close()
 
@@ -217,13 +226,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         limits.take(kind, address)
         return address
 
-    def lookup(request: Request, code: str) -> Any:
-        """A room by code, counted against the address's look-up budget."""
+    async def on_room(request: Request, method: str, code: str, *args: Any) -> Any:
+        """A REST operation on a room (wherever it lives), counted against the address's
+        look-up budget (a code that does not exist costs more)."""
         address = limit(request, "lookup")
         try:
-            return hub().get(code)
-        except ProtocolError:
-            limits.charge("lookup", address, MISS_COST - 1)
+            return await hub().room_op(method, code, *args)
+        except ProtocolError as exc:
+            if exc.code == "room_not_found":
+                limits.charge("lookup", address, MISS_COST - 1)
             raise
 
     @app.exception_handler(RequestValidationError)
@@ -268,25 +279,23 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def join_room(code: str, body: JoinBody, request: Request) -> dict[str, Any]:
         """Take a seat in a private room's lobby (an empty one unless `seat` is given)."""
         limit(request, "join")
-        lookup(request, code)
-        room, seat, token = hub().join(code, body.name, body.seat)
-        await hub().durable(room)  # the seat exists on disk before its token is given
-        return seat_ticket(request, room.code, seat, token)
+        got = await on_room(request, "join", code, body.name, body.seat)
+        return seat_ticket(request, got["code"], got["seat"], got["token"])
 
     @app.get("/api/rooms/{code}", tags=["rooms"])
     async def get_room(code: str, request: Request) -> dict[str, Any]:
         """The public room object (seats, settings, status, commitment)."""
-        return hub().room_public(lookup(request, code))
+        return await on_room(request, "public", code)
 
     @app.get("/api/rooms/{code}/qr.svg", tags=["rooms"],
              responses={200: {"content": {"image/svg+xml": {}}}})
     async def room_qr(code: str, request: Request) -> Response:
         """QR code (SVG) of the room's invite link."""
-        room = lookup(request, code)
-        qr = segno.make(f"{base_url(request)}/r/{room.code}", error="m")
+        room = await on_room(request, "public", code)
+        qr = segno.make(f"{base_url(request)}/r/{room['code']}", error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, xmldecl=False, svgclass="qr",
-                title=f"Invite link to room {room.code}")
+                title=f"Invite link to room {room['code']}")
         return Response(buf.getvalue(), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
 
@@ -294,12 +303,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def room_record(code: str, request: Request) -> dict[str, Any]:
         """The room's latest finished match: seed, commitment and actions, for
         `colorclash verify`."""
-        return hub().record(lookup(request, code))
+        return await on_room(request, "record", code)
 
     @app.get("/api/rooms/{code}/record/{match}", tags=["fairness"])
     async def room_record_of(code: str, match: int, request: Request) -> dict[str, Any]:
         """The record of finished match number `match` (1 for the room's first)."""
-        return hub().record(lookup(request, code), match)
+        return await on_room(request, "record", code, match)
 
     @app.post("/api/practice", response_model=SeatTicket, status_code=201, tags=["play"])
     async def practice(body: PracticeBody, request: Request) -> dict[str, Any]:
@@ -325,25 +334,23 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                           ) -> dict[str, Any]:
         """Queue for a table of people only; you get an automatic animal name."""
         limit(request, "queue")
-        status = hub().qm_join(body.preset if body else None,
-                               game=body.game if body else None)
-        if status["status"] == "matched":
-            t = hub().tickets
-            ticket = next(k for k, v in t.items() if v.get("matched") and
-                          v["matched"]["token"] == status["token"])
-            return {"ticket": ticket, "name": status["name"], "status": "matched",
-                    "waiting": 0, "ws": f"/ws/quick-match?ticket={ticket}",
-                    "game": t[ticket]["game"], "preset": t[ticket]["preset"]}
-        return status
+        return await queue_op("qm_join", body.preset if body else None,
+                              body.game if body else None)
+
+    async def queue_op(op: str, *args: Any) -> Any:
+        """A Quick Match operation, on the process that holds the queue."""
+        h = hub()
+        if h.cluster is not None:
+            return await h.cluster.queue_op(op, *args)
+        return await h.local_op(op, None, *args)
 
     @app.get("/api/quick-match/{ticket}", tags=["play"])
     async def quick_match_status(ticket: str) -> dict[str, Any]:
-        return hub().qm_status(ticket)
+        return await queue_op("qm_status", ticket)
 
     @app.delete("/api/quick-match/{ticket}", tags=["play"])
     async def quick_match_leave(ticket: str) -> dict[str, Any]:
-        hub().qm_leave(ticket)
-        return {"ok": True}
+        return await queue_op("qm_leave", ticket)
 
     # ------------------------------------------------------------------ WebSockets
     async def refuse(ws: WebSocket, exc: ProtocolError, close_code: int) -> None:
@@ -397,13 +404,30 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await refuse(ws, ProtocolError("bad_origin", "origin not allowed"), 4403)
             return
         h = hub()
-        try:
-            h.qm_get(ticket)
-        except ProtocolError as exc:
-            await refuse(ws, exc, 4404)
-            return
+        leader = None
+        if h.cluster is not None:
+            leader = h.cluster.leader_id()
+            if leader == h.cluster.id:
+                leader = None
+        if leader is None:
+            try:
+                h.qm_get(ticket)
+            except ProtocolError as exc:
+                await refuse(ws, exc, 4404)
+                return
         await ws.accept()
         conn = make_conn(ws)
+        if leader is not None:  # the queue is on another process
+            proxy = h.cluster.open_queue_proxy(ticket, conn, leader)
+            try:
+                await read_loop(ws, conn, lambda msg: h.cluster.queue_forward(
+                    proxy, msg.model_dump()), allowed=("ping", "leave"))
+            except Exception:  # noqa: BLE001 - disconnects surface here
+                pass
+            finally:
+                h.cluster.close_queue_proxy(proxy)
+                await _finish(conn)
+            return
         h.qm_attach(ticket, conn)
 
         def on_message(msg: Any) -> None:
@@ -431,8 +455,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         except ProtocolError as exc:
             await refuse(ws, exc, 4429)
             return
+        owner = None
         try:
-            room = h.get(code)
+            if h.cluster is not None:
+                room, owner = await h.cluster.locate(normalize_code(code))
+                if room is None:  # held by another process: check the token on the store
+                    data = h.store.load_room(normalize_code(code))
+                    if data is None:
+                        raise ProtocolError("room_not_found", "no such room", status=404)
+                    room = Room.from_data(data)
+            else:
+                room = h.get(code)
         except ProtocolError as exc:
             limits.charge("lookup", address, MISS_COST - 1)
             await refuse(ws, exc, 4404)
@@ -445,6 +478,16 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return
         await ws.accept()
         conn = make_conn(ws)
+        if owner is not None:  # proxied: messages to the owner, its states back
+            proxy = h.cluster.open_proxy(room.code, seat, conn, owner)
+            try:
+                await read_loop(ws, conn, lambda msg: h.cluster.forward(proxy, msg.model_dump()))
+            except Exception:  # noqa: BLE001 - disconnects surface here
+                pass
+            finally:
+                h.cluster.close_proxy(proxy)
+                await _finish(conn)
+            return
         h.attach(room, seat, conn)
         try:
             await read_loop(ws, conn, lambda msg: h.handle(room, seat, msg))

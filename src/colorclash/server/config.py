@@ -20,6 +20,8 @@ class Settings:
     drawn_choice: float = 6.0           # s for PLAY/KEEP of a drawn card
     next_round_delay: float = 8.0       # s between rounds of a multi-round match
     bot_delay: float = 0.6              # s before a computer player acts
+    cluster: bool = True                # on a redis:// store, share rooms with other processes
+    lease_ttl: float = 3.0              # s a process stays the owner of its rooms unheard (Redis)
     group_commit: bool = True           # batch store writes in a thread (server/writer.py)
     bot_workers: int = 1                # worker processes for searching bots (0: on the loop)
     clock_scale: float = 1.0            # multiplies the room's turn clock (tests: 0.01)

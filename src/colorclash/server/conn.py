@@ -29,13 +29,19 @@ class Conn:
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self._queue.qsize() > self.MAX_QUEUE:  # a client that does not read
-            self.close(4408, "too slow")
-            return
         try:
             text = dumps(msg)
         except ValueError:  # NaN or Infinity: never send invalid JSON
             log.error("refused to send a message with a non-finite number: %.200r", msg)
+            return
+        self.send_text(text)
+
+    def send_text(self, text: str) -> None:
+        """Send a message already encoded (as another process of the site sent it)."""
+        if self.closed:
+            return
+        if self._queue.qsize() > self.MAX_QUEUE:  # a client that does not read
+            self.close(4408, "too slow")
             return
         self._queue.put_nowait(("msg", text))
 

@@ -66,37 +66,51 @@ class Hub:
         self.quick = QuickMatch(self)
         self.thinking = ThinkingPool(self.settings.bot_workers)
         self.writer: StoreWriter | None = None  # group commit, once the loop runs
+        self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def load_all(self) -> int:
-        """Bring every stored room back (after a start or a crash)."""
+        """Bring every stored room back (after a start or a crash). With several
+        processes, only the rooms no live process holds (the cluster takes them)."""
         n = 0
         for code in self.store.room_codes():
-            data = self.store.load_room(code)
-            if not data:
+            if self.cluster is not None:
+                owner = self.cluster.owner(code)
+                if owner is not None and self.cluster.alive(owner) and owner != self.cluster.id:
+                    continue
+                if self.cluster.take(code) is not None:
+                    n += 1
                 continue
-            try:
-                room = Room.from_data(data)
-                self.rebuild_game(room)
-            except Exception:  # noqa: BLE001 - one broken room must not stop the server
-                log.exception("room %s could not be restored", code)
-                continue
-            now = self.now()
-            for s in room.seats:
-                if s.kind == "human" and s.away_since is None:
-                    s.away_since = now
-            if room.status == "finished" and room.game is not None and not any(
-                    h["match"] == room.match_no for h in room.history):
-                room.history.append(self.table.match_record(room))  # stored before records
-            self.rooms[code] = room
-            if room.status == "playing":
-                self.computers.seat_all(room)
-                if room.clock is None:
-                    self.clocks.update(room, None, None)
-                self.persist(room)
-            n += 1
+            if self.load_room(code) is not None:
+                n += 1
         return n
+
+    def load_room(self, code: str) -> Room | None:
+        """One stored room into memory: its game rebuilt by replay, the same deadlines."""
+        data = self.store.load_room(code)
+        if not data:
+            return None
+        try:
+            room = Room.from_data(data)
+            self.rebuild_game(room)
+        except Exception:  # noqa: BLE001 - one broken room must not stop the server
+            log.exception("room %s could not be restored", code)
+            return None
+        now = self.now()
+        for s in room.seats:
+            if s.kind == "human" and s.away_since is None:
+                s.away_since = now
+        if room.status == "finished" and room.game is not None and not any(
+                h["match"] == room.match_no for h in room.history):
+            room.history.append(self.table.match_record(room))  # stored before records
+        self.rooms[code] = room
+        if room.status == "playing":
+            self.computers.seat_all(room)
+            if room.clock is None:
+                self.clocks.update(room, None, None)
+            self.persist(room)
+        return room
 
     def start_background(self) -> None:
         save_many = getattr(self.store, "save_many", None)
@@ -150,6 +164,8 @@ class Hub:
             room.timer.cancel()
         self.rooms.pop(room.code, None)
         self.store.delete_room(room.code)
+        if self.cluster is not None:
+            self.cluster.forget(room.code)
 
     # ------------------------------------------------------------------ persistence
     def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None
@@ -196,7 +212,51 @@ class Hub:
         return room
 
     def code_taken(self, code: str) -> bool:
+        if self.cluster is not None:  # one code space for every process
+            return code in self.rooms or not self.cluster.claim_new(code)
         return code in self.rooms or self.store.load_room(code) is not None
+
+    # ------------------------------------------------------------------ where rooms are
+    async def room_op(self, method: str, code: str, *args: Any) -> Any:
+        """Run a REST operation on a room wherever it lives: here, or on the process that
+        owns it (several processes on Redis)."""
+        if self.cluster is None:
+            return await self.local_op(method, code, *args)
+        code = normalize_code(code)
+        deadline = self.now() + 2 * self.settings.lease_ttl + 1.0
+        while True:
+            room, owner = await self.cluster.locate(code)
+            if room is not None:
+                return await self.local_op(method, room.code, *args)
+            try:
+                return await self.cluster.call(owner, method, code, *args, timeout=1.0)
+            except ProtocolError as exc:
+                # The owner did not answer: it may have died, and its lease runs out
+                # within lease_ttl; then the room is taken over (here or elsewhere).
+                if exc.code != "internal" or exc.status != 503 or self.now() > deadline:
+                    raise
+
+    async def local_op(self, method: str, code: str | None, *args: Any) -> Any:
+        """The operations other processes may ask of this one (JSON in, JSON out)."""
+        if method == "public":
+            return self.room_public(self.get(code))
+        if method == "record":
+            return self.record(self.get(code), *args)
+        if method == "join":
+            room, seat, token = self.join(code, *args)
+            await self.durable(room)
+            return {"code": room.code, "seat": seat, "token": token}
+        if method == "qm_join":
+            return self.qm_join(*args)
+        if method == "qm_status":
+            return self.qm_status(*args)
+        if method == "qm_leave":
+            self.qm_leave(*args)
+            return {"ok": True}
+        if method == "qm_ticket":  # the matched ticket's full entry (app.py)
+            t = self.tickets.get(args[0])
+            return None if t is None else {"game": t["game"], "preset": t["preset"]}
+        raise ProtocolError("internal", f"unknown operation {method!r}", status=500)
 
     def is_operator_key(self, key: str | None) -> bool:
         import secrets

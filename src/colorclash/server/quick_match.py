@@ -50,7 +50,11 @@ class QuickMatch:
         self.tickets[ticket] = t
         self.check()
         self.notify()
-        return self.status(ticket)
+        # The answer to POST /api/quick-match: the queue ticket, matched already or not.
+        return {"ticket": ticket, "name": t["name"],
+                "status": "matched" if t["matched"] else "waiting",
+                "waiting": 0 if t["matched"] else self._waiting(t),
+                "ws": f"/ws/quick-match?ticket={ticket}", "game": d.key, "preset": preset}
 
     def get(self, ticket: str) -> dict[str, Any]:
         t = self.tickets.get(ticket)

@@ -163,6 +163,9 @@ class Table:
         room.unacked -= 1
         if future.cancelled() or future.exception() is not None:
             room.broken = True
+            if self.hub.cluster is not None and "FENCED" in str(future.exception()):
+                self.hub.cluster.lost(room.code)  # another process owns the room now
+                return
         if room.broken and room.unacked == 0:
             # The store refused a write: the room goes back to what the store holds (no
             # player saw the lost actions acknowledged) and everyone gets the fresh state.

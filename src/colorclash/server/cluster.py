@@ -1,0 +1,535 @@
+"""Several ``colorclash serve`` processes on one Redis: who owns a room, and how a player
+connected to any process reaches it.
+
+**Ownership.** Exactly one live process applies a room's actions: the one named in
+``cc:owner:{code}``. A process is alive while its key ``cc:proc:{id}`` exists (set with a
+short expiry and renewed every ``lease_ttl / 3`` seconds). Taking a room (when it is
+created, when someone needs it and its owner is dead, or when the owner's death is noticed
+by the heartbeat) is one Lua script that also increments the room's epoch
+``cc:fence:{code}``; every write of the room carries the owner's epoch and Redis refuses a
+write with an older one (``store/redis_store.py``). So a process that was paused past its
+lease and whose rooms were taken over can never write again: its write is refused, it drops
+the room and its players reconnect.
+
+**Routing.** Any process accepts any connection (no sticky sessions). A player connected
+to a process that does not own the room is *proxied*: the process (the gateway) checks the
+seat's token against the stored room, then passes the player's messages to the owner and
+the owner's messages back, over Redis pub/sub (each process listens on
+``cc:to:{id}``). REST calls about a room (its public object, joining, records) are remote
+calls to the owner the same way. Pub/sub loses nothing that matters: every ``state`` is
+complete, and a gateway whose owner died re-attaches its players to the new owner (or
+takes the room itself).
+
+**Failover.** Each heartbeat looks for processes whose key expired and takes over their
+rooms (one Lua script per room, so two survivors never both take one); a taken room is
+rebuilt from Redis by replay, with the same clock deadlines, and its timers run again on
+its new owner only, so a deadline fires once. Players who were connected to the dead
+process reconnect (the browser and ``colorclash.client`` retry with backoff) to any
+process and find the same seat, cards and clocks.
+
+**Quick Match** runs on one process at a time, the holder of ``cc:qm:leader``; the others
+pass queue calls to it. Its queue lives in memory: if that process dies, the waiting
+players' queue sockets close and they queue again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from colorclash.server.protocol import ProtocolError, dumps
+
+if TYPE_CHECKING:
+    from colorclash.server.hub import Hub
+    from colorclash.store.redis_store import RedisStore
+
+log = logging.getLogger("colorclash.server.cluster")
+
+# KEYS: owner, fence, owned-by-me, proc-key-of-current-owner (unknown: any), owned-prefix
+# ARGV: my id, proc key prefix, owned key prefix
+_ACQUIRE = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] and redis.call('EXISTS', ARGV[2] .. owner) == 1 then
+  return nil
+end
+local epoch = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[4])
+if owner and owner ~= ARGV[1] then redis.call('SREM', ARGV[3] .. owner, ARGV[4]) end
+return epoch
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_LEADER = """
+local holder = redis.call('GET', KEYS[1])
+if not holder or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
+class RemoteConn:
+    """The owner's side of a player connected to another process: what the room sends it
+    goes to that process, which writes it to the player's socket."""
+
+    def __init__(self, cluster: Cluster, gateway: str, conn_id: str) -> None:
+        self.cluster = cluster
+        self.gateway = gateway
+        self.conn_id = conn_id
+        self.closed = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if not self.closed:
+            try:
+                text = dumps(msg)
+            except ValueError:
+                return
+            self.cluster.post(self.gateway, {"op": "send", "conn": self.conn_id, "text": text})
+
+    def send_text(self, text: str) -> None:
+        if not self.closed:
+            self.cluster.post(self.gateway, {"op": "send", "conn": self.conn_id, "text": text})
+
+    def close(self, code: int, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            self.cluster.post(self.gateway, {"op": "close", "conn": self.conn_id,
+                                             "code": code, "reason": reason})
+
+    def stop(self) -> None:
+        self.closed = True
+
+
+class Proxy:
+    """The gateway's side: a player's socket here, the room on another process."""
+
+    def __init__(self, conn_id: str, code: str, seat: int | None, conn: Any,
+                 ticket: str | None = None) -> None:
+        self.conn_id = conn_id
+        self.code = code
+        self.seat = seat
+        self.conn = conn
+        self.ticket = ticket
+        self.owner: str | None = None
+
+
+class Cluster:
+    def __init__(self, hub: Hub, store: RedisStore) -> None:
+        self.hub = hub
+        self.store = store
+        self.r = store.redis
+        self.id = secrets.token_hex(6)
+        self.ttl_ms = int(hub.settings.lease_ttl * 1000)
+        self._acquire = self.r.register_script(_ACQUIRE)
+        self._release = self.r.register_script(_RELEASE)
+        self._leader = self.r.register_script(_LEADER)
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.remote: dict[str, RemoteConn] = {}    # owner side, by conn id
+        self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
+        self.leader = False
+        self._aredis: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outbox: asyncio.Queue[tuple[str, str]] | None = None
+
+    def key(self, *parts: Any) -> str:
+        return self.store.key(*parts)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        import redis.asyncio as aredis
+
+        self.beat()
+        self.r.sadd(self.key("procs"), self.id)
+        self._aredis = aredis.Redis.from_url(self.store.url, health_check_interval=10)
+        self._outbox = asyncio.Queue()
+        ready = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(ready)),
+                       loop.create_task(self._send_loop()),
+                       loop.create_task(self._heartbeat())]
+        await asyncio.wait_for(ready.wait(), 10)
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            for code in list(self.hub.rooms):
+                self._release(keys=[self.key("owner", code), self.key("owned", self.id)],
+                              args=[self.id, code])
+            self.r.delete(self.key("proc", self.id))
+            self.r.srem(self.key("procs"), self.id)
+            if self.leader:
+                self.r.delete(self.key("qm", "leader"))
+        except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
+            log.warning("could not release this process's rooms at shutdown")
+        if self._aredis is not None:
+            await self._aredis.aclose()
+
+    def beat(self) -> None:
+        self.r.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
+
+    def alive(self, pid: str) -> bool:
+        return pid == self.id or bool(self.r.exists(self.key("proc", pid)))
+
+    async def _heartbeat(self) -> None:
+        period = self.hub.settings.lease_ttl / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self.beat()
+                self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
+                                                args=[self.id, self.ttl_ms]))
+                self._take_over_dead()
+                self._check_proxies()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis away: try again at the next beat
+                log.exception("cluster heartbeat failed")
+
+    # ------------------------------------------------------------------ ownership
+    def owner(self, code: str) -> str | None:
+        raw = self.r.get(self.key("owner", code))
+        return raw.decode() if raw else None
+
+    def acquire(self, code: str) -> int | None:
+        """Own the room (it must be free or its owner dead); the epoch, or None."""
+        epoch = self._acquire(keys=[self.key("owner", code), self.key("fence", code),
+                                    self.key("owned", self.id)],
+                              args=[self.id, self.key("proc", ""), self.key("owned", ""),
+                                    code])
+        if epoch is None:
+            return None
+        self.store.epochs[code] = int(epoch)
+        return int(epoch)
+
+    def claim_new(self, code: str) -> bool:
+        """A fresh room code: reserved once in the whole site, and owned by us."""
+        if not self.r.set(self.key("code", code), self.id, nx=True):
+            return False
+        self.acquire(code)
+        return True
+
+    def forget(self, code: str) -> None:
+        """The room is dropped (swept or lost): no longer ours."""
+        self.store.epochs.pop(code, None)
+        self._release(keys=[self.key("owner", code), self.key("owned", self.id)],
+                      args=[self.id, code])
+
+    def take(self, code: str) -> Any:
+        """Own ``code`` now and load it (None if it does not exist or a live process has
+        it)."""
+        if code in self.hub.rooms:
+            return self.hub.rooms[code]
+        if self.store.load_room(code) is None:
+            return None
+        if self.acquire(code) is None:
+            return None
+        room = self.hub.load_room(code)
+        if room is None:
+            self.forget(code)
+            return None
+        log.info("process %s took room %s", self.id, code)
+        for proxy in list(self.proxies.values()):  # our own proxied players: now local
+            if proxy.code == code and proxy.seat is not None:
+                self.proxies.pop(proxy.conn_id, None)
+                self.hub.attach(room, proxy.seat, proxy.conn)
+        self.hub.clocks.schedule(room)
+        return room
+
+    def _take_over_dead(self) -> None:
+        for raw in self.r.smembers(self.key("procs")):
+            pid = raw.decode()
+            if pid == self.id or self.alive(pid):
+                continue
+            codes = [c.decode() for c in self.r.smembers(self.key("owned", pid))]
+            for code in codes:
+                try:
+                    self.take(code)
+                except Exception:  # noqa: BLE001 - one room must not stop the others
+                    log.exception("could not take room %s over from %s", code, pid)
+            if not self.r.scard(self.key("owned", pid)):
+                self.r.srem(self.key("procs"), pid)
+                self.r.delete(self.key("owned", pid))
+
+    def lost(self, code: str) -> None:
+        """A write of ours was refused: another process owns the room now."""
+        room = self.hub.rooms.pop(code, None)
+        self.store.epochs.pop(code, None)
+        if room is None:
+            return
+        log.warning("process %s lost room %s to another process", self.id, code)
+        if room.timer:
+            room.timer.cancel()
+        for conn in list(room.conns.values()):
+            conn.close(1012, "the room moved; reconnect")
+
+    # ------------------------------------------------------------------ where a room is
+    async def locate(self, code: str) -> tuple[Any, str | None]:
+        """(local room, None) or (None, owner id); room_not_found if nowhere."""
+        room = self.hub.rooms.get(code)
+        if room is not None:
+            return room, None
+        owner = self.owner(code)
+        if owner is not None and owner != self.id and self.alive(owner):
+            return None, owner
+        room = self.take(code)
+        if room is not None:
+            return room, None
+        owner = self.owner(code)
+        if owner is not None and owner != self.id and self.alive(owner):
+            return None, owner
+        raise ProtocolError("room_not_found", f"no room with code {code[:10]!r}", status=404)
+
+    # ------------------------------------------------------------------ messages
+    def post(self, pid: str, msg: dict[str, Any]) -> None:
+        if self._outbox is not None:
+            self._outbox.put_nowait((self.key("to", pid), json.dumps(msg)))
+
+    async def _send_loop(self) -> None:
+        assert self._outbox is not None
+        while True:
+            channel, text = await self._outbox.get()
+            batch = [(channel, text)]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            try:
+                pipe = self._aredis.pipeline(transaction=False)
+                for ch, tx in batch:
+                    pipe.publish(ch, tx)
+                await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - pub/sub is at most once; states are complete
+                log.exception("publishing %d messages failed", len(batch))
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        channel = self.key("to", self.id)
+        while True:
+            pubsub = self._aredis.pubsub()
+            try:
+                await pubsub.subscribe(channel)
+                ready.set()
+                while True:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=1.0)
+                    if msg is None:
+                        continue
+                    try:
+                        self._dispatch(json.loads(msg["data"]))
+                    except Exception:  # noqa: BLE001
+                        log.exception("cluster message failed")
+            except asyncio.CancelledError:
+                await pubsub.aclose()
+                raise
+            except Exception:  # noqa: BLE001 - Redis restarted: subscribe again
+                log.warning("cluster subscription lost; subscribing again")
+                try:
+                    await pubsub.aclose()
+                except Exception:  # noqa: BLE001
+                    pass
+                await asyncio.sleep(0.5)
+
+    def _dispatch(self, m: dict[str, Any]) -> None:
+        op = m.get("op")
+        if op == "send":
+            proxy = self.proxies.get(m["conn"])
+            if proxy is not None:
+                proxy.conn.send_text(m["text"])
+        elif op == "close":
+            proxy = self.proxies.pop(m["conn"], None)
+            if proxy is not None:
+                proxy.conn.close(m["code"], m.get("reason", ""))
+        elif op == "reply":
+            future = self.calls.pop(m["id"], None)
+            if future is not None and not future.done():
+                future.set_result(m)
+        elif op == "call":
+            asyncio.get_running_loop().create_task(self._serve_call(m))
+        elif op in ("attach", "msg", "detach"):
+            self._seat_message(m)
+        elif op in ("qm_attach", "qm_detach", "qm_msg"):
+            self._queue_message(m)
+
+    # -- remote calls (REST about a room elsewhere) --
+    async def call(self, pid: str, op: str, code: str | None, *args: Any,
+                   timeout: float = 5.0) -> Any:
+        call_id = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.calls[call_id] = future
+        self.post(pid, {"op": "call", "id": call_id, "from": self.id, "method": op,
+                        "code": code, "args": list(args)})
+        try:
+            reply = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            self.calls.pop(call_id, None)
+            raise ProtocolError("internal", "the process that holds this room did not "
+                                "answer; try again", status=503) from None
+        if not reply["ok"]:
+            e = reply["error"]
+            raise ProtocolError(e["code"], e["message"], status=e.get("status", 400),
+                                retry_after=e.get("retry_after"))
+        return reply["value"]
+
+    async def _serve_call(self, m: dict[str, Any]) -> None:
+        try:
+            value = await self.hub.local_op(m["method"], m.get("code"), *m.get("args", []))
+            reply = {"op": "reply", "id": m["id"], "ok": True, "value": value}
+        except ProtocolError as exc:
+            reply = {"op": "reply", "id": m["id"], "ok": False,
+                     "error": {"code": exc.code, "message": exc.message, "status": exc.status,
+                               "retry_after": exc.retry_after}}
+        except Exception as exc:  # noqa: BLE001
+            log.exception("remote call %s failed", m.get("method"))
+            reply = {"op": "reply", "id": m["id"], "ok": False,
+                     "error": {"code": "internal", "message": type(exc).__name__,
+                               "status": 500}}
+        self.post(m["from"], reply)
+
+    # -- players whose room is elsewhere --
+    def open_proxy(self, code: str, seat: int, conn: Any, owner: str) -> Proxy:
+        proxy = Proxy(secrets.token_hex(8), code, seat, conn)
+        proxy.owner = owner
+        self.proxies[proxy.conn_id] = proxy
+        self.post(owner, {"op": "attach", "code": code, "seat": seat, "conn": proxy.conn_id,
+                          "from": self.id})
+        return proxy
+
+    def forward(self, proxy: Proxy, data: dict[str, Any]) -> None:
+        """A validated client message of a proxied player, to where the room is."""
+        room = self.hub.rooms.get(proxy.code)
+        if room is not None:  # the room came here meanwhile
+            from colorclash.server.protocol import parse_client_message
+
+            self.hub.handle(room, proxy.seat, parse_client_message(json.dumps(data)))
+            return
+        if proxy.owner is not None:
+            self.post(proxy.owner, {"op": "msg", "code": proxy.code, "seat": proxy.seat,
+                                    "conn": proxy.conn_id, "data": data, "from": self.id})
+
+    def close_proxy(self, proxy: Proxy) -> None:
+        self.proxies.pop(proxy.conn_id, None)
+        room = self.hub.rooms.get(proxy.code)
+        if room is not None and proxy.seat is not None:
+            self.hub.detach(room, proxy.seat, proxy.conn)
+        elif proxy.owner is not None:
+            self.post(proxy.owner, {"op": "detach", "code": proxy.code, "seat": proxy.seat,
+                                    "conn": proxy.conn_id})
+
+    def _seat_message(self, m: dict[str, Any]) -> None:
+        from colorclash.server.protocol import parse_client_message
+
+        op, code, seat, conn_id = m["op"], m["code"], m.get("seat"), m["conn"]
+        room = self.hub.rooms.get(code)
+        if op == "attach":
+            if room is None:  # not ours (any more): the gateway will look again
+                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
+                                      "reason": "the room moved; reconnect"})
+                return
+            remote = RemoteConn(self, m["from"], conn_id)
+            self.remote[conn_id] = remote
+            self.hub.attach(room, seat, remote)
+        elif op == "detach":
+            remote = self.remote.pop(conn_id, None)
+            if room is not None and remote is not None:
+                self.hub.detach(room, seat, remote)
+        elif op == "msg":
+            remote = self.remote.get(conn_id)
+            if room is None or remote is None or room.conns.get(seat) is not remote:
+                return
+            try:
+                self.hub.handle(room, seat, parse_client_message(json.dumps(m["data"])))
+            except ProtocolError as exc:
+                remote.send(exc.to_message())
+            except Exception:  # noqa: BLE001
+                log.exception("proxied message failed in room %s", code)
+                remote.send(ProtocolError("internal", "the server failed on this message; "
+                                          "nothing changed").to_message())
+
+    def _check_proxies(self) -> None:
+        """Players proxied to an owner that died or moved: re-attach them."""
+        for proxy in list(self.proxies.values()):
+            if proxy.ticket is not None or proxy.code in self.hub.rooms:
+                continue
+            owner = self.owner(proxy.code)
+            if owner == proxy.owner and owner is not None and self.alive(owner):
+                continue
+            if owner is None or not self.alive(owner):
+                if self.take(proxy.code) is not None:
+                    continue  # take() attached our proxies locally
+                owner = self.owner(proxy.code)
+            if owner is not None and owner != self.id and self.alive(owner):
+                proxy.owner = owner
+                self.post(owner, {"op": "attach", "code": proxy.code, "seat": proxy.seat,
+                                  "conn": proxy.conn_id, "from": self.id})
+
+    # -- the Quick Match queue lives on the leader --
+    def leader_id(self) -> str | None:
+        raw = self.r.get(self.key("qm", "leader"))
+        return raw.decode() if raw else None
+
+    async def queue_op(self, op: str, *args: Any) -> Any:
+        leader = self.leader_id()
+        if leader is None:
+            self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
+                                            args=[self.id, self.ttl_ms]))
+            leader = self.id if self.leader else self.leader_id()
+        if leader == self.id or leader is None:
+            return await self.hub.local_op(op, None, *args)
+        return await self.call(leader, op, None, *args)
+
+    def open_queue_proxy(self, ticket: str, conn: Any, leader: str) -> Proxy:
+        proxy = Proxy(secrets.token_hex(8), "", None, conn, ticket=ticket)
+        proxy.owner = leader
+        self.proxies[proxy.conn_id] = proxy
+        self.post(leader, {"op": "qm_attach", "ticket": ticket, "conn": proxy.conn_id,
+                           "from": self.id})
+        return proxy
+
+    def queue_forward(self, proxy: Proxy, data: dict[str, Any]) -> None:
+        self.post(proxy.owner, {"op": "qm_msg", "ticket": proxy.ticket, "conn": proxy.conn_id,
+                                "data": data, "from": self.id})
+
+    def close_queue_proxy(self, proxy: Proxy) -> None:
+        self.proxies.pop(proxy.conn_id, None)
+        self.post(proxy.owner, {"op": "qm_detach", "ticket": proxy.ticket,
+                                "conn": proxy.conn_id})
+
+    def _queue_message(self, m: dict[str, Any]) -> None:
+        quick = self.hub.quick
+        conn_id, ticket = m["conn"], m["ticket"]
+        try:
+            if m["op"] == "qm_attach":
+                remote = RemoteConn(self, m["from"], conn_id)
+                self.remote[conn_id] = remote
+                quick.attach(ticket, remote)
+            elif m["op"] == "qm_detach":
+                remote = self.remote.pop(conn_id, None)
+                if remote is not None:
+                    quick.detach(ticket, remote)
+            elif m["op"] == "qm_msg" and m["data"].get("type") == "leave":
+                remote = self.remote.get(conn_id)
+                quick.leave(ticket)
+                if remote is not None:
+                    remote.close(1000, "left the queue")
+        except ProtocolError as exc:
+            remote = self.remote.pop(conn_id, None) or RemoteConn(self, m["from"], conn_id)
+            remote.send(exc.to_message())
+            remote.close(4404, exc.code)
+
+
+__all__ = ["Cluster", "Proxy", "RemoteConn"]
