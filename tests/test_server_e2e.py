@@ -304,7 +304,15 @@ async def test_static_client_invite_link_qr_and_openapi(server):
 
 
 @pytest.mark.asyncio
-async def test_returning_player_takes_the_seat_back_at_the_next_round(server):
+async def test_returning_player_takes_the_seat_back_at_the_next_round(tmp_path):
+    # Computer players that take a moment: the match must not be over before we are back.
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.03, reconnect_grace=GRACE,
+                        next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{tmp_path / 'back.sqlite3'}", settings) as srv:
+        await _returning_player(srv)
+
+
+async def _returning_player(server):
     c = client(server)
     t = await c.practice("Ana", bots=2, level="easy", preset="family", match="5")
     me = await c.connect(t["code"], t["token"])

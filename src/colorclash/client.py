@@ -45,8 +45,13 @@ class ClientError(RuntimeError):
 class Client:
     """REST calls of the protocol, and :meth:`connect` to open a seat's WebSocket."""
 
-    def __init__(self, base_url: str, origin: str | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
+    def __init__(self, base_url: str | list[str], origin: str | None = None) -> None:
+        """``base_url``: the site, or a list of its processes' addresses (several
+        processes on Redis without a load balancer in front: a lost connection is opened
+        again on the next one)."""
+        urls = [base_url] if isinstance(base_url, str) else list(base_url)
+        self.base_urls = [u.rstrip("/") for u in urls]
+        self.base_url = self.base_urls[0]
         self.origin = origin
 
     # ------------------------------------------------------------------ REST
@@ -133,20 +138,40 @@ class Client:
             kw["origin"] = self.origin
         return kw
 
-    async def connect(self, code: str, token: str, record: bool = False) -> SeatConnection:
-        """Open the seat's WebSocket; waits for ``welcome`` and the first ``state``."""
-        ws = await websockets.connect(self._ws_url(f"/ws/{code}?token={token}"),
-                                      **self._ws_kwargs())
-        conn = SeatConnection(ws, code, token, record=record)
+    async def connect(self, code: str, token: str, record: bool = False,
+                      reconnect: bool = True) -> SeatConnection:
+        """Open the seat's WebSocket; waits for ``welcome`` and the first ``state``.
+
+        With ``reconnect`` (the default) a connection the server loses (a restart, a
+        process that died: close codes 1001, 1006, 1011, 1012, 1013) is opened again on
+        its own, with backoff (0.2 s doubling to 2 s, for up to 60 s), on the next of
+        the client's addresses; the seat, its cards and its clock are the same, and the
+        next message is a complete ``state``. Refusals (4xxx) are not retried."""
+        conn = SeatConnection(None, code, token, record=record, client=self,
+                              reconnect=reconnect)
+        await conn.open()
         await conn.wait_for(lambda m: m["type"] == "state", timeout=10)
         return conn
+
+    async def _open_ws(self, code: str, token: str, attempt: int = 0) -> Any:
+        base = self.base_urls[attempt % len(self.base_urls)]
+        url = (base.replace("https://", "wss://").replace("http://", "ws://")
+               + f"/ws/{code}?token={token}")
+        return await websockets.connect(url, **self._ws_kwargs())
 
 
 class SeatConnection:
     """One seat's WebSocket: keeps the latest ``state`` and the messages received."""
 
-    def __init__(self, ws: Any, code: str, token: str, record: bool = False) -> None:
+    RETRY_CODES = {1001, 1006, 1011, 1012, 1013}
+    RETRY_FOR = 60.0
+
+    def __init__(self, ws: Any, code: str, token: str, record: bool = False,
+                 client: Client | None = None, reconnect: bool = False) -> None:
         self.ws = ws
+        self.client = client
+        self.reconnect = reconnect and client is not None
+        self.reconnects = 0
         self.code = code
         self.token = token
         self.seat: int | None = None
@@ -171,14 +196,44 @@ class SeatConnection:
     def room(self) -> dict[str, Any] | None:
         return self.state["room"] if self.state else None
 
+    async def open(self) -> None:
+        assert self.client is not None
+        self.ws = await self.client._open_ws(self.code, self.token, self.reconnects)
+
+    async def _reopen(self) -> None:
+        """Open the seat again after a lost connection, with backoff."""
+        delay, deadline = 0.2, time.monotonic() + self.RETRY_FOR
+        while True:
+            self.reconnects += 1
+            try:
+                await self.open()
+                return
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed,
+                    TimeoutError):
+                if time.monotonic() + delay > deadline:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+
+    def _retryable(self, exc: websockets.ConnectionClosed) -> bool:
+        code = exc.rcvd.code if exc.rcvd else 1006
+        return self.reconnect and code in self.RETRY_CODES
+
     async def close(self) -> None:
+        self.reconnect = False
         await self.ws.close()
 
     async def send(self, type_: str, **fields: Any) -> None:
-        await self.ws.send(json.dumps({"v": VERSION, "type": type_, **fields}))
+        await self.send_raw(json.dumps({"v": VERSION, "type": type_, **fields}))
 
     async def send_raw(self, data: str | bytes) -> None:
-        await self.ws.send(data)
+        try:
+            await self.ws.send(data)
+        except websockets.ConnectionClosed as exc:
+            if not self._retryable(exc):
+                raise
+            # Lost: open again; the message is dropped (the next state says what holds).
+            await self._reopen()
 
     async def act(self, action: dict[str, Any]) -> None:
         await self.send("action", action=action)
@@ -189,7 +244,10 @@ class SeatConnection:
             raw = await asyncio.wait_for(self.ws.recv(), timeout)
         except websockets.ConnectionClosed as exc:
             self.close_code = exc.rcvd.code if exc.rcvd else None
-            raise
+            if not self._retryable(exc):
+                raise
+            await self._reopen()
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
         if self.frames is not None:
             self.frames.append(raw if isinstance(raw, str) else raw.decode())
         msg = json.loads(raw)
@@ -227,9 +285,11 @@ class SeatConnection:
         return bool(v and self.seat in v.get("to_act", []) and v.get("legal"))
 
     async def play(self, bot: Any, timeout: float = 120.0,
-                   until: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+                   until: Callable[[dict[str, Any]], bool] | None = None,
+                   pace: float = 0.0) -> dict[str, Any]:
         """Let ``bot`` (anything with ``act(view, events)``) play this seat until the match
-        is over (or ``until(state)``); returns the last state."""
+        is over (or ``until(state)``), waiting ``pace`` seconds before each action;
+        returns the last state."""
         until = until or (lambda st: st["room"]["status"] == "finished")
         deadline = time.monotonic() + timeout
         acted_at: tuple[int, int] | None = None
@@ -245,6 +305,10 @@ class SeatConnection:
                     and v.get("phase") != "round_over" and acted_at is None
                     and not any(s.get("substitute") for s in st["room"]["seats"]
                                 if s["seat"] == self.seat)):
+                if pace:
+                    await asyncio.sleep(pace)
+                    if self.state is not st:
+                        continue  # something changed meanwhile: look again
                 action = bot.act(v, pending)
                 pending = []
                 if action is not None:
@@ -261,6 +325,8 @@ class SeatConnection:
                 pending.extend(msg["events"])
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
+            elif msg["type"] == "welcome":
+                acted_at = None  # (re)attached: an action in flight may have been lost
             elif msg["type"] == "error":
                 # Refused: the state we acted on was already out of date (the next state is
                 # on its way) or we were too fast. Look again once a new state arrives, or

@@ -252,7 +252,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     # ------------------------------------------------------------------ REST
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "rooms": len(hub().rooms)}
+        h = hub()
+        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms)}
+        if h.cluster is not None:
+            out["process"] = h.cluster.id
+        return out
 
     @app.get("/api/games", tags=["rooms"])
     async def list_games() -> dict[str, Any]:

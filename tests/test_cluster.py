@@ -1,0 +1,230 @@
+"""Several server processes on one Redis (issue 17): players of one room on different
+processes, the owner killed (SIGKILL) in mid-game again and again with every acknowledged
+action checked, a paused owner fenced off, and a clock deadline that fires once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import urllib.request
+
+import pytest
+
+from colorclash.bots import make_bot
+from colorclash.client import Client
+from colorclash.fairness import log_hash
+from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
+from colorclash.verify import verify_record
+
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
+
+ENV = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_RECONNECT_GRACE": "120",
+       "COLORCLASH_LEASE_TTL": "1.0", "COLORCLASH_BOT_WORKERS": "0", **LIFTED_LIMITS_ENV}
+
+
+def _health(url: str) -> dict:
+    with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def _owner(redis_url: str, code: str) -> str | None:
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    try:
+        raw = r.get(f"cc:owner:{code}")
+        return raw.decode() if raw else None
+    finally:
+        r.close()
+
+
+class Site:
+    """N processes sharing one Redis; a process can be killed and replaced."""
+
+    def __init__(self, redis_url: str, n: int, env: dict | None = None) -> None:
+        self.redis_url = redis_url
+        self.env = {**ENV, **(env or {})}
+        self.procs = [ServerProcess(redis_url, env=self.env).start() for _ in range(n)]
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.url for p in self.procs]
+
+    def by_id(self) -> dict[str, ServerProcess]:
+        return {_health(p.url)["process"]: p for p in self.procs}
+
+    def kill(self, proc: ServerProcess) -> None:
+        """SIGKILL, then a new process on the same address (a load balancer's target)."""
+        proc.kill()
+        i = self.procs.index(proc)
+        self.procs[i] = ServerProcess(self.redis_url, env=self.env, port=proc.port).start()
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.stop()
+
+
+@pytest.fixture
+def site3(redis_db):
+    site = Site(redis_db, 3)
+    yield site
+    site.stop()
+
+
+async def _play(conns, seed=0, timeout=120, pace=0.0):
+    bots = [make_bot("easy", seed=seed + i) for i in range(len(conns))]
+    return await asyncio.gather(*(c.play(b, timeout=timeout, pace=pace) for c, b in
+                                  zip(conns, bots, strict=True)))
+
+
+@pytest.mark.asyncio
+async def test_a_room_played_from_three_processes(site3):
+    a, b, c = site3.urls
+    host = await Client(a).create_room("Ana", preset="classic-table", seats=3)
+    code = host["code"]
+    bo = await Client(b).join(code, "Bo")          # REST on another process
+    cy = await Client(c).join(code, "Cy")
+    assert (await Client(c).room(code))["seats"][2]["name"] == "Cy"
+    conns = [await Client(a).connect(code, host["token"]),
+             await Client(b).connect(code, bo["token"]),
+             await Client(c).connect(code, cy["token"])]
+    owner = _owner(site3.redis_url, code)
+    assert owner == _health(a)["process"]
+    for conn in conns[1:]:
+        await conn.send("ready")
+    await conns[0].wait_state(lambda s: all(x["ready"] for x in s["room"]["seats"]))
+    await conns[0].send("start")
+    states = await _play(conns)
+    assert {s["room"]["status"] for s in states} == {"finished"}
+    assert len({s["log_hash"] for s in states}) == 1
+    record = await Client(b).record(code)
+    assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+    # one code space: a code is never handed out twice across processes
+    codes = [(await Client(u).create_room("X"))["code"] for u in site3.urls for _ in range(5)]
+    assert len(set(codes)) == len(codes)
+    for conn in conns:
+        await conn.close()
+
+
+def _shown(conn) -> dict[int, str]:
+    """Every state this player was shown: seq -> log hash (each one acknowledged)."""
+    out = {}
+    for frame in conn.frames or []:
+        msg = json.loads(frame)
+        if msg["type"] == "state" and msg["room"]["match"] == 1 and msg["log_hash"]:
+            out[msg["seq"]] = msg["log_hash"]
+    return out
+
+
+@pytest.mark.asyncio
+async def test_killing_the_owner_again_and_again_loses_no_acknowledged_action(site3):
+    urls = site3.urls
+    host = await Client(urls[0]).create_room("Ana", preset="standard", seats=2, clock=90,
+                                             match="5")
+    code = host["code"]
+    guest = await Client(urls[1]).join(code, "Bo")
+    # each player knows every process: a lost connection reopens on another one
+    conns = [await Client(urls[1:] + urls[:1]).connect(code, host["token"], record=True),
+             await Client(urls[2:] + urls[:2]).connect(code, guest["token"], record=True)]
+    await conns[1].send("ready")
+    await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    await conns[0].send("start")
+    kills = []
+
+    async def killer():
+        while len(kills) < 4:
+            await asyncio.sleep(1.0)
+            if conns[0].room["status"] == "finished":
+                return
+            owner = _owner(site3.redis_url, code)
+            victim = (await asyncio.to_thread(site3.by_id))[owner]
+            # SIGKILL whichever process owns the room now (and start a fresh one there)
+            await asyncio.to_thread(site3.kill, victim)
+            kills.append(owner)
+
+    done = asyncio.ensure_future(_play(conns, timeout=200, pace=0.08))
+    await killer()
+    states = await done
+    assert len(kills) == 4, "the match ended before four kills"
+    assert {s["room"]["status"] for s in states} == {"finished"}
+    record = await Client(site3.urls[0]).record(code)
+    assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+    actions = [tuple(x) for x in record["actions"]]
+    shown = {**_shown(conns[0]), **_shown(conns[1])}
+    assert len(shown) > 20
+    for seq, h in shown.items():  # nothing a player was shown was lost or changed
+        assert log_hash(record["commitment"], actions[:seq]) == h, seq
+    assert sum(c.reconnects for c in conns) >= 1
+    for conn in conns:
+        await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_a_paused_owner_is_fenced_off(redis_db):
+    site = Site(redis_db, 2)
+    try:
+        a, b = site.urls
+        t = await Client(a).create_room("Ana", preset="standard", seats=2)
+        code = t["code"]
+        g = await Client(b).join(code, "Bo")
+        pa = site.by_id()
+        owner_id = _owner(redis_db, code)
+        owner = pa[owner_id]
+        other_url = next(p.url for i, p in pa.items() if i != owner_id)
+        me = await Client(owner.url).connect(code, t["token"], reconnect=True)
+        bo = await Client(other_url).connect(code, g["token"])
+        os.kill(owner.proc.pid, signal.SIGSTOP)  # a long pause: its lease runs out
+        try:
+            await asyncio.sleep(2.5)
+            # the other process takes the room (its player is proxied there)
+            await bo.send("ready")
+            await asyncio.sleep(1.0)
+            assert _owner(redis_db, code) != owner_id
+        finally:
+            os.kill(owner.proc.pid, signal.SIGCONT)
+        # the old owner, awake again, may not write: its player is sent to the new owner
+        await me.send("ping", t=1)
+        st = await bo.wait_state(lambda s: s["room"]["seats"][1]["ready"], timeout=15)
+        assert st["room"]["seats"][1]["ready"]
+        assert _owner(redis_db, code) != owner_id
+        await me.close()
+        await bo.close()
+    finally:
+        site.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_deadline_of_a_dead_owner_fires_once_on_the_new_one(redis_db):
+    site = Site(redis_db, 2, env={"COLORCLASH_CLOCK_SCALE": "0.1"})  # 30 s turns: 3 s
+    try:
+        a, b = site.urls
+        t = await Client(a).create_room("Ana", preset="classic-table", seats=2, clock=30)
+        code = t["code"]
+        g = await Client(a).join(code, "Bo")
+        c0 = await Client([b, a]).connect(code, t["token"])
+        c1 = await Client([b, a]).connect(code, g["token"])
+        await c1.send("ready")
+        await c0.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await c0.send("start")
+        st = await c0.wait_state(lambda s: s["room"]["status"] == "playing")
+        deadline_ms = st["clock"]["deadline"]
+        turn = st["clock"]["seat"]
+        owner = site.by_id()[_owner(redis_db, code)]
+        owner.kill()  # nobody acts: the new owner must run out this very clock, once
+        st = await c0.wait_state(lambda s: s["seq"] >= 1, timeout=20)
+        record_turn = st["view"]["turn"]
+        assert record_turn != turn  # the timed-out seat's turn ended
+        import redis
+
+        r = redis.Redis.from_url(redis_db)
+        log = [json.loads(x) for x in r.lrange(f"cc:log:{code}:1", 0, -1)]
+        r.close()
+        assert log[0] == [turn, {"type": "timeout"}]
+        assert sum(1 for seat, act in log if act == {"type": "timeout"} and seat == turn) == 1
+        assert st["clock"]["deadline"] != deadline_ms
+        await c0.close()
+        await c1.close()
+    finally:
+        site.stop()
