@@ -217,8 +217,9 @@ class Rainbow(Game):
         given_deck = cards(setup["deck"], "deck") if deck_given else []
         excess = [c for c, k in named.items() if k > CARD_COUNTS.get(c, 0)]
         if excess:
-            raise ValueError(f"setup names more cards {excess[0]} than the deck holds "
-                             f"({CARD_COUNTS.get(excess[0], 0)})")
+            a, b = excess[0]
+            raise ValueError(f"setup names {named[excess[0]]} cards {a}/{b} but the deck "
+                             f"has {CARD_COUNTS.get(excess[0], 0)}")
         if deck_given:
             self.deck = given_deck[::-1]
         else:
