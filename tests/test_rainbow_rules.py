@@ -513,3 +513,18 @@ def test_setup_without_hands_deals_them_from_the_given_deck():
 def test_a_game_class_built_directly_works_like_new_game():
     g = Rainbow(seed=4)
     assert g.view(0) == new_game("rainbow", seats=2, seed=4).view(0)
+
+
+def test_a_card_turned_twice_still_hides_its_face_underneath():
+    g = game(table=[["red", "black"]],
+             hands=[[["blue", "white"], ["green", "white"], ["indigo", "white"]],
+                    [["orange", "white"]] * 3])
+    g.apply(0, play(0))
+    g.apply(0, flip(0))   # black shows for a moment
+    g.apply(0, play(0))
+    events = g.apply(0, flip(0))  # red again
+    assert events == [{"type": "flip", "seat": 0, "place": 0, "face": "red"}]
+    g.apply(0, play(0))
+    assert g.table[0] == ("red", "black")
+    for seat in (0, 1, None):
+        assert "black" not in json.dumps(g.view(seat))
