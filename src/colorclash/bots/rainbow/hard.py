@@ -31,15 +31,18 @@ from colorclash.engine.rainbow import MAX_CARDS_PER_TURN, PLACES, PLAY
 
 ROUND_ENDS = frozenset({"shadow", "error", "rainbow", "game_over"})
 
-#: spread of the final margin per card still to be drawn (self-play of hard, measured)
-MARGIN_SPREAD = 1.4
+#: spread (standard deviation) of the change of margin until the end of the game, per
+#: square root of the cards still to be drawn: about 2.0-2.2 in 400 games of medium
+#: against itself (docs/rainbow.md); a few cards are added for the row still in play
+MARGIN_SPREAD = 2.1
+ROW_IN_PLAY = 3
 
 
 def win_chance(margin: int, deck: int, over: bool) -> float:
     """The chance of winning with ``margin`` cards ahead and ``deck`` cards to draw."""
     if over or deck <= 0:
         return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-    z = margin / (MARGIN_SPREAD * math.sqrt(deck))
+    z = margin / (MARGIN_SPREAD * math.sqrt(deck + ROW_IN_PLAY))
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
