@@ -243,3 +243,12 @@ def test_win_chance():
     assert win_chance(3, 0, True) == 1.0 and win_chance(0, 0, True) == 0.5
     assert win_chance(-1, 10, False) < 0.5 < win_chance(1, 10, False)
     assert win_chance(5, 40, False) < win_chance(5, 4, False)
+
+
+def test_the_simulator_plays_rainbow():
+    from colorclash.simulate import simulate
+
+    report = simulate(game="rainbow", players=2, games=4, bots=["medium", "random"], seed=3)
+    assert report["games"] == report["wins"] + report["draws"] == 4
+    assert report["preset"] == "standard" and report["unfinished"] == 0
+    assert report["bots"]["medium"]["wins"] >= 3

@@ -134,10 +134,12 @@ def _deal(slots: list[list[Any]], rng: random.Random, trust_memory: bool,
             if total == 0:
                 return None
         pick = rng.randrange(total)
-        for (key, _), w in zip(options, weights, strict=True):
+        chosen = 0
+        for chosen, w in enumerate(weights):  # noqa: B007 - the index is the choice
             pick -= w
             if pick < 0:
                 break
+        key = options[chosen][0]
         other = key[1] if key[0] == face else key[0]
         pool[key] -= 1
         supply[face] -= 1
