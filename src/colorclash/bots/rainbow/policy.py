@@ -116,33 +116,28 @@ class Policy:
         gamble = sum(backs_safe) / len(backs_safe) if backs_safe else 0.0
         return 1 - none_safe + none_safe * gamble
 
-    def after_play_value(self, n_after: int, played_after: int) -> float:
-        """What a safe card is worth once it lies (``n_after`` cards showing)."""
-        if n_after == PLACES:
-            return float(PLACES)
-        if played_after >= MAX_CARDS_PER_TURN:
-            return self.end_values[n_after]
-        return max(self.end_values[n_after], 0.0)
-
     def best_play(self, ups: list[str], fronts: list[str], played: int,
                   opp_backs: list[str | None]) -> tuple[int, bool, float]:
-        """The play with the best expected value: (hand position, turned, value)."""
+        """The play with the best expected value: (hand position, turned, value).
+
+        A safe card that fills the row wins it; one that ends the turn otherwise (the
+        third card) is worth what leaving the row to the opponent is worth; one after
+        which the turn goes on is worth at least that (the player may still stop). A card
+        that fails the check loses the row, this card included."""
         used = used_colors(ups)
         n_after = len(ups) + 1
-        ok = self.after_play_value(n_after, played + 1)
-        if n_after < PLACES and played + 1 >= MAX_CARDS_PER_TURN:
-            # the turn ends with this card: the opponent faces the row
-            ok = self.end_values[n_after] if n_after < PLACES - 1 else None
+        turn_ends = played + 1 >= MAX_CARDS_PER_TURN
         fail = -float(n_after)
         best = (0, False, -1e9)
         for i, f in enumerate(fronts):
             for turned in (False, True):
                 p = p_safe_partner(f, used) if turned else (1.0 if is_safe(f, used) else 0.0)
-                if ok is None:  # five cards left to the opponent: weigh their chance
-                    after = [*ups, f] if not turned else [*ups, WHITE]
-                    good = self.end_value(after, opp_backs)
+                if n_after == PLACES:
+                    good = float(PLACES)
+                elif turn_ends:  # (a turned card's face is unknown: counted as no colour)
+                    good = self.end_value([*ups, WHITE if turned else f], opp_backs)
                 else:
-                    good = ok
+                    good = max(self.end_values[n_after], 0.0)
                 value = p * good + (1 - p) * fail
                 if not turned and f == WHITE and n_after < PLACES:
                     value -= self.keep_white  # a white is worth keeping for the sixth place
