@@ -99,8 +99,7 @@ def candidates(view: View, legal: list[Action], memory: Memory) -> list[Action]:
         if a["type"] == "flip" and memory.ups == ups:
             p = a["place"]
             d = memory.downs[p]
-            ends = state["played"] + 1 >= MAX_CARDS_PER_TURN or len(ups) + 1 >= PLACES
-            if d is not None and ends and not is_safe(d, used_colors(ups, skip=p)):
+            if d is not None and last and not is_safe(d, used_colors(ups, skip=p)):
                 continue
         keep.append(a)
     return keep or list(legal)
@@ -138,7 +137,7 @@ class HardBot(Bot):
         return self._search(view, options)
 
     def _world(self, view: View, rng: random.Random) -> World | None:
-        """One world to search in (the ceiling benchmark overrides it)."""
+        """One world to search in, dealt from what this player knows."""
         assert self._sampler is not None
         return self._sampler.sample(rng)
 
