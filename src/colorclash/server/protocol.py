@@ -13,7 +13,14 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 VERSION = 1
 NAME_MAX = 20
@@ -90,17 +97,41 @@ class _Strict(BaseModel):
 
 
 # ----------------------------------------------------------------------------- engine action
-class EngineAction(_Strict):
-    """An engine action as a client may send it. The engine checks legality."""
+ACTION_FIELDS_MAX = 6
 
+
+class EngineAction(BaseModel):
+    """An engine action as a client may send it: a ``type`` and a few scalar fields, each
+    game's own (Color Clash: ``card``, ``color``, ``target``; Coloretto: ``row``; Rainbow:
+    ``hand``, ``turned``, ``place``). The shape is checked here, legality by the engine."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
     type: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[a-z_]+$")]
-    card: Annotated[str, Field(min_length=1, max_length=24)] | None = None
-    color: Annotated[str, Field(min_length=1, max_length=2)] | None = None
-    target: Annotated[int, Field(ge=0, le=5)] | None = None
-    on: bool | None = None
+
+    @model_validator(mode="after")
+    def _scalar_fields(self) -> EngineAction:
+        extra = self.model_extra or {}
+        if len(extra) > ACTION_FIELDS_MAX:
+            raise ValueError(f"an action has at most {ACTION_FIELDS_MAX} fields besides type")
+        for name, value in extra.items():
+            if not re.fullmatch(r"[a-z_]{1,20}", name):
+                raise ValueError(f"unknown action field {name[:20]!r}")
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, int):
+                if not -1000 <= value <= 1000:
+                    raise ValueError(f"{name}: a number between -1000 and 1000")
+            elif isinstance(value, str):
+                if not 1 <= len(value) <= 40:
+                    raise ValueError(f"{name}: text of 1 to 40 characters")
+            else:
+                raise ValueError(f"{name}: a text, a whole number or true/false")
+        return self
 
     def to_engine(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
+        out = {"type": self.type}
+        out.update({k: v for k, v in (self.model_extra or {}).items() if v is not None})
+        return out
 
 
 # ----------------------------------------------------------------------------- client -> server

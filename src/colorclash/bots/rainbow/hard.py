@@ -107,6 +107,7 @@ def candidates(view: View, legal: list[Action], memory: Memory) -> list[Action]:
 
 class HardBot(Bot):
     level = "hard"
+    thinks = True  # searches: the server runs it in a worker process
 
     def __init__(self, *, game: str = "rainbow", seed: int | str | None = None,
                  budget_ms: float | None = 80.0, rollouts: int | None = None,
