@@ -228,3 +228,65 @@ async def test_a_deadline_of_a_dead_owner_fires_once_on_the_new_one(redis_db):
         await c1.close()
     finally:
         site.stop()
+
+
+@pytest.mark.asyncio
+async def test_rate_limits_are_shared_by_the_processes(redis_db):
+    env = {k: v for k, v in ENV.items() if not k.startswith("COLORCLASH_LIMIT_CREATE")}
+    env.update(COLORCLASH_LIMIT_CREATE_BURST="4", COLORCLASH_LIMIT_CREATE_PER_MIN="1")
+    site = Site(redis_db, 2, env=env)
+    site.env = env
+    try:
+        from colorclash.client import ClientError
+
+        a, b = site.urls
+        for url in (a, b, a, b):
+            await Client(url).create_room("Ana")
+        for url in (a, b):  # the budget is the address's, whichever process answers
+            with pytest.raises(ClientError) as err:
+                await Client(url).create_room("Ana")
+            assert err.value.status == 429
+    finally:
+        site.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from redis_server import RedisServer, available
+
+    if not available():
+        pytest.skip("redis-server is not installed")
+    rs = RedisServer(tmp_path, aof=True).start()
+    site = Site(rs.url, 1)
+    try:
+        url = site.urls[0]
+        t = await Client(url).create_room("Ana", preset="standard", seats=2, match="3")
+        code = t["code"]
+        g = await Client(url).join(code, "Bo")
+        conns = [await Client(url).connect(code, t["token"], record=True),
+                 await Client(url).connect(code, g["token"], record=True)]
+        await conns[1].send("ready")
+        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await conns[0].send("start")
+        play = asyncio.ensure_future(_play(conns, timeout=120, pace=0.05))
+        await asyncio.sleep(2.0)
+        rs.stop(kill=True)  # Redis dies; its AOF (appendfsync always) has every write
+        await asyncio.sleep(1.0)
+        rs.start()
+        states = await play
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        record = await Client(url).record(code)
+        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+        actions = [tuple(x) for x in record["actions"]]
+        shown = {**_shown(conns[0]), **_shown(conns[1])}
+        for seq, h in shown.items():
+            assert log_hash(record["commitment"], actions[:seq]) == h
+        for conn in conns:
+            await conn.close()
+    finally:
+        site.stop()
+        rs.stop()

@@ -179,6 +179,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
             hub.cluster = Cluster(hub, st)
             await hub.cluster.start()
+            from colorclash.server.limits import SharedLimits
+
+            state["limits"] = SharedLimits(settings, st.redis, st.prefix)
         restored = hub.load_all()
         hub.start_background()
         state["hub"] = hub
@@ -221,9 +224,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return JSONResponse(status_code=exc.status_code, headers=getattr(exc, "headers", None),
                             content={"error": {"code": code, "message": message}})
 
+    def limits_now() -> AddressLimits:
+        return state.get("limits", limits)
+
     def limit(request: Request, kind: str) -> str:
         address = client_address(request.client)
-        limits.take(kind, address)
+        limits_now().take(kind, address)
         return address
 
     async def on_room(request: Request, method: str, code: str, *args: Any) -> Any:
@@ -234,7 +240,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return await hub().room_op(method, code, *args)
         except ProtocolError as exc:
             if exc.code == "room_not_found":
-                limits.charge("lookup", address, MISS_COST - 1)
+                limits_now().charge("lookup", address, MISS_COST - 1)
             raise
 
     @app.exception_handler(RequestValidationError)
@@ -455,7 +461,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         h = hub()
         address = client_address(ws.client)
         try:
-            limits.take("lookup", address)
+            limits_now().take("lookup", address)
         except ProtocolError as exc:
             await refuse(ws, exc, 4429)
             return
@@ -471,12 +477,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             else:
                 room = h.get(code)
         except ProtocolError as exc:
-            limits.charge("lookup", address, MISS_COST - 1)
+            limits_now().charge("lookup", address, MISS_COST - 1)
             await refuse(ws, exc, 4404)
             return
         seat = room.seat_of_token(token) if token else None
         if seat is None:
-            limits.charge("lookup", address, MISS_COST - 1)
+            limits_now().charge("lookup", address, MISS_COST - 1)
             await refuse(ws, ProtocolError("bad_token", "this token holds no seat in this room"),
                          4401)
             return

@@ -84,4 +84,56 @@ class AddressLimits:
                 del self.buckets[key]
 
 
-__all__ = ["AddressLimits", "MISS_COST"]
+# KEYS: the bucket; ARGV: burst, rate per s, cost, mode ("take" | "charge")
+_BUCKET = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local burst, rate, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1]) or burst
+local ts = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + (now - ts) * rate)
+local ok = 1
+if ARGV[4] == 'take' then
+  if tokens >= cost then tokens = tokens - cost else ok = 0 end
+else
+  tokens = math.max(-burst, tokens - cost)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+local full = 1000
+if rate > 0 then full = math.ceil((burst - tokens) / rate * 1000) + 1000 end
+redis.call('PEXPIRE', KEYS[1], full)
+return {ok, tostring(tokens)}
+"""
+
+
+class SharedLimits(AddressLimits):
+    """The same buckets kept in Redis, so that several processes share one budget per
+    address (a client cannot multiply its budget by reaching other processes)."""
+
+    def __init__(self, settings: Settings, redis_client: object, prefix: str) -> None:
+        super().__init__(settings)
+        self.r = redis_client
+        self.prefix = prefix
+        self._script = redis_client.register_script(_BUCKET)  # type: ignore[attr-defined]
+
+    def _run(self, kind: str, address: str, cost: float, mode: str) -> tuple[bool, float]:
+        burst, rate = self.rules[kind]
+        ok, tokens = self._script(keys=[f"{self.prefix}limit:{kind}:{address}"],
+                                  args=[burst, rate, cost, mode])
+        return bool(ok), float(tokens)
+
+    def take(self, kind: str, address: str, cost: float = 1.0) -> None:
+        ok, tokens = self._run(kind, address, cost, "take")
+        if not ok:
+            rate = self.rules[kind][1]
+            wait = math.ceil((cost - tokens) / rate) if rate > 0 else 3600
+            raise ProtocolError("rate_limited", f"too many requests of this kind from your "
+                                f"address; try again in {wait} s", status=429,
+                                retry_after=wait)
+
+    def charge(self, kind: str, address: str, cost: float) -> None:
+        self._run(kind, address, cost, "charge")
+
+
+__all__ = ["AddressLimits", "MISS_COST", "SharedLimits"]
