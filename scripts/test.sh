@@ -7,10 +7,13 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need_apt+=(redis-server)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx-light)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" = "0" ]; then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+        # the packages' own services are not needed: the tests start their own
+        { service nginx stop || true; service redis-server stop || true; } >/dev/null 2>&1
     else
         echo "note: ${need_apt[*]} missing and not root; the tests that need them will be skipped" >&2
     fi

@@ -1,0 +1,101 @@
+"""The example reverse-proxy configuration of docs/deployment.md, tested: nginx in front of
+two processes on one Redis, a game played through it, one process killed in mid-game and
+the players carried on by the other (no sticky sessions)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from colorclash.bots import make_bot
+from colorclash.client import Client
+from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess, free_port
+from colorclash.verify import verify_record
+
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
+
+CONF = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx-colorclash.conf"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def _nginx_config(folder: Path, listen: int, ports: list[int]) -> Path:
+    site = CONF.read_text()
+    servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports)
+    site = re.sub(r"(?m)^    server 127\.0\.0\.1:80\d\d.*\n", "", site)
+    site = site.replace("    least_conn;", "    least_conn;\n" + servers)
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    (folder / "site.conf").write_text(site)
+    main = folder / "nginx.conf"
+    main.write_text(f"""
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+daemon off;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/site.conf;
+}}
+""")
+    return main
+
+
+@pytest.mark.asyncio
+async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    env = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_LEASE_TTL": "1.0",
+           "COLORCLASH_TRUSTED_PROXIES": "127.0.0.1", "COLORCLASH_BOT_WORKERS": "0",
+           **LIFTED_LIMITS_ENV}
+    procs = [ServerProcess(redis_db, env=env).start() for _ in range(2)]
+    listen = free_port()
+    conf = _nginx_config(tmp_path, listen, [p.port for p in procs])
+    nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)],
+                             stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{listen}"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        site = Client(url)
+        t = await site.create_room("Ana", preset="standard", seats=2, match="3")
+        g = await site.join(t["code"], "Bo")
+        conns = [await site.connect(t["code"], t["token"]),
+                 await site.connect(t["code"], g["token"])]
+        await conns[1].send("ready")
+        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await conns[0].send("start")
+        bots = [make_bot("easy", seed=1), make_bot("easy", seed=2)]
+        play = asyncio.gather(*(c.play(b, timeout=120, pace=0.03)
+                                for c, b in zip(conns, bots, strict=True)))
+        await asyncio.sleep(1.5)
+        await asyncio.to_thread(procs[0].kill)  # one process dies: nginx and the other
+        states = await play                     # process carry the game on
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        record = await site.record(t["code"])
+        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+        for c in conns:
+            await c.close()
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        for p in procs:
+            p.stop()
