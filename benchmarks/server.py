@@ -21,8 +21,10 @@ temporary folder, limits lifted for one address), or ``--url`` for one already r
 appended as JSON lines.
 
 Usage: ``colorclash bench server [--connections 1000,2000] [--pace human|full]
-[--duration 60] [--echo] [--idle N] [--synchronous full|normal] [--url URL] [--out F]
-[--json]``.
+[--duration 60] [--echo] [--idle N] [--thinking N] [--synchronous full|normal]
+[--url URL] [--out F] [--json]``. ``--thinking N``: N Practice rooms of ``hard``
+computer players while another room pings, with their search on the event loop and in
+worker processes (``COLORCLASH_BOT_WORKERS`` 0 and 1): the ping's tail.
 """
 
 from __future__ import annotations
@@ -300,6 +302,50 @@ async def _run_idle(url: str, pid: int, n: int) -> dict[str, Any]:
             "kb_per_idle_connection": round((rss1 - rss0) / max(1, len(conns)), 1)}
 
 
+# ------------------------------------------------------------------ searching bots vs pings
+async def _run_thinking(url: str, rooms: int, duration: float) -> dict[str, Any]:
+    """``rooms`` Practice tables of one person (the load client, at full speed) and three
+    ``hard`` computer players, and meanwhile a ping every 20 ms on a room of its own: the
+    ping's round trip shows how long other rooms wait while the computers think."""
+    from colorclash.bots import make_bot
+    from colorclash.client import Client
+
+    client = Client(url)
+    stop = time.monotonic() + duration + 3
+
+    async def table(i: int) -> None:
+        while time.monotonic() < stop:
+            t = await client.practice(f"T{i}", bots=3, level="hard", preset="classic-table")
+            async with await client.connect(t["code"], t["token"]) as conn:
+                try:
+                    await conn.play(make_bot("easy", seed=i), timeout=max(1, stop -
+                                                                         time.monotonic()))
+                except TimeoutError:
+                    return
+
+    pinger_t = await client.create_room("Pinger")
+    pinger = await client.connect(pinger_t["code"], pinger_t["token"])
+    tables = [asyncio.create_task(table(i)) for i in range(rooms)]
+    await asyncio.sleep(3)
+    rtts: list[float] = []
+    end = time.monotonic() + duration
+    i = 0
+    while time.monotonic() < end:
+        i += 1
+        t0 = time.perf_counter()
+        await pinger.send("ping", t=i)
+        await pinger.wait_for(lambda m, n=i: m["type"] == "pong" and m["t"] == n, timeout=10)
+        rtts.append((time.perf_counter() - t0) * 1000)
+        await asyncio.sleep(0.02)
+    for t in tables:
+        t.cancel()
+    await asyncio.gather(*tables, return_exceptions=True)
+    await pinger.close()
+    return {"hard_rooms": rooms, "pings": len(rtts),
+            "ping_ms": {"p50": round(_pct(rtts, 50), 2), "p99": round(_pct(rtts, 99), 2),
+                        "max": round(max(rtts, default=0), 2)}}
+
+
 def _start_echo() -> tuple[subprocess.Popen[bytes], int]:
     from colorclash.server.testing import free_port
 
@@ -320,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
     p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
+    p.add_argument("--thinking", type=int, default=0,
+                   help="N Practice rooms of hard players and a pinging room, with the "
+                        "search in worker processes and on the event loop")
     p.add_argument("--synchronous", choices=["full", "normal"], default="full")
     p.add_argument("--url", default=None, help="a running site instead of a child process")
     p.add_argument("--out", default=None, help="append results here (JSON lines)")
@@ -347,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(json.dumps(r), flush=True)
 
-    counts = [int(x) for x in args.connections.split(",") if x.strip()]
+    counts = [int(x) for x in args.connections.split(",") if x.strip() and int(x) > 0]
     with tempfile.TemporaryDirectory() as tmp:
         for n in counts:
             if args.url:
@@ -373,6 +422,15 @@ def main(argv: list[str] | None = None) -> int:
                     r["p99_over_echo"] = round(r["latency_ms"]["p99"] / e["latency_ms"]["p99"],
                                                2)
             emit(r)
+        if args.thinking:
+            for workers in (0, 1):
+                db = Path(tmp) / f"thinking-{workers}.sqlite3"
+                with ServerProcess(f"sqlite:///{db}", env={
+                        **env, "COLORCLASH_BOT_WORKERS": str(workers),
+                        "COLORCLASH_BOT_DELAY": "0"}) as srv:
+                    emit({"kind": "thinking", "bot_workers": workers,
+                          **asyncio.run(_run_thinking(srv.url, args.thinking,
+                                                      args.duration))})
         if args.idle:
             db = Path(tmp) / "idle.sqlite3"
             with ServerProcess(f"sqlite:///{db}", env=env) as srv:
