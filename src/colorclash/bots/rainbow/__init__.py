@@ -1,0 +1,8 @@
+"""Rainbow's computer players, weakest first (docs/rainbow.md, "Computer players")."""
+
+from __future__ import annotations
+
+from colorclash.bots.rainbow.hard import HardBot
+from colorclash.bots.rainbow.simple import MediumBot, RandomBot
+
+LEVELS = {"random": RandomBot, "medium": MediumBot, "hard": HardBot}
