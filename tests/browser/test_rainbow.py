@@ -162,11 +162,13 @@ def rb_step(page, rng: random.Random) -> str:
             return "turned" if _click(page.locator("[data-focus-key='act:turned']")) else ""
         return "seen" if _click(seen) else ""
     playable = page.locator(".rb-hand .rb-card.playable")
-    if playable.count():
-        return "choose" if _click(playable.nth(rng.randrange(playable.count()))) else ""
+    n = playable.count()  # the table may change under us: one count, then try
+    if n:
+        return "choose" if _click(playable.nth(rng.randrange(n))) else ""
     flippable = page.locator(".rb-row .rb-flippable")
-    if flippable.count() and rng.random() < 0.4:
-        return "flip" if _click(flippable.nth(rng.randrange(flippable.count()))) else ""
+    n = flippable.count()
+    if n and rng.random() < 0.4:
+        return "flip" if _click(flippable.nth(rng.randrange(n))) else ""
     end = page.locator(".rb-actions [data-focus-key='act:end']")
     if end.count():
         return "end" if _click(end) else ""
