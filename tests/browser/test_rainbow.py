@@ -144,35 +144,50 @@ def open_practice(open_page, server, viewport, locale="en-US"):
     return page
 
 
-def _click(locator) -> bool:
-    try:
-        locator.click(timeout=1500)
-        return True
-    except Exception:  # noqa: BLE001 - the table changed under the click: look again
-        return False
+# What the table offers now, in one look: the centre of each control on screen.
+_OFFERS = """() => {
+  const at = (sel) => [...document.querySelectorAll(sel)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  });
+  return {
+    results: !!document.querySelector('.results-overlay[data-phase=game_over]'),
+    seen: at(".rb-actions [data-focus-key='act:seen']"),
+    turned: at(".rb-actions [data-focus-key='act:turned']"),
+    playable: at('.rb-hand .rb-card.playable:not(.picked)'),
+    flippable: at('.rb-row .rb-flippable'),
+    end: at(".rb-actions [data-focus-key='act:end']"),
+    seq: window.__cc.seq,
+  };
+}"""
 
 
 def rb_step(page, rng: random.Random) -> str:
-    """Do one thing a player would do on the Rainbow table, by clicking."""
-    if page.locator(".results-overlay[data-phase=game_over]").count():
+    """Do one thing a player would do on the Rainbow table: a pointer click where the
+    control is on screen (whatever covers it would get the click instead). An action
+    waits for the table's next state."""
+    offers = page.evaluate(_OFFERS)
+    if offers["results"]:
         return "results"
-    seen = page.locator(".rb-actions [data-focus-key='act:seen']")
-    if seen.count():
-        if rng.random() < 0.3:
-            return "turned" if _click(page.locator("[data-focus-key='act:turned']")) else ""
-        return "seen" if _click(seen) else ""
-    playable = page.locator(".rb-hand .rb-card.playable")
-    n = playable.count()  # the table may change under us: one count, then try
-    if n:
-        return "choose" if _click(playable.nth(rng.randrange(n))) else ""
-    flippable = page.locator(".rb-row .rb-flippable")
-    n = flippable.count()
-    if n and rng.random() < 0.4:
-        return "flip" if _click(flippable.nth(rng.randrange(n))) else ""
-    end = page.locator(".rb-actions [data-focus-key='act:end']")
-    if end.count():
-        return "end" if _click(end) else ""
-    return ""
+    if offers["seen"] and offers["turned"]:
+        what = "turned" if rng.random() < 0.3 else "seen"
+    elif offers["playable"]:
+        what = "playable"
+    elif offers["flippable"] and rng.random() < 0.5:
+        what = "flippable"
+    elif offers["end"]:
+        what = "end"
+    else:
+        return ""
+    x, y = rng.choice(offers[what])
+    page.mouse.click(x, y)
+    if what == "playable":
+        return "choose"
+    try:
+        page.wait_for_function("(seq) => window.__cc.seq > seq", arg=offers["seq"], timeout=3000)
+    except Exception:  # noqa: BLE001 - the click did not act (the table moved): look again
+        return ""
+    return "flip" if what == "flippable" else what
 
 
 def play_rainbow(page, seed: int, timeout: float = 60.0, checkpoint=None) -> dict:
@@ -189,7 +204,7 @@ def play_rainbow(page, seed: int, timeout: float = 60.0, checkpoint=None) -> dic
             if checkpoint and counts[what] == 1:
                 checkpoint(what)
         else:
-            page.wait_for_timeout(40)
+            page.wait_for_timeout(25)
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -281,7 +296,7 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     table = rb_table(open_page, shadow_setup(), viewport=PHONE)
     page = table.page
     # Shadow: you play your black front as seen and end the turn
-    page.click(".rb-hand [data-focus-key='hand:0']")
+    page.click(".rb-hand [data-hand='0']")
     page.click("[data-focus-key='act:seen']")
     table.wait_view()
     page.click("[data-focus-key='act:end']")
@@ -320,7 +335,7 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     # Rainbow: your violet completes six colours; the turn ends by itself
     table.reset(preset="standard", seats=2, setup=rainbow_setup())
     table.wait_view()
-    page.click(".rb-hand [data-focus-key='hand:0']")
+    page.click(".rb-hand [data-hand='0']")
     page.click("[data-focus-key='act:seen']")
     table.wait_view()
     wait_banner(page, EN["rainbow.banner.rainbow"])
@@ -337,7 +352,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     table = rb_table(open_page, turn_setup(), viewport=DESKTOP)
     page = table.page
     # the focus lands on your first card; nothing on the table may be turned yet
-    assert page.evaluate("document.activeElement.dataset.focusKey") == "hand:0"
+    assert page.evaluate("document.activeElement.dataset.hand") == "0"
     assert page.locator(".rb-flippable").count() == 0
     assert page.locator(".rb-place.next").get_attribute("data-place") == "1"
     # by keyboard: Enter chooses the card, the focus goes on to "as seen"
@@ -369,6 +384,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     page.keyboard.press("t")
     table.wait_view()
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": True}
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
     assert page.locator(".rb-place[data-place='2'] .rb-card").get_attribute("data-color") == "violet"
     assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=2, max=3)
     # E ends the turn
@@ -386,7 +402,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
 def test_the_table_follows_a_language_switch(open_page):
     table = rb_table(open_page, shadow_setup(), viewport=PHONE)
     page = table.page
-    page.click(".rb-hand [data-focus-key='hand:0']")
+    page.click(".rb-hand [data-hand='0']")
     assert page.inner_text("#turn-msg").strip() == EN["rainbow.msg.how"]
     page.click("[data-focus-key='act:seen']")
     table.wait_view()
@@ -410,7 +426,7 @@ def test_the_table_follows_a_language_switch(open_page):
         assert not cut_controls(page), (lang, cut_controls(page))
         shot(page, f"rainbow-table-{lang}-phone")
     # the choice of a card and its buttons, in Spanish
-    page.click(".rb-hand [data-focus-key='hand:0']")
+    page.click(".rb-hand [data-hand='0']")
     assert ES["rainbow.playTurned"] in page.inner_text(".rb-actions")
     assert not cut_controls(page), cut_controls(page)
 
@@ -447,7 +463,7 @@ def test_equal_piles_are_a_draw(open_page):
              "piles": [[["blue", "black"]], [["yellow", "violet"]]], "deck": [], "turn": 0}
     table = rb_table(open_page, setup, viewport=DESKTOP, locale="es-ES")
     page = table.page
-    page.click(".rb-hand [data-focus-key='hand:0']")
+    page.click(".rb-hand [data-hand='0']")
     page.click("[data-focus-key='act:seen']")
     table.wait_view()
     page.click("[data-focus-key='act:end']")

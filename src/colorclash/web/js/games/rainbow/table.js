@@ -328,9 +328,10 @@ function turnMessage(model) {
   return t("table.turnOf", { name: seatName(model.room, view.turn) });
 }
 
-function progressChip(view) {
+// How many cards of your turn are played (the opponent's show on the table as they come).
+function progressChip(view, me) {
   const ts = view.turn_state;
-  if (!ts || view.phase === "game_over" || view.turn === null || view.turn === undefined) return null;
+  if (!ts || view.phase === "game_over" || view.turn !== me) return null;
   return h("span.badge.rb-progress", t("rainbow.progress", { n: ts.played || 0, max: ts.max_cards || 3 }));
 }
 
@@ -347,7 +348,7 @@ function meBar(model, act) {
       avatar(room, me, botIcon),
       h("span.sr-only.clock-sr"),
       h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
-      progressChip(view),
+      progressChip(view, me),
       substituted ? h("span.badge.away", { role: "status" }, t("rainbow.youSubstituted")) : null,
     ),
     actionButtons(model, act),
@@ -364,8 +365,9 @@ function handCard(model, act, face, i, state) {
   btn.setAttribute("aria-label", label);
   btn.setAttribute("aria-disabled", can ? "false" : "true");
   if (can) btn.setAttribute("aria-pressed", picked ? "true" : "false");
-  btn.dataset.focusKey = `hand:${i}`;
-  btn.dataset.focusFallback = "hand";
+  // the focus stays on this card across redraws, not on whatever takes its place
+  btn.dataset.focusKey = `hand:${i}:${face}`;
+  btn.dataset.hand = String(i);
   if (can && !state.firstPlayable) {
     state.firstPlayable = true;
     btn.dataset.initialFocus = "1";
@@ -468,7 +470,7 @@ export function tableKeydown(ev, model, act) {
   if (digit !== null && view.phase === "play") {
     if (!playAction(view, digit, false) && !playAction(view, digit, true)) return;
     act.ui(choose(view, digit));
-    const card = document.querySelector(`[data-focus-key="hand:${digit}"]`);
+    const card = document.querySelector(`.rb-hand [data-hand="${digit}"]`);
     if (card) card.focus();
   } else if (digit !== null && view.phase === "continue") {
     const flip = flipAction(view, digit);
