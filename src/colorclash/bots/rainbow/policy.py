@@ -38,7 +38,9 @@ def _partners() -> dict[str, tuple[tuple[str, float], ...]]:
 #: colour -> ((other face's colour, probability), ...) over the 57 cards of the deck
 PARTNERS: dict[str, tuple[tuple[str, float], ...]] = _partners()
 
-#: expected cards for the player who ends the turn leaving ``n`` cards to the opponent
+#: expected cards for the player who ends the turn leaving ``n`` cards to the opponent:
+#: the average round margin measured in medium's self-play (docs/rainbow.md); the value
+#: for 5 is replaced by an estimate from the opponent's backs when it is needed
 DEFAULT_END_VALUES = (0.0, -1.5, 1.9, -2.5, -0.6, -3.1)
 
 
