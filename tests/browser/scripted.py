@@ -35,8 +35,9 @@ class ScriptedTable:
     """A table whose game socket is answered by the test.
 
     ``table = ScriptedTable(open_page, preset="day-night", seats=6, seed=3)`` opens the
-    page at /r/SCRIPT and deals; ``table.others()`` lets the other seats play (first legal
-    action) until it is the player's turn; ``table.send(events)`` pushes a state;
+    page at /r/SCRIPT and deals (``game="rainbow"`` for another game than Color Clash);
+    ``table.others()`` lets the other seats play (first legal action) until it is the
+    player's turn; ``table.send(events)`` pushes a state;
     ``table.sent`` lists what the page sent. The player's own actions are applied to the
     engine and answered with a state, like the server does.
     """
@@ -44,7 +45,8 @@ class ScriptedTable:
     def __init__(self, open_page, *, preset: str, seats: int, seed: int = 1,
                  setup: dict | None = None, viewport=None, locale: str = "en-US",
                  me: int = 0, options: dict | None = None, answer: bool = True,
-                 deal: bool = True) -> None:
+                 deal: bool = True, game: str = "color-clash") -> None:
+        self.game_key = game
         self.preset, self.seats, self.me = preset, seats, me
         self.options = options
         self.answer = answer
@@ -53,7 +55,7 @@ class ScriptedTable:
         self.match = 0
         self.room = {
             "code": CODE, "kind": "practice", "status": "lobby", "host": me,
-            "link": f"/r/{CODE}",
+            "link": f"/r/{CODE}", "game": game,
             "settings": {"preset": preset, "seats": seats, "clock": 30, "match": "1"},
             "seats": _names(seats, me), "match": 0, "commitment": None, "seed": None,
             "result": None,
@@ -109,7 +111,7 @@ class ScriptedTable:
 
     # ------------------------------------------------------------------ the script
     def deal(self, *, setup: dict | None = None, seed: int = 1) -> None:
-        self.game = new_game("color-clash", preset=self.preset, seats=self.seats, seed=seed,
+        self.game = new_game(self.game_key, preset=self.preset, seats=self.seats, seed=seed,
                              setup=setup, options=self.options)
         self.match += 1
         self.room.update(status="playing", match=self.match, result=None, seed=None,

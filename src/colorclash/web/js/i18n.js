@@ -1,5 +1,6 @@
-// Strings come only from the catalogs in /i18n/<lang>.json. The language follows the
-// browser (navigator.languages) unless the player picked one with the switch.
+// Strings come only from the catalogs in /i18n/<lang>.json, plus one catalog per game
+// that asks for it (/i18n/<game>/<lang>.json, keys starting with "<game>."). The language
+// follows the browser (navigator.languages) unless the player picked one with the switch.
 
 export const LANGS = ["en", "es", "tr"];
 const STORE_KEY = "cc.lang";
@@ -7,7 +8,11 @@ const STORE_KEY = "cc.lang";
 let lang = "en";
 let catalog = {};
 let fallback = {};
+let fallbackHolds = null; // the games whose catalogs `fallback` holds
 const listeners = new Set();
+const gameCatalogs = new Set(); // games whose own catalogs load with every language
+let merged = new Set(); // the games whose catalogs the current catalog holds
+let loaded = false; // a language has been set (a catalog asked for later loads at once)
 
 // Keys asked for but missing from the current catalog. The browser tests read this
 // and fail on any untranslated key.
@@ -36,15 +41,46 @@ async function fetchCatalog(code) {
   return res.json();
 }
 
+// The site's catalog of a language merged with these games' catalogs (a game's catalog
+// that cannot be loaded leaves its keys to the English fallback or shows them missing).
+async function fetchAll(code, games) {
+  const parts = await Promise.all([
+    fetchCatalog(code),
+    ...games.map((game) => fetchCatalog(`${game}/${code}`).catch(() => ({}))),
+  ]);
+  return Object.assign({}, ...parts);
+}
+
+// Games' own catalogs (i18n/<game>/<lang>.json): true once all of them are in the
+// current catalog.
+export function catalogsReady(names) {
+  return names.filter(Boolean).every((game) => merged.has(game));
+}
+
+// A game's table module asks for its catalog when it is loaded; from then on it loads
+// with every language. Asked after the first language was set, it loads at once and the
+// screens redraw (as after a language switch).
+export async function useCatalogs(names) {
+  const fresh = names.filter((game) => game && !gameCatalogs.has(game));
+  if (!fresh.length) return;
+  for (const game of fresh) gameCatalogs.add(game);
+  if (loaded) await setLang(lang);
+}
+
 export async function setLang(code, { remember = false } = {}) {
   if (!LANGS.includes(code)) code = "en";
+  const games = [...gameCatalogs];
+  const holds = games.join(",");
   const [cat, fb] = await Promise.all([
-    fetchCatalog(code),
-    code === "en" ? null : Object.keys(fallback).length ? fallback : fetchCatalog("en"),
+    fetchAll(code, games),
+    code === "en" ? null : fallbackHolds === holds ? fallback : fetchAll("en", games),
   ]);
   catalog = cat;
   fallback = code === "en" ? cat : fb;
+  fallbackHolds = holds;
+  merged = new Set(games);
   lang = code;
+  loaded = true;
   document.documentElement.lang = code;
   if (remember) {
     try {

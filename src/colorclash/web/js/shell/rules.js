@@ -7,7 +7,7 @@ import { dialogButton, modal } from "./dialog.js";
 
 export function rulesDialog(game, preset, onClose) {
   return modal({
-    title: t("howto.title", { table: t(`preset.${preset}`) }),
+    title: t("howto.title", { table: game.presetName ? game.presetName(preset) : t(`preset.${preset}`) }),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2 }).slice(1))],

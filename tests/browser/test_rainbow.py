@@ -1,0 +1,478 @@
+"""Rainbow in the browser (js/games/rainbow/): a whole game against a computer player on a
+phone and a desktop, played by clicking; Shadow, Error and Rainbow banners with the cards
+that decided them marked; turning a table card over before a second card, by pointer and
+by keyboard; the language switch on the table; How to play over the table; a draw in the
+results; the game's own catalogs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import urllib.request
+from pathlib import Path
+from typing import Annotated, Literal
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, axe_check, cut_controls, shot
+from scripted import ScriptedTable
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "colorclash" / "web"
+LANGS = ("en", "es", "tr")
+LOCALES = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
+
+
+def rb_catalog(lang: str) -> dict:
+    """The site's catalog of a language merged with Rainbow's own, as the page merges them."""
+    site = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    own = json.loads((WEB / "i18n" / "rainbow" / f"{lang}.json").read_text(encoding="utf-8"))
+    return {**site, **own}
+
+
+EN, ES, TR = (rb_catalog(lang) for lang in LANGS)
+
+
+def text(cat: dict, key: str, **kw) -> str:
+    value = cat[key]
+    if isinstance(value, dict):
+        value = value["one" if kw.get("n") == 1 else "other"]
+    return re.sub(r"\{(\w+)\}", lambda m: str(kw.get(m.group(1), m.group(0))), value)
+
+
+# ------------------------------------------------------------------ the server's actions
+RAINBOW_ACTION = {"v": 1, "type": "action", "action": {"type": "play", "hand": 0, "turned": True}}
+
+
+def _server_model():
+    from colorclash.server import protocol
+
+    return protocol.CLIENT_MESSAGES["action"]
+
+
+SERVER_ACTION_MODEL = _server_model()  # as the server defines it, before any test widens it
+
+
+def _takes_rainbow_actions(model) -> bool:
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(RAINBOW_ACTION)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.xfail(not _takes_rainbow_actions(SERVER_ACTION_MODEL), strict=True,
+                   reason="src/colorclash/server/protocol.py's EngineAction refuses Rainbow's "
+                          "action fields (hand, turned, place): reported; the tests below "
+                          "widen it for the test server until it takes them")
+def test_the_server_takes_rainbow_actions():
+    assert _takes_rainbow_actions(SERVER_ACTION_MODEL)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def rainbow_actions_on_the_wire():
+    """Until the server's action model carries Rainbow's fields (reported), the in-process
+    test server gets them here; with them, this does nothing."""
+    if _takes_rainbow_actions(SERVER_ACTION_MODEL):
+        yield
+        return
+    from pydantic import Field
+
+    from colorclash.server import protocol
+
+    class RainbowAction(protocol.EngineAction):
+        hand: Annotated[int, Field(ge=0, le=9)] | None = None
+        place: Annotated[int, Field(ge=0, le=9)] | None = None
+        turned: bool | None = None
+
+    class ActionMsg(protocol.ActionMsg):
+        v: Literal[1]
+        type: Literal["action"]
+        action: RainbowAction
+
+    original = protocol.CLIENT_MESSAGES["action"]
+    protocol.CLIENT_MESSAGES["action"] = ActionMsg
+    yield
+    protocol.CLIENT_MESSAGES["action"] = original
+
+
+# ------------------------------------------------------------------ catalogs
+def test_rainbow_catalogs_have_the_same_keys_in_every_language():
+    own = {lang: json.loads((WEB / "i18n" / "rainbow" / f"{lang}.json").read_text("utf-8"))
+           for lang in LANGS}
+    assert all(k.startswith("rainbow.") for k in own["en"]), "a game's keys start with its key"
+    for lang in ("es", "tr"):
+        assert sorted(own[lang]) == sorted(own["en"]), lang
+        for key, value in own[lang].items():
+            english = own["en"][key]
+            placeholders = [set(re.findall(r"\{(\w+)\}", json.dumps(v))) for v in (value, english)]
+            assert placeholders[0] == placeholders[1], f"{lang}:{key}"
+    # every key the table module asks for by name is in the catalog
+    used: set[str] = set()
+    for path in (WEB / "js" / "games" / "rainbow").glob("*.js"):
+        used |= set(re.findall(r"""\bt\(\s*["'](rainbow\.[\w.+-]+)["']""", path.read_text()))
+    assert len(used) > 40
+    assert not sorted(used - set(own["en"]))
+    # the nine colours and their symbols, by name
+    for colour in ("red", "orange", "yellow", "green", "blue", "indigo", "violet", "white",
+                   "black"):
+        assert f"rainbow.color.{colour}" in own["tr"]
+
+
+# ------------------------------------------------------------------ a whole game
+def _post(server, path: str, body: dict) -> dict:
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req) as res:
+        return json.load(res)
+
+
+def open_practice(open_page, server, viewport, locale="en-US"):
+    """A practice room of Rainbow against the random computer player, opened at /r/CODE
+    with the seat's token stored where the client keeps it."""
+    ticket = _post(server, "/api/practice", {"game": "rainbow", "name": "Ana", "level": "random"})
+    page = open_page(viewport, locale=locale, path="/favicon.svg")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"cc.seat.{ticket['code']}",
+                   json.dumps({"token": ticket["token"], "seat": ticket["seat"], "ws": None})])
+    page.goto(f"/r/{ticket['code']}")
+    page.wait_for_selector(".rb-table")
+    return page
+
+
+# What the table offers now, in one look: the centre of each control on screen.
+_OFFERS = """() => {
+  const at = (sel) => [...document.querySelectorAll(sel)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  });
+  return {
+    results: !!document.querySelector('.results-overlay[data-phase=game_over]'),
+    seen: at(".rb-actions [data-focus-key='act:seen']"),
+    turned: at(".rb-actions [data-focus-key='act:turned']"),
+    playable: at('.rb-hand .rb-card.playable:not(.picked)'),
+    flippable: at('.rb-row .rb-flippable'),
+    end: at(".rb-actions [data-focus-key='act:end']"),
+    seq: window.__cc.seq,
+  };
+}"""
+
+
+def rb_step(page, rng: random.Random) -> str:
+    """Do one thing a player would do on the Rainbow table: a pointer click where the
+    control is on screen (whatever covers it would get the click instead). An action
+    waits for the table's next state."""
+    offers = page.evaluate(_OFFERS)
+    if offers["results"]:
+        return "results"
+    if offers["seen"] and offers["turned"]:
+        what = "turned" if rng.random() < 0.3 else "seen"
+    elif offers["playable"]:
+        what = "playable"
+    elif offers["flippable"] and rng.random() < 0.5:
+        what = "flippable"
+    elif offers["end"]:
+        what = "end"
+    else:
+        return ""
+    x, y = rng.choice(offers[what])
+    page.mouse.click(x, y)
+    if what == "playable":
+        return "choose"
+    try:
+        page.wait_for_function("(seq) => window.__cc.seq > seq", arg=offers["seq"], timeout=3000)
+    except Exception:  # noqa: BLE001 - the click did not act (the table moved): look again
+        return ""
+    return "flip" if what == "flippable" else what
+
+
+def play_rainbow(page, seed: int, timeout: float = 60.0, checkpoint=None) -> dict:
+    rng = random.Random(seed)
+    counts: dict[str, int] = {}
+    end = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < end, f"game not over after {timeout} s: {counts}"
+        what = rb_step(page, rng)
+        if what == "results":
+            return counts
+        if what:
+            counts[what] = counts.get(what, 0) + 1
+            if checkpoint and counts[what] == 1:
+                checkpoint(what)
+        else:
+            page.wait_for_timeout(25)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_whole_game_against_the_computer(open_page, server, size):
+    page = open_practice(open_page, server, PHONE if size == "phone" else DESKTOP)
+    # the opponent's backs, the six places, both piles, the deck, three fronts of yours
+    assert page.locator(".rb-opp .rb-their-cards .rb-card").count() == 3
+    assert page.locator(".rb-row .rb-place").count() == 6
+    assert page.locator(".rb-pile").count() == 2
+    assert "Computer" in page.inner_text(".rb-opp")
+    assert re.search(r"\d+", page.inner_text(".rb-deck"))
+
+    def checkpoint(what: str) -> None:
+        if what == "choose":  # a card chosen: the two ways of playing it
+            shot(page, f"rainbow-chosen-{size}")
+            axe_check(page, f"rainbow-table-{size}")
+            assert not cut_controls(page), cut_controls(page)
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            boxes = page.locator(".rb-actions button, .rb-hand .rb-card").evaluate_all(
+                "els => els.map(e => Math.min(e.getBoundingClientRect().width,"
+                " e.getBoundingClientRect().height))")
+            assert min(boxes) >= 44, boxes
+        if what == "flip":
+            shot(page, f"rainbow-flipped-{size}")
+
+    counts = play_rainbow(page, seed=7 if size == "phone" else 8, checkpoint=checkpoint)
+    assert counts.get("seen", 0) + counts.get("turned", 0) >= 5, counts
+    assert counts.get("turned") and counts.get("flip"), counts
+    view = page.evaluate("window.__cc.view")
+    assert view["phase"] == "game_over"
+    dialog = page.locator(".results-overlay [role=dialog]")
+    assert EN["results.gameOver"] in dialog.inner_text()
+    rows = page.locator(".results-table tbody tr")
+    assert rows.count() == 2
+    cells = [rows.nth(i).locator("th, td").all_inner_texts() for i in range(2)]
+    piles = view["result"]["scores"]
+    assert sorted(int(c[-1]) for c in cells) == sorted(piles)
+    assert [int(c[-1]) for c in cells] == sorted(piles, reverse=True)  # more cards first
+    if view["result"]["draw"]:
+        assert [c[0] for c in cells] == ["1", "1"]
+    else:
+        assert [c[0] for c in cells] == ["1", "2"]
+    assert EN["rainbow.results.how"] in dialog.inner_text()
+    assert page.locator("button[data-focus-key='res:again']").count() == 1
+    assert page.evaluate("document.querySelector('[role=dialog]').contains(document.activeElement)")
+    shot(page, f"rainbow-results-{size}")
+    axe_check(page, f"rainbow-results-{size}")
+    assert not page.evaluate("[...window.__i18nMissing]")
+    assert "⟦" not in page.inner_text("body")
+
+
+# ------------------------------------------------------------------ scripted positions
+HANDS_1 = [["red", "blue"], ["white", "green"], ["indigo", "orange"]]
+
+
+def shadow_setup() -> dict:
+    """You (seat 0) hold a black front; red and blue are on the table."""
+    return {"hands": [[["black", "red"], ["green", "white"], ["yellow", "violet"]], HANDS_1],
+            "table": [["red", "orange"], ["blue", "black"]], "turn": 0}
+
+
+def turn_setup() -> dict:
+    """You begin a turn with red on the table and green, yellow and blue fronts."""
+    return {"hands": [[["green", "white"], ["yellow", "violet"], ["blue", "indigo"]], HANDS_1],
+            "table": [["red", "orange"]], "turn": 0}
+
+
+def rainbow_setup() -> dict:
+    """Five colours on the table; your violet fills the sixth place."""
+    return {"hands": [[["violet", "yellow"], ["green", "white"], ["blue", "indigo"]], HANDS_1],
+            "table": [["red", "orange"], ["orange", "blue"], ["yellow", "green"],
+                      ["green", "indigo"], ["blue", "red"]], "turn": 0}
+
+
+def rb_table(open_page, setup: dict, **kw) -> ScriptedTable:
+    table = ScriptedTable(open_page, game="rainbow", preset="standard", seats=2, setup=setup, **kw)
+    table.page.wait_for_selector(".rb-table")
+    table.wait_view()
+    return table
+
+
+def wait_banner(page, words: str) -> None:
+    page.wait_for_function(
+        "(w) => [...document.querySelectorAll('#banner-layer .banner')]"
+        ".some(b => b.textContent.includes(w))", arg=words)
+
+
+def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
+    table = rb_table(open_page, shadow_setup(), viewport=PHONE)
+    page = table.page
+    # Shadow: you play your black front as seen and end the turn
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    page.click("[data-focus-key='act:end']")
+    table.wait_view()
+    wait_banner(page, EN["rainbow.banner.shadow"])
+    last = page.locator(".rb-last")
+    assert last.get_attribute("data-kind") == "shadow"
+    marked = last.locator("[data-marked]")
+    assert marked.count() == 1 and marked.get_attribute("data-place") == "2"
+    assert marked.locator(".rb-card").get_attribute("data-color") == "black"
+    assert EN["rainbow.marked.shadow"] in marked.get_attribute("aria-label")
+    assert text(EN, "rainbow.say.win", name="Computer 2", n=3) in last.inner_text()
+    assert text(EN, "rainbow.lastRound", n=1, kind=EN["rainbow.kind.shadow"]) in last.inner_text()
+    # the row is empty again; the cards went to the opponent's pile
+    assert page.locator(".rb-row .rb-card").count() == 0
+    assert "3" in page.inner_text(".rb-pile[data-seat='1']")
+    shot(page, "rainbow-shadow-phone")
+    axe_check(page, "rainbow-shadow")
+
+    # Error: the opponent repeats a colour (two reds)
+    table.reset(preset="standard", seats=2, setup={
+        "hands": [turn_setup()["hands"][0], HANDS_1], "table": [["red", "orange"]], "turn": 1})
+    table.wait_view()
+    table.act(1, {"type": "play", "hand": 0, "turned": False})
+    table.act(1, {"type": "end"})
+    table.wait_view()
+    wait_banner(page, EN["rainbow.banner.error"])
+    last = page.locator(".rb-last")
+    assert last.get_attribute("data-kind") == "error"
+    places = sorted(m.get_attribute("data-place") for m in last.locator("[data-marked]").all())
+    assert places == ["0", "1"]
+    assert text(EN, "rainbow.say.you.win", n=2) in last.inner_text().lower()
+    assert "Computer 2" in last.inner_text()  # who lost the round
+    shot(page, "rainbow-error-phone")
+
+    # Rainbow: your violet completes six colours; the turn ends by itself
+    table.reset(preset="standard", seats=2, setup=rainbow_setup())
+    table.wait_view()
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    wait_banner(page, EN["rainbow.banner.rainbow"])
+    last = page.locator(".rb-last")
+    assert last.get_attribute("data-kind") == "rainbow"
+    assert last.locator("[data-marked]").count() == 6
+    assert text(EN, "rainbow.say.you.win", n=6) in last.inner_text().lower()
+    history = page.inner_text("#history")
+    assert text(EN, "rainbow.say.you.play", face="Violet (cross)", place=6) in history
+    shot(page, "rainbow-rainbow-phone")
+
+
+def test_turning_a_table_card_over_before_a_second_card(open_page):
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP)
+    page = table.page
+    # the focus lands on your first card; nothing on the table may be turned yet
+    assert page.evaluate("document.activeElement.dataset.hand") == "0"
+    assert page.locator(".rb-flippable").count() == 0
+    assert page.locator(".rb-place.next").get_attribute("data-place") == "1"
+    # by keyboard: Enter chooses the card, the focus goes on to "as seen"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "act:seen"
+    assert page.locator(".rb-hand .picked").count() == 1
+    page.keyboard.press("Enter")
+    table.wait_view()
+    assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": False}
+    # after a card: both table cards may be turned over; the focus is on End turn
+    flippable = page.locator(".rb-row .rb-flippable")
+    assert flippable.count() == 2
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
+    assert EN["rainbow.msg.flipOrEnd"] in page.inner_text("#turn-msg")
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=1, max=3)
+    assert EN["rainbow.turnIt"] in flippable.first.get_attribute("aria-label")
+    shot(page, "rainbow-continue-desktop")
+    # by pointer: turn the red card over (place 1)
+    page.click(".rb-place[data-place='0'] .rb-flippable")
+    table.wait_view()
+    assert table.sent[-1]["action"] == {"type": "flip", "place": 0}
+    assert page.locator(".rb-place[data-place='0'] .rb-card").get_attribute("data-color") == "orange"
+    assert page.locator(".rb-place[data-place='0'] .rb-flipped-badge").count() == 1
+    assert EN["rainbow.msg.playAgain"] in page.inner_text("#turn-msg")
+    assert page.locator("[data-focus-key='act:end']").count() == 0  # a card is owed now
+    # the second card, turned over: keys 1 then T
+    page.keyboard.press("1")
+    assert page.locator(".rb-hand .picked").count() == 1
+    page.keyboard.press("t")
+    table.wait_view()
+    assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": True}
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
+    assert page.locator(".rb-place[data-place='2'] .rb-card").get_attribute("data-color") == "violet"
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=2, max=3)
+    # E ends the turn
+    page.keyboard.press("e")
+    table.wait_view()
+    assert table.sent[-1]["action"] == {"type": "end"}
+    assert "Computer 2" in page.inner_text("#turn-msg")
+    sent = [m["action"]["type"] for m in table.sent if m["type"] == "action"]
+    assert sent == ["play", "flip", "play", "end"]
+    history = page.inner_text("#history")
+    assert text(EN, "rainbow.say.you.flip", place=1, face="Orange (star)") in history
+    assert "⟦" not in page.inner_text("body")
+
+
+def test_the_table_follows_a_language_switch(open_page):
+    table = rb_table(open_page, shadow_setup(), viewport=PHONE)
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    assert page.inner_text("#turn-msg").strip() == EN["rainbow.msg.how"]
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    page.click("[data-focus-key='act:end']")
+    table.wait_view()
+    wait_banner(page, EN["rainbow.banner.shadow"])
+    for lang, cat in (("tr", TR), ("es", ES)):
+        page.select_option("#lang-select", lang)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        page.wait_for_selector(".rb-table")
+        body = page.inner_text("body")
+        assert text(cat, "rainbow.lastRound", n=1, kind=cat["rainbow.kind.shadow"]) in body
+        assert cat["rainbow.msg.choose"] in page.inner_text("#turn-msg")
+        assert cat["rainbow.color.green"] in page.inner_text(".rb-hand")
+        assert text(cat, "rainbow.say.you.end") in page.inner_text("#history")
+        label = page.locator(".rb-hand .rb-card").first.get_attribute("aria-label")
+        assert cat["rainbow.shape.diamond"] in label
+        banner = page.inner_text("#banner-layer")
+        assert not banner or cat["rainbow.banner.shadow"] in banner
+        assert not page.evaluate("[...window.__i18nMissing]")
+        assert not cut_controls(page), (lang, cut_controls(page))
+        shot(page, f"rainbow-table-{lang}-phone")
+    # the choice of a card and its buttons, in Spanish
+    page.click(".rb-hand [data-hand='0']")
+    assert ES["rainbow.playTurned"] in page.inner_text(".rb-actions")
+    assert not cut_controls(page), cut_controls(page)
+
+
+def test_how_to_play_rainbow_over_the_table(open_page):
+    table = rb_table(open_page, turn_setup(), viewport=PHONE, locale="tr-TR")
+    page = table.page
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    for lang, cat in (("tr", TR), ("en", EN), ("es", ES)):
+        if lang != "tr":
+            page.select_option("#lang-select", lang)
+            page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        words = dialog.inner_text()
+        assert cat["howto.title"].format(table=cat["rainbow.name"]) in words
+        for key in ("rainbow.howto.check.shadow", "rainbow.howto.check.error",
+                    "rainbow.howto.check.rainbow", "rainbow.howto.see", "rainbow.howto.end"):
+            assert cat[key] in words, (lang, key)
+        assert cat["rainbow.color.indigo"] in words and cat["rainbow.shape.hexagon"] in words
+        assert dialog.locator(".rb-card").count() == 9
+        assert not page.evaluate("[...window.__i18nMissing]")
+        assert not cut_controls(page), (lang, cut_controls(page))
+    shot(page, "rainbow-howto-es-phone")
+    axe_check(page, "rainbow-howto")
+    page.keyboard.press("Escape")
+    assert page.locator(".howto-overlay").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rules-btn"
+    assert page.locator(".rb-hand .rb-card").count() == 3
+
+
+def test_equal_piles_are_a_draw(open_page):
+    setup = {"hands": [[["green", "white"]], [["red", "blue"]]], "table": [["red", "orange"]],
+             "piles": [[["blue", "black"]], [["yellow", "violet"]]], "deck": [], "turn": 0}
+    table = rb_table(open_page, setup, viewport=DESKTOP, locale="es-ES")
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    page.click("[data-focus-key='act:end']")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    dialog = page.locator(".results-overlay [role=dialog]")
+    words = dialog.inner_text()
+    assert text(ES, "rainbow.results.draw", n=1) in words
+    assert text(ES, "rainbow.results.leftOnTable", n=2) in words
+    places = page.locator(".results-table tbody td.place").all_inner_texts()
+    assert places == ["1", "1"]
+    assert page.locator(".results-table tr.winner").count() == 0
+    shot(page, "rainbow-draw-desktop")
