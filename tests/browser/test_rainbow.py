@@ -12,7 +12,6 @@ import re
 import time
 import urllib.request
 from pathlib import Path
-from typing import Annotated, Literal
 
 import pytest
 from browser_helpers import DESKTOP, PHONE, axe_check, cut_controls, shot
@@ -43,61 +42,12 @@ def text(cat: dict, key: str, **kw) -> str:
 
 
 # ------------------------------------------------------------------ the server's actions
-RAINBOW_ACTION = {"v": 1, "type": "action", "action": {"type": "play", "hand": 0, "turned": True}}
-
-
-def _server_model():
-    from colorclash.server import protocol
-
-    return protocol.CLIENT_MESSAGES["action"]
-
-
-SERVER_ACTION_MODEL = _server_model()  # as the server defines it, before any test widens it
-
-
-def _takes_rainbow_actions(model) -> bool:
-    from pydantic import ValidationError
-
-    try:
-        model.model_validate(RAINBOW_ACTION)
-    except ValidationError:
-        return False
-    return True
-
-
-@pytest.mark.xfail(not _takes_rainbow_actions(SERVER_ACTION_MODEL), strict=True,
-                   reason="src/colorclash/server/protocol.py's EngineAction refuses Rainbow's "
-                          "action fields (hand, turned, place): reported; the tests below "
-                          "widen it for the test server until it takes them")
 def test_the_server_takes_rainbow_actions():
-    assert _takes_rainbow_actions(SERVER_ACTION_MODEL)
+    from colorclash.server.protocol import parse_client_message
 
-
-@pytest.fixture(scope="module", autouse=True)
-def rainbow_actions_on_the_wire():
-    """Until the server's action model carries Rainbow's fields (reported), the in-process
-    test server gets them here; with them, this does nothing."""
-    if _takes_rainbow_actions(SERVER_ACTION_MODEL):
-        yield
-        return
-    from pydantic import Field
-
-    from colorclash.server import protocol
-
-    class RainbowAction(protocol.EngineAction):
-        hand: Annotated[int, Field(ge=0, le=9)] | None = None
-        place: Annotated[int, Field(ge=0, le=9)] | None = None
-        turned: bool | None = None
-
-    class ActionMsg(protocol.ActionMsg):
-        v: Literal[1]
-        type: Literal["action"]
-        action: RainbowAction
-
-    original = protocol.CLIENT_MESSAGES["action"]
-    protocol.CLIENT_MESSAGES["action"] = ActionMsg
-    yield
-    protocol.CLIENT_MESSAGES["action"] = original
+    msg = parse_client_message(json.dumps(
+        {"v": 1, "type": "action", "action": {"type": "play", "hand": 0, "turned": True}}))
+    assert msg.action.to_engine() == {"type": "play", "hand": 0, "turned": True}
 
 
 # ------------------------------------------------------------------ catalogs
