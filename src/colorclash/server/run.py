@@ -49,6 +49,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
     config = uvicorn.Config(
         app, host=host, port=port, http=http_protocol(guard),
         ws_max_size=settings.hard_max_frame, log_level=log_level, access_log=access_log,
+        ws_per_message_deflate=settings.ws_compression,
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
         timeout_keep_alive=5, lifespan="on")
     config.colorclash_guard = guard  # for /healthz figures and the tests
