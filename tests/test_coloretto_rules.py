@@ -136,7 +136,7 @@ def test_the_player_alone_keeps_drawing_and_placing_then_takes():
     g = game(seats=3, taken_by=[0, 2, None], rows=[[], [], ["blue"]], turn=1,
              supply=["pink", "grey", "orange", "yellow"], collections=[["grey"], [], ["grey"]],
              removed_colours=["green"])
-    for k in range(2):
+    for _ in range(2):
         assert g.to_act == [1]
         g.apply(1, {"type": "draw"})
         g.apply(1, {"type": "place", "row": 2})
