@@ -203,8 +203,8 @@ class Coloretto(Game):
         """A position given by a test or a bot (docs/coloretto.md, "setup= keys")."""
         if not isinstance(setup, dict):
             raise ValueError("setup must be a dict")
-        known = {"removed_colours", "collections", "rows", "taken_by", "supply", "turn",
-                 "first", "drawn", "last_round", "round", "out"}
+        known = {"removed_colours", "collections", "rows", "taken_by", "taken", "supply",
+                 "turn", "first", "drawn", "last_round", "round", "out"}
         unknown = set(setup) - known
         if unknown:
             raise ValueError(f"unknown setup keys: {', '.join(sorted(unknown))}")
@@ -255,7 +255,11 @@ class Coloretto(Game):
             if taken_by[i] is not None and row:
                 raise ValueError(f"row {i} was taken: it has no cards")
         self.taken_by = taken_by
-        self.taken_order = takers
+        order = list(setup.get("taken", takers))
+        if sorted(order) != sorted(takers):
+            raise ValueError("setup 'taken' must list the seats of 'taken_by' (in the order "
+                             "they took their rows)")
+        self.taken_order = order
         self.out = take(setup.get("out", []), "out")
         drawn = setup.get("drawn")
         if drawn is not None:
