@@ -8,7 +8,7 @@ Why not greedily: on the grey side the table is not monotonic (3 cards score 8, 
 7), so a joker is sometimes worth more on a *negative* colour of 3 or more cards (it makes
 that colour cost one point less) than anywhere else. So the search is exhaustive over the
 ways to share the jokers among the colours (jokers are alike, so a way is a multiset: at
-most 84 for 3 jokers and 7 colours); for each, the best 3 positive colours are simply the
+most 84 for 3 jokers and 7 colours, fewer since empty colours are alike); for each, the best 3 positive colours are simply the
 3 that score most (total = 2 x the positive points - the points of every colour). The
 answer is cached, because bots ask for the same collections many times.
 """
@@ -62,23 +62,31 @@ def best_split(counts: tuple[int, ...], jokers: int, side: str,
     """
     table = TABLES[side]
     n = len(counts)
-    targets = tuple(range(n)) if allowed is None else allowed
-    if jokers and not targets:
+    allowed = tuple(range(n)) if allowed is None else allowed
+    if jokers and not allowed:
         raise ValueError("a joker needs a colour it may become")
-    best: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+    # Colours with no card are all alike: a joker on one is as good as on another, so only
+    # the first `jokers` of them are tried (enough for any way of sharing the jokers).
+    held = [i for i in allowed if counts[i]]
+    empty = [i for i in allowed if not counts[i]][:jokers]
+    targets = sorted(held + empty)
+    best_total: int | None = None
+    best_added: list[int] = [0] * n
     for share in _joker_shares(jokers, len(targets)):
         added = [0] * n
         for index, extra in zip(targets, share, strict=True):
             added[index] = extra
         values = [table[min(c + a, 6)] for c, a in zip(counts, added, strict=True)]
-        # the 3 highest values score positive (ties: the earlier colour)
-        order = sorted(range(n), key=lambda i: (-values[i], i))
-        positive = tuple(sorted(i for i in order[:POSITIVE_COLOURS] if values[i] > 0))
-        total = 2 * sum(values[i] for i in positive) - sum(values)
-        if best is None or total > best[0]:
-            best = (total, tuple(added), positive)
-    assert best is not None
-    return best
+        top = sorted(values, reverse=True)
+        total = 2 * (top[0] + top[1] + top[2]) - sum(values) if n >= 3 else sum(values)
+        if best_total is None or total > best_total:
+            best_total, best_added = total, added
+    assert best_total is not None
+    values = [table[min(c + a, 6)] for c, a in zip(counts, best_added, strict=True)]
+    # the 3 highest values score positive (ties: the earlier colour)
+    order = sorted(range(n), key=lambda i: (-values[i], i))
+    positive = tuple(sorted(i for i in order[:POSITIVE_COLOURS] if values[i] > 0))
+    return best_total, tuple(best_added), positive
 
 
 def best_score(counts: tuple[int, ...], jokers: int, plus2: int, side: str,

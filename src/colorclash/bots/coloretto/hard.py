@@ -33,7 +33,7 @@ from colorclash.engine.coloretto import Coloretto
 
 DEFAULT_BUDGET_MS = 80.0
 DEFAULT_ROLLOUTS = 4000
-DEFAULT_ROUNDS = 1
+DEFAULT_ROUNDS = 2
 #: margin (points) that makes a 73% favourite with an empty supply; widens with the supply
 MARGIN_SCALE = 4.0
 SUPPLY_SCALE = 0.15
@@ -88,17 +88,26 @@ class HardBot(Bot):
         cap = self.rollouts
         while True:
             w = reshuffle(base, self.rng, above)
-            for i, action in enumerate(legal):
+            results = []
+            for action in legal:
                 g = w.copy()
                 g.apply(me, action)
                 self._rollout(g, target, mix)
-                totals[i] += outcome(g, me)
+                results.append(outcome(g, me))
+                if deadline is not None and worlds and time.perf_counter() >= deadline:
+                    break  # a world counts only when every candidate has played it
+            if len(results) < len(legal):
+                break
+            for i, value in enumerate(results):
+                totals[i] += value
             worlds += 1
             if cap is not None and (worlds + 1) * len(legal) > cap:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = max(range(len(legal)), key=lambda i: (totals[i], legal[i] == prior))
+        if not worlds:
+            return prior
         self.last_search = {"worlds": worlds, "candidates": len(legal),
                             "means": [t / worlds for t in totals]}
         return legal[best]
