@@ -36,17 +36,18 @@ def colour_points(count: int, side: str) -> int:
     return TABLES[side][min(count, 6)]
 
 
-def _joker_shares(jokers: int, slots: int) -> list[tuple[int, ...]]:
+@lru_cache(maxsize=256)
+def _joker_shares(jokers: int, slots: int) -> tuple[tuple[int, ...], ...]:
     """Every way to share ``jokers`` alike jokers among ``slots`` colours."""
     if slots == 0:
-        return [()] if jokers == 0 else []
+        return ((),) if jokers == 0 else ()
     if slots == 1:
-        return [(jokers,)]
+        return ((jokers,),)
     out = []
     for first in range(jokers, -1, -1):
         for rest in _joker_shares(jokers - first, slots - 1):
             out.append((first, *rest))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 18)

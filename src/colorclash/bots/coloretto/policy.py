@@ -207,8 +207,8 @@ def choose_turn(g: Coloretto, seat: int, mix: list[tuple[str, float]],
         if alone_draw_value(g, worth, seat, mix) > now:
             return {"type": "draw"}
         return {"type": "take", "row": row}
-    if now <= 0:
-        return {"type": "draw"}
+    if now <= 0 or patience >= 1.0:
+        return {"type": "draw"}  # (waiting is worth at least `now`: never below it)
     wait = wait_value(g, worth, seat, mix, now) * patience ** len(others)
     return {"type": "take", "row": row} if now >= wait else {"type": "draw"}
 
