@@ -26,16 +26,19 @@ class MediumBot(Bot):
     level = "medium"
 
     def __init__(self, *, game: str = "coloretto", seed: int | str | None = None,
-                 spite: float = DEFAULT_SPITE, patience: float | None = None) -> None:
+                 spite: float = DEFAULT_SPITE, patience: float | None = None,
+                 deny: float | None = None) -> None:
         super().__init__(game=game, seed=seed)
         self.spite = spite
         self.patience = patience
+        self.deny = deny
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         pool = unseen(view)
         g = world(view, self.rng, pool)  # the supply's order plays no part in the choice
-        action = choose(g, view["seat"], supply_mix(pool), self.spite, self.patience)
+        action = choose(g, view["seat"], supply_mix(pool), self.spite, self.patience,
+                        self.deny)
         assert action in legal, (action, legal)
         return action

@@ -16,7 +16,10 @@ points, a "+2" is worth 2 and a joker goes where it helps most.
   likely to bring: one more card of the known supply mix placed at best, discounted by
   ``patience`` for every other player who could take that row first. Alone, draw while one
   more card is expected to make my best row better. A row worth nothing or less is never
-  taken while drawing is possible.
+  taken while drawing is possible. Which row: the most for me plus ``deny`` times the most
+  it would give another player still in the round.
+
+``patience`` and ``deny`` depend on the table size (measured, medium against itself).
 """
 
 from __future__ import annotations
@@ -37,8 +40,18 @@ PATIENCE = {2: 1.1}
 DEFAULT_PATIENCE = 0.9
 
 
+#: by table size: how much denying a row to another player counts when choosing which
+#: row to take (2 players: 0.7 won 57% of 800 games against 0; 4 players: no gain)
+DENY = {2: 0.7}
+DEFAULT_DENY = 0.0
+
+
 def patience_for(seats: int) -> float:
     return PATIENCE.get(seats, DEFAULT_PATIENCE)
+
+
+def deny_for(seats: int) -> float:
+    return DENY.get(seats, DEFAULT_DENY)
 
 
 class SeatWorth:
@@ -154,15 +167,20 @@ def choose_place(g: Coloretto, seat: int, worth: Worth | None = None,
     return best_row
 
 
-def _best_take(g: Coloretto, worth: Worth, seat: int) -> tuple[int, int]:
-    """(row, worth) of the best row to take now (-1 when none)."""
-    best_row, best = -1, None
+def _best_take(g: Coloretto, worth: Worth, seat: int, deny: float = 0.0) -> tuple[int, int]:
+    """(row, its worth to me) of the best row to take now (-1 when none): the most for me
+    plus ``deny`` times the most it would give another player still in the round."""
+    others = others_in_round(g, seat) if deny else []
+    best_row, best, best_key = -1, 0, None
     for r in takeable_rows(g):
-        v = worth.gain(seat, g.rows[r])
+        row = g.rows[r]
+        v = worth.gain(seat, row)
+        key = v + deny * max((worth.gain(o, row) for o in others), default=0)
         # ties: the row with more cards (more for me now, fewer left for the others)
-        if best is None or v > best or (v == best and len(g.rows[r]) > len(g.rows[best_row])):
-            best_row, best = r, v
-    return best_row, (best if best is not None else 0)
+        if best_key is None or key > best_key or (
+                key == best_key and len(row) > len(g.rows[best_row])):
+            best_row, best, best_key = r, v, key
+    return best_row, best
 
 
 def wait_value(g: Coloretto, worth: Worth, seat: int, mix: list[tuple[str, float]],
@@ -191,12 +209,15 @@ def alone_draw_value(g: Coloretto, worth: Worth, seat: int,
 
 
 def choose_turn(g: Coloretto, seat: int, mix: list[tuple[str, float]],
-                worth: Worth | None = None, patience: float | None = None) -> Action:
+                worth: Worth | None = None, patience: float | None = None,
+                deny: float | None = None) -> Action:
     """Draw, or take which row."""
     worth = worth or Worth(g)
     if patience is None:
         patience = patience_for(g.n)
-    row, now = _best_take(g, worth, seat)
+    if deny is None:
+        deny = deny_for(g.n)
+    row, now = _best_take(g, worth, seat, deny)
     can_draw = bool(g.supply) and bool(open_rows(g))
     if not can_draw:
         return {"type": "take", "row": row}
@@ -214,9 +235,10 @@ def choose_turn(g: Coloretto, seat: int, mix: list[tuple[str, float]],
 
 
 def choose(g: Coloretto, seat: int, mix: list[tuple[str, float]],
-           spite: float = DEFAULT_SPITE, patience: float | None = None) -> Action:
+           spite: float = DEFAULT_SPITE, patience: float | None = None,
+           deny: float | None = None) -> Action:
     """The heuristic's action for ``seat`` (whose turn it is) in position ``g``."""
     worth = Worth(g)
     if g.phase == "place":
         return {"type": "place", "row": choose_place(g, seat, worth, spite)}
-    return choose_turn(g, seat, mix, worth, patience)
+    return choose_turn(g, seat, mix, worth, patience, deny)
