@@ -13,7 +13,9 @@ The only hidden fact in Coloretto is the order of the supply; its composition is
    seats, 0 for a loss; earlier, a chance to win from the score margin over the best
    other player (a logistic curve that flattens as more of the supply remains);
 4. repeats with new worlds until the budget runs out and plays the candidate with the best
-   mean (ties: the heuristic's own choice).
+   mean (ties: the heuristic's own choice). After ``prune_after`` worlds, candidates whose
+   mean is more than ``prune_gap`` below the best are dropped, so the budget goes to the
+   close calls; the search stops when one candidate is left.
 
 Budget: ``budget_ms`` (default 80 ms of wall time from the call of ``act``) and ``rollouts``
 (default 4,000 rollouts in all); whichever runs out first ends the search. With
@@ -38,6 +40,9 @@ DEFAULT_ROUNDS = 2
 MARGIN_SCALE = 4.0
 SUPPLY_SCALE = 0.15
 MAX_ROLLOUT_ACTIONS = 2000
+#: after this many worlds, candidates this far (in mean outcome) behind the best are dropped
+PRUNE_AFTER = 8
+PRUNE_GAP = 0.2
 
 
 def outcome(g: Coloretto, seat: int) -> float:
@@ -59,7 +64,8 @@ class HardBot(Bot):
     def __init__(self, *, game: str = "coloretto", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
                  rollouts: int | None = DEFAULT_ROLLOUTS, rounds: int = DEFAULT_ROUNDS,
-                 spite: float = DEFAULT_SPITE, patience: float | None = None) -> None:
+                 spite: float = DEFAULT_SPITE, patience: float | None = None,
+                 prune_after: int = PRUNE_AFTER, prune_gap: float = PRUNE_GAP) -> None:
         super().__init__(game=game, seed=seed)
         if budget_ms is None and rollouts is None:
             raise ValueError("hard needs a budget: budget_ms, rollouts or both")
@@ -68,6 +74,8 @@ class HardBot(Bot):
         self.rounds = rounds
         self.spite = spite
         self.patience = patience
+        self.prune_after = prune_after
+        self.prune_gap = prune_gap
         self.last_search: dict[str, Any] = {}
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -83,33 +91,43 @@ class HardBot(Bot):
         above = view["cards_above_last_round"]
         target = view["round"] + self.rounds
         totals = [0.0] * len(legal)
-        worlds = 0
+        played = [0] * len(legal)  # worlds each candidate has played
+        alive = list(range(len(legal)))
+        worlds = rollouts = 0
         deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
         cap = self.rollouts
         while True:
             w = reshuffle(base, self.rng, above)
             results = []
-            for action in legal:
+            for i in alive:
                 g = w.copy()
-                g.apply(me, action)
+                g.apply(me, legal[i])
                 self._rollout(g, target, mix)
                 results.append(outcome(g, me))
                 if deadline is not None and worlds and time.perf_counter() >= deadline:
-                    break  # a world counts only when every candidate has played it
-            if len(results) < len(legal):
+                    break  # a world counts only when every candidate left has played it
+            if len(results) < len(alive):
                 break
-            for i, value in enumerate(results):
+            for i, value in zip(alive, results, strict=True):
                 totals[i] += value
+                played[i] += 1
             worlds += 1
-            if cap is not None and (worlds + 1) * len(legal) > cap:
+            rollouts += len(alive)
+            if worlds >= self.prune_after and len(alive) > 1:
+                top = max(totals[i] / played[i] for i in alive)
+                alive = [i for i in alive if totals[i] / played[i] >= top - self.prune_gap]
+            if len(alive) == 1:
+                break
+            if cap is not None and rollouts + len(alive) > cap:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], legal[i] == prior))
         if not worlds:
             return prior
-        self.last_search = {"worlds": worlds, "candidates": len(legal),
-                            "means": [t / worlds for t in totals]}
+        means = [totals[i] / played[i] if played[i] else 0.0 for i in range(len(legal))]
+        best = max(alive, key=lambda i: (means[i], legal[i] == prior))
+        self.last_search = {"worlds": worlds, "candidates": len(legal), "rollouts": rollouts,
+                            "means": means}
         return legal[best]
 
     def _rollout(self, g: Coloretto, target: int, mix: list[tuple[str, float]]) -> None:
