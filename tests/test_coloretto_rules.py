@@ -208,6 +208,8 @@ def test_the_game_ends_with_the_last_round():
                                "points": {"blue": 6}, "plus2": 0, "total": 6}
     assert r["scoring"][1]["plus2"] == 1 and r["scoring"][1]["positive"] == {"pink": 2}
     assert g.view(1)["phase"] == "game_over" and g.view(1)["result"] == r
+    g.view(1)["result"]["scores"][0] = 99  # a view is the viewer's own copy
+    assert g.result["scores"] == [6, 5]
     assert g.legal_actions(0) == []
     with pytest.raises(IllegalAction, match="over"):
         g.apply(0, {"type": "draw"})

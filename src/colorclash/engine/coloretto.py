@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from copy import deepcopy
 from typing import Any
 
 from colorclash.engine.base import (
@@ -502,7 +503,7 @@ class Coloretto(Game):
             "legal": self.legal_actions(seat) if seat is not None else [],
             "round": self.round_no,
             "scores": [p["total"] for p in previews],
-            "result": self._result,
+            "result": deepcopy(self._result),
             "options": dict(self.options),
             "scoring_side": self.side,
             "colours": list(self.colours),
