@@ -40,9 +40,12 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
+    from server_shim import accept_row_actions
+
     from colorclash.server.config import Settings
     from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
+    accept_row_actions()  # until the server's protocol takes Coloretto's "row" itself
     store = tmp_path_factory.mktemp("store") / "browser.sqlite3"
     settings = Settings(**LIFTED_LIMITS,
         bot_delay=0.05,

@@ -1,12 +1,17 @@
-// Strings come only from the catalogs in /i18n/<lang>.json. The language follows the
-// browser (navigator.languages) unless the player picked one with the switch.
+// Strings come only from the catalogs: the shell's in /i18n/<lang>.json, and each game's
+// own in /i18n/<game>/<lang>.json (every key of a game's catalog starts with "<game>."),
+// loaded when the game is first used (useCatalogs) and merged here, so `t()` finds every
+// string in one place. The language follows the browser (navigator.languages) unless the
+// player picked one with the switch.
 
 export const LANGS = ["en", "es", "tr"];
 const STORE_KEY = "cc.lang";
 
 let lang = "en";
-let catalog = {};
-let fallback = {};
+let catalog = {}; // the merged catalog of the current language
+let fallback = {}; // the merged English one
+const loaded = new Map(); // `${namespace}|${lang}` -> catalog ("" is the shell's)
+const inUse = new Set([""]); // namespaces in use: reloaded on a language switch
 const listeners = new Set();
 
 // Keys asked for but missing from the current catalog. The browser tests read this
@@ -30,20 +35,30 @@ export function detectLang() {
   return "en";
 }
 
-async function fetchCatalog(code) {
-  const res = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
-  if (!res.ok) throw new Error(`catalog ${code}: HTTP ${res.status}`);
-  return res.json();
+const url = (ns, code) => (ns ? `/i18n/${ns}/${code}.json` : `/i18n/${code}.json`);
+
+async function fetchCatalog(ns, code) {
+  const key = `${ns}|${code}`;
+  if (loaded.has(key)) return loaded.get(key);
+  const res = await fetch(url(ns, code), { cache: "no-cache" });
+  if (!res.ok) throw new Error(`catalog ${url(ns, code)}: HTTP ${res.status}`);
+  const cat = await res.json();
+  loaded.set(key, cat);
+  return cat;
+}
+
+// Every catalog in use, of `code` and of English, fetched (once) and merged.
+async function loadAll(code) {
+  const names = [...inUse];
+  const langs = code === "en" ? ["en"] : [code, "en"];
+  await Promise.all(names.flatMap((ns) => langs.map((l) => fetchCatalog(ns, l))));
+  const merge = (l) => Object.assign({}, ...names.map((ns) => loaded.get(`${ns}|${l}`)));
+  return [merge(code), merge("en")];
 }
 
 export async function setLang(code, { remember = false } = {}) {
   if (!LANGS.includes(code)) code = "en";
-  const [cat, fb] = await Promise.all([
-    fetchCatalog(code),
-    code === "en" ? null : Object.keys(fallback).length ? fallback : fetchCatalog("en"),
-  ]);
-  catalog = cat;
-  fallback = code === "en" ? cat : fb;
+  [catalog, fallback] = await loadAll(code);
   lang = code;
   document.documentElement.lang = code;
   if (remember) {
@@ -55,6 +70,26 @@ export async function setLang(code, { remember = false } = {}) {
   }
   applyStatic(document);
   for (const fn of listeners) fn(code);
+}
+
+// Games' catalogs (namespaces, e.g. "coloretto"): true once all are merged in the
+// current language.
+export function catalogsReady(names) {
+  return names.filter(Boolean).every((ns) => inUse.has(ns) && loaded.has(`${ns}|${lang}`));
+}
+
+// Load games' catalogs (in the current language and English) and merge them in. The
+// caller redraws when the promise resolves.
+export async function useCatalogs(names) {
+  const fresh = names.filter((ns) => ns && !catalogsReady([ns]));
+  if (!fresh.length) return;
+  for (const ns of fresh) inUse.add(ns);
+  const code = lang;
+  const [cat, fb] = await loadAll(code);
+  if (code === lang) {
+    catalog = cat;
+    fallback = fb;
+  }
 }
 
 export function getLang() {
