@@ -31,6 +31,15 @@ def _names(seats: int, me: int) -> list[dict[str, Any]]:
     return out
 
 
+def _settings(game: str, preset: str, options: dict | None) -> dict[str, Any]:
+    """The room's settings as the server shows them: every option of the preset, flat."""
+    from colorclash.engine import GAMES
+
+    chosen = dict(options or {})
+    out = {o.name: chosen.get(o.name, o.default) for o in GAMES[game].options_for(preset)}
+    return out or {"clock": 30, "match": "1"}
+
+
 class ScriptedTable:
     """A table whose game socket is answered by the test.
 
@@ -44,7 +53,8 @@ class ScriptedTable:
     def __init__(self, open_page, *, preset: str, seats: int, seed: int = 1,
                  setup: dict | None = None, viewport=None, locale: str = "en-US",
                  me: int = 0, options: dict | None = None, answer: bool = True,
-                 deal: bool = True) -> None:
+                 deal: bool = True, game: str = "color-clash") -> None:
+        self.game_key = game
         self.preset, self.seats, self.me = preset, seats, me
         self.options = options
         self.answer = answer
@@ -53,8 +63,8 @@ class ScriptedTable:
         self.match = 0
         self.room = {
             "code": CODE, "kind": "practice", "status": "lobby", "host": me,
-            "link": f"/r/{CODE}",
-            "settings": {"preset": preset, "seats": seats, "clock": 30, "match": "1"},
+            "link": f"/r/{CODE}", "game": game,
+            "settings": {"preset": preset, "seats": seats, **_settings(game, preset, options)},
             "seats": _names(seats, me), "match": 0, "commitment": None, "seed": None,
             "result": None,
         }
@@ -109,7 +119,7 @@ class ScriptedTable:
 
     # ------------------------------------------------------------------ the script
     def deal(self, *, setup: dict | None = None, seed: int = 1) -> None:
-        self.game = new_game("color-clash", preset=self.preset, seats=self.seats, seed=seed,
+        self.game = new_game(self.game_key, preset=self.preset, seats=self.seats, seed=seed,
                              setup=setup, options=self.options)
         self.match += 1
         self.room.update(status="playing", match=self.match, result=None, seed=None,
