@@ -179,6 +179,23 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     assert host.is_checked("#game-coloretto")
     shot(host, "coloretto-home-desktop", full_page=True)
     axe_check(host, "coloretto-home")
+    # its How to play page, from the home page
+    links = host.locator("section.rules-links a")
+    assert links.all_inner_texts() == ["Coloretto"]
+    links.first.click()
+    host.wait_for_selector("article.howto[data-game=coloretto] h1")
+    assert host.url.endswith("/?game=coloretto&rules=standard")
+    article = host.locator("article.howto")
+    assert host.inner_text("article.howto h1") == en["howto.title"].format(table="Coloretto")
+    assert article.locator("h2").count() >= 7
+    assert en["coloretto.howto.best"] in article.inner_text()
+    assert article.locator(".ct-scoring-table tbody tr").count() == 2  # both sides
+    assert article.locator(".ct-howto-cards .ccard").count() == 10  # 7 colours, joker, +2, flag
+    assert not host.evaluate("[...window.__i18nMissing]")
+    axe_check(host, "coloretto-howto")
+    host.click("article.howto ~ .row a")
+    host.wait_for_selector("#btn-play-now")
+    assert host.is_checked("#game-coloretto")
 
     host.fill("#player-name", "Hana")
     host.select_option("#room-opt-scoring", "grey")
@@ -269,3 +286,12 @@ def test_language_switch_and_keyboard_on_the_coloretto_table(open_page):
     assert not page.evaluate("[...window.__i18nMissing]")
     assert taker is None or taker in range(3)
     shot(page, "coloretto-table-tr-desktop")
+    # How to play over the table: Coloretto's, in Turkish; Escape gives the table back
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    assert tr["howto.title"].format(table="Coloretto") in dialog.inner_text()
+    assert tr["coloretto.howto.turn.take"] in dialog.inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator(".howto-overlay").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rules-btn"

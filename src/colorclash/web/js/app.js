@@ -844,7 +844,9 @@ async function boot() {
   }
   langSelect.value = getLang();
   for (const game of Object.values(GAMES)) {
-    if (game.styles) document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
+    if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
+      document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
+    }
   }
   loadGames();
   route();

@@ -150,7 +150,7 @@ function supply(model, act) {
       type: "button",
       "aria-label": label,
       "aria-disabled": can ? "false" : "true",
-      dataset: { focusKey: "pile:draw", ...(can ? { initialFocus: "3" } : {}) },
+      dataset: { focusKey: "pile:draw", ...(can ? { initialFocus: "4" } : {}) },
       onclick: () => {
         if (can) act.action({ type: "draw" });
         else announce(whyNotDraw(model));
@@ -235,7 +235,8 @@ function rowColumn(model, act, row, i, firstAction) {
         dataset: {
           row: String(i),
           focusKey: `row:${i}`,
-          ...(action && firstAction ? { focusFallback: "act", initialFocus: "1" } : {}),
+          // a card waiting: its first row; else DRAW comes first (taking is a choice)
+          ...(action && firstAction ? { focusFallback: "act", initialFocus: action.type === "place" ? "1" : "3" } : {}),
           ...(!action && i === 0 ? { initialFocus: "5" } : {}),
         },
         onclick: () => {
