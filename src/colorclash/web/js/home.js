@@ -205,7 +205,7 @@ export function renderHome(ctx, act) {
         "section.panel",
         { "aria-labelledby": "h-quick" },
         h("h3", { id: "h-quick" }, t("home.quickMatch")),
-        h("p.muted", t("home.quickHelp")),
+        h("p.muted", t("home.quickHelp"), " ", t("home.quickSeats", { n: def.quick_match_seats })),
         presetSelect(game, def, "quick-preset", form.quickPreset, (p) => act.form({ quickPreset: p })),
         h(
           "button.btn.big#btn-quick",

@@ -7,7 +7,7 @@
 import { t } from "../../i18n.js";
 import { avatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion } from "../../ui.js";
-import { cardLabel, cardsLabel, colourName, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
+import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
 import { colorettoResults } from "./results.js";
 
 const legalOf = (view) => (Array.isArray(view.legal) ? view.legal : []);
@@ -431,4 +431,3 @@ export function animatePlay(root, events) {
   );
 }
 
-export { colourName };
