@@ -8,9 +8,8 @@ import re
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, cut_controls, shot
+from browser_helpers import DESKTOP, PHONE, all_catalogs, axe_check, cut_controls, shot
 from scripted import ScriptedTable
-from test_i18n import all_catalogs
 
 pytestmark = pytest.mark.browser
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, cut_controls, shot, wait_table
+from browser_helpers import (
+    DESKTOP,
+    GAME_CATALOGS,
+    PHONE,
+    all_catalogs,
+    catalog,
+    cut_controls,
+    shot,
+    wait_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -24,21 +32,6 @@ SCENES = [
     "coloretto-over", "coloretto-over-2", "coloretto-rules", "coloretto-leave", "coloretto-room",
     "howto-coloretto",
 ]
-# The games' own catalogs: i18n/<game>/<lang>.json, every key "<game>."
-GAME_CATALOGS = sorted(p.name for p in (WEB / "i18n").iterdir() if p.is_dir())
-
-
-def catalog(lang: str, game: str | None = None) -> dict:
-    path = WEB / "i18n" / (f"{game}/{lang}.json" if game else f"{lang}.json")
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def all_catalogs(lang: str) -> dict:
-    """The shell's catalog and every game's, merged as the client merges them."""
-    merged = dict(catalog(lang))
-    for game in GAME_CATALOGS:
-        merged.update(catalog(lang, game))
-    return merged
 
 
 def _placeholders(value) -> set[str]:
