@@ -156,6 +156,20 @@ def cut_controls(page) -> list[str]:
     return page.evaluate(_CUT_JS)
 
 
-def catalog(lang: str) -> dict:
-    return json.loads((ROOT / "src" / "colorclash" / "web" / "i18n" / f"{lang}.json")
-                      .read_text(encoding="utf-8"))
+I18N = ROOT / "src" / "colorclash" / "web" / "i18n"
+# The games' own catalogs: i18n/<game>/<lang>.json, every key "<game>."
+GAME_CATALOGS = sorted(p.name for p in I18N.iterdir() if p.is_dir())
+
+
+def catalog(lang: str, game: str | None = None) -> dict:
+    """The shell's catalog of a language, or a game's."""
+    path = I18N / (f"{game}/{lang}.json" if game else f"{lang}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def all_catalogs(lang: str) -> dict:
+    """The shell's catalog and every game's, merged as the client merges them."""
+    merged = dict(catalog(lang))
+    for game in GAME_CATALOGS:
+        merged.update(catalog(lang, game))
+    return merged

@@ -31,6 +31,15 @@ def _names(seats: int, me: int) -> list[dict[str, Any]]:
     return out
 
 
+def _settings(game: str, preset: str, options: dict | None) -> dict[str, Any]:
+    """The room's settings as the server shows them: every option of the preset, flat."""
+    from colorclash.engine import GAMES
+
+    chosen = dict(options or {})
+    out = {o.name: chosen.get(o.name, o.default) for o in GAMES[game].options_for(preset)}
+    return out or {"clock": 30, "match": "1"}
+
+
 class ScriptedTable:
     """A table whose game socket is answered by the test.
 
@@ -56,7 +65,7 @@ class ScriptedTable:
         self.room = {
             "code": CODE, "kind": "practice", "status": "lobby", "host": me,
             "link": f"/r/{CODE}", "game": game,
-            "settings": {"preset": preset, "seats": seats, "clock": 30, "match": "1"},
+            "settings": {"preset": preset, "seats": seats, **_settings(game, preset, options)},
             "seats": _names(seats, me), "match": 0, "commitment": None, "seed": None,
             "result": None,
         }

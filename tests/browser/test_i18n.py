@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, cut_controls, shot, wait_table
+from browser_helpers import (
+    DESKTOP,
+    GAME_CATALOGS,
+    PHONE,
+    all_catalogs,
+    catalog,
+    cut_controls,
+    shot,
+    wait_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -19,15 +27,11 @@ SCENES = [
     "round-over", "game-over", "game-over-guest", "substituted", "cards", "day-night-6",
     "long-hand", "leave", "rules", "history-open", "faces",
     "howto-classic-table", "howto-standard", "howto-family", "howto-siege", "howto-day-night",
+    # Coloretto (js/games/coloretto/scenes.js)
+    "home-coloretto", "coloretto", "coloretto-place", "coloretto-2", "coloretto-last",
+    "coloretto-over", "coloretto-over-2", "coloretto-rules", "coloretto-leave", "coloretto-room",
+    "howto-coloretto",
 ]
-
-
-def catalog(lang: str) -> dict:
-    """The site's catalog merged with every game's own (i18n/<game>/<lang>.json)."""
-    merged = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    for path in sorted((WEB / "i18n").glob(f"*/{lang}.json")):
-        merged.update(json.loads(path.read_text(encoding="utf-8")))
-    return merged
 
 
 def _placeholders(value) -> set[str]:
@@ -35,10 +39,11 @@ def _placeholders(value) -> set[str]:
     return {p for text in texts for p in re.findall(r"\{(\w+)\}", text)}
 
 
-def test_catalogs_have_the_same_keys_and_placeholders():
-    en = catalog("en")
+@pytest.mark.parametrize("game", [None, *GAME_CATALOGS])
+def test_catalogs_have_the_same_keys_and_placeholders(game):
+    en = catalog("en", game)
     for lang in ("es", "tr"):
-        other = catalog(lang)
+        other = catalog(lang, game)
         assert sorted(other) == sorted(en), (
             f"{lang}: missing {sorted(set(en) - set(other))}, extra {sorted(set(other) - set(en))}"
         )
@@ -51,22 +56,33 @@ def test_catalogs_have_the_same_keys_and_placeholders():
 
 # Values that are rightly the same in English and another language.
 SAME_AS_ENGLISH = {
-    "es": {"app.name", "results.total", "room.minutes", "room.seconds", "rainbow.face",
-           "rainbow.kind.error"},
-    "tr": {"card.label", "rainbow.face"},
+    "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds",
+           "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error"},
+    "tr": {"card.label", "coloretto.name", "coloretto.card.colour", "rainbow.face"},
 }
 
 
+def test_games_keep_their_words_in_their_own_catalogs():
+    """A game's catalog holds only its own keys ("<game>."), and the shell's none of them."""
+    assert "coloretto" in GAME_CATALOGS
+    for lang in LANGS:
+        shell = catalog(lang)
+        for game in GAME_CATALOGS:
+            own = catalog(lang, game)
+            assert all(k.startswith(f"{game}.") for k in own), (lang, game)
+            assert not [k for k in shell if k.startswith(f"{game}.")], (lang, game)
+
+
 def test_no_value_is_left_in_english():
-    en = catalog("en")
+    en = all_catalogs("en")
     for lang, allowed in SAME_AS_ENGLISH.items():
-        other = catalog(lang)
+        other = all_catalogs(lang)
         same = {k for k in en if other[k] == en[k]}
         assert same <= allowed, f"{lang}: still in English: {sorted(same - allowed)}"
 
 
 def test_every_key_the_code_asks_for_is_in_the_catalog():
-    en = catalog("en")
+    en = all_catalogs("en")
     used: set[str] = set()
     for path in (WEB / "js").rglob("*.js"):
         text = path.read_text(encoding="utf-8")
@@ -84,6 +100,21 @@ def test_every_key_the_code_asks_for_is_in_the_catalog():
     used |= {f"level.{lv}" for lv in ("random", "easy", "medium", "hard")}
     used |= {f"card.{r}" for r in ("skip", "reverse", "+2", "+1", "+5", "bomb", "shield",
                                    "skipall", "flip", "W", "W+4", "W-clock", "W-hunt")}
+    # Coloretto's keys built from data (js/games/coloretto/)
+    colours = ("orange", "blue", "brown", "yellow", "grey", "green", "pink")
+    shapes = ("circle", "square", "triangle", "star", "diamond", "hexagon", "heart", "rainbow",
+              "plus", "flag")
+    used |= {f"coloretto.colour.{c}" for c in colours}
+    used |= {f"coloretto.shape.{sh}" for sh in shapes}
+    used |= {f"coloretto.side.{side}" for side in ("brown", "grey")}
+    used |= {f"coloretto.say.{k}{you}" for k in ("draw", "place", "take", "lastRound")
+             for you in ("", "You")}
+    used |= {"coloretto.table.alone", "coloretto.table.yourTurn", "coloretto.table.take",
+             "coloretto.table.place", "coloretto.howto.goal", "coloretto.howto.colours",
+             "coloretto.howto.rows", "coloretto.howto.start", "coloretto.howto.two",
+             "coloretto.howto.round", "coloretto.howto.alone", "coloretto.howto.end",
+             "coloretto.howto.count", "coloretto.howto.best", "coloretto.howto.example",
+             "coloretto.howto.win", "coloretto.howto.away"}
     assert len(used) > 150
     missing = sorted(k for k in used if k not in en)
     assert not missing, f"keys used by the client but not in the catalogs: {missing}"

@@ -72,12 +72,12 @@ def test_home_room_table_screens(open_page, size):
     "scene",
     # (the leave dialog, the long hand, the history, How to play: axe in their own tests)
     ["siege", "day-night", "window", "drawn", "color", "round-over", "game-over", "quick",
-     "day-night-6", "faces"],
+     "day-night-6", "faces", "coloretto-last", "coloretto-2"],
 )
 def test_rare_table_states_from_dev_scenes(open_page, scene):
     """States that a short game rarely reaches (stacks, shields, fuse, call window, Day &
     Night faces, the colour chooser, round results), rendered from fake engine views."""
-    phone = ("day-night", "window", "day-night-6", "faces")
+    phone = ("day-night", "window", "day-night-6", "faces", "coloretto-last")
     page = open_page(PHONE if scene in phone else DESKTOP,
                      path=f"/dev.html?scene={scene}")
     page.wait_for_function("window.__devReady === true")

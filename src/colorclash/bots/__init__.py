@@ -19,6 +19,7 @@ from colorclash.bots.base import Bot
 #: game key -> module whose ``LEVELS`` maps level names to bot classes
 _BOT_MODULES = {
     "color-clash": "colorclash.bots.color_clash_levels",
+    "coloretto": "colorclash.bots.coloretto",
     "rainbow": "colorclash.bots.rainbow",
 }
 

@@ -28,7 +28,7 @@ from colorclash.engine.base import (
 )
 from colorclash.engine.color_clash import ColorClash
 
-_GAME_MODULES = ("color_clash", "rainbow")
+_GAME_MODULES = ("color_clash", "coloretto", "rainbow")
 
 
 def _load_games() -> dict[str, GameDefinition]:

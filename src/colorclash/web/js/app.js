@@ -1,25 +1,36 @@
-// The app: routing (/, /r/CODE, /?rules=PRESET), the connection to the server and the
-// screens. The table itself is drawn by the game's table module (games/); the shell
-// (shell/) keeps banners, dialogs, results, move history and focus the same for every game.
-import { DEFAULT_GAME, gameOf } from "./games/index.js";
-import { queueDialog, renderHome } from "./home.js";
-import { detectLang, getLang, has, onLangChange, setLang, t } from "./i18n.js";
+// The app: routing (/, /r/CODE, /?rules=PRESET[&game=KEY]), the connection to the server
+// and the screens. The games come from GET /api/games; each table is drawn by its game's
+// table module (games/); the shell (shell/) keeps banners, dialogs, results, move history
+// and focus the same for every game. Nothing here names a game.
+import { DEFAULT_GAME, GAMES, gameOf } from "./games/index.js";
+import { homeForm, queueDialog, renderHome } from "./home.js";
+import { catalogsReady, detectLang, getLang, has, onLangChange, setLang, t, useCatalogs } from "./i18n.js";
 import { api, ApiError, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
-import { renderJoin, renderRoom } from "./room.js";
+import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
 import { resetFocus, settleFocus } from "./shell/focus.js";
+import {
+  definitionOf,
+  lastGame,
+  moduleOf,
+  playableGames,
+  rememberGame,
+  requestOptions,
+} from "./shell/games.js";
 import { historyPanel, historyToggle, remember } from "./shell/history.js";
-import { rulesDialog, rulesPage } from "./shell/rules.js";
+import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { announce, h, morph, refreshToast, toast } from "./ui.js";
-import { parseCard } from "./games/color-clash/cards.js";
 
 const NAME_KEY = "cc.name";
 
 const state = {
   screen: "loading",
-  presets: null,
+  games: null, // the GET /api/games answer
+  gamesError: false,
+  game: null, // the game chosen on the home page (its key)
+  forms: {}, // the home page's choices, per game
   name: readName(),
   busy: false,
   homeError: null, // {code} or {key}: worded at each redraw
@@ -35,15 +46,15 @@ const state = {
   joinRoom: null,
   joinError: null,
   fatal: null,
-  choosingFor: null,
   pending: false,
   nextReady: false,
-  freshTop: false,
+  fresh: false, // the table has not been drawn since the latest state
   moments: [], // the events of the last few moments of this game (move history)
   historyOpen: false,
   confirmLeave: false,
   rules: null, // the preset whose "How to play" is open over the table
   rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
+  rulesGame: null, // and its game
   revealHand: false,
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
@@ -94,8 +105,7 @@ function tableModel() {
     view: state.view,
     me: state.me,
     clock: state.clock,
-    choosingFor: state.choosingFor,
-    freshTop: state.freshTop,
+    fresh: state.fresh,
     nextReady: state.nextReady,
     lastLine: last,
     ui: state.gameUi,
@@ -119,9 +129,10 @@ function tableModel() {
 // ---------------------------------------------------------------- rendering
 
 function leaveDialog() {
+  const game = gameOf(state.view);
   return confirmDialog({
     title: t("table.leaveTitle"),
-    text: t("table.leaveConfirm"),
+    text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
     yes: t("table.leave"),
     no: t("table.stay"),
     onYes: () => tableActs.confirmLeave(),
@@ -131,32 +142,59 @@ function leaveDialog() {
   });
 }
 
+// The games' catalogs the screen needs (the home page lists every game).
+function neededCatalogs() {
+  const s = state.screen;
+  let games = [];
+  if (s === "home") games = playableGames(state.games).map((g) => g.key);
+  else if (s === "rules") games = [state.rulesGame];
+  else if (s === "join" && state.joinRoom) games = [state.joinRoom.game];
+  else if ((s === "room" || s === "table") && state.room) games = [state.room.game];
+  return games.map((k) => moduleOf(k) && moduleOf(k).catalog).filter(Boolean);
+}
+
+function homeContext() {
+  const def = definitionOf(state.games, state.game);
+  if (def && !state.forms[def.key]) state.forms[def.key] = homeForm(def);
+  return {
+    games: state.games,
+    game: def ? def.key : null,
+    form: def ? state.forms[def.key] : null,
+    name: state.name,
+    busy: state.busy,
+    error: state.homeError ? errorText(state.homeError) : state.gamesError ? t("error.network") : null,
+    codeError: state.codeError ? t(state.codeError) : null,
+  };
+}
+
 let lastScreen = null;
+let catalogFailed = false;
 function render() {
   let nodes;
   const s = state.screen;
+  const need = neededCatalogs();
+  if (!catalogsReady(need) && !catalogFailed) {
+    // the game's words are not here yet: a moment of spinner, then the screen
+    useCatalogs(need).then(render, () => {
+      catalogFailed = true; // drawn with what we have (English, or the keys)
+      render();
+    });
+    morph(main, [h("div.page", h("div.spinner", { role: "status", "aria-label": t("common.loading") }))]);
+    return;
+  }
   if (s === "home") {
-    nodes = renderHome(
-      {
-        presets: state.presets,
-        name: state.name,
-        busy: state.busy,
-        error: state.homeError ? errorText(state.homeError) : null,
-        codeError: state.codeError ? t(state.codeError) : null,
-        rulesLinks: DEFAULT_GAME.presets,
-        hero: DEFAULT_GAME.heroCards(),
-      },
-      homeActs,
-    );
+    nodes = renderHome(homeContext(), homeActs);
     if (state.queue) nodes.push(queueDialog(state.queue, homeActs));
   } else if (s === "rules") {
-    nodes = rulesPage(DEFAULT_GAME, state.rulesPage, (path) => navigate(path));
+    const game = moduleOf(state.rulesGame);
+    nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p));
   } else if (s === "join") {
     nodes = renderJoin(
       {
         room: state.joinRoom,
         code: state.code,
         name: state.name,
+        games: state.games,
         error: state.joinError ? errorText(state.joinError) : null,
         busy: state.busy,
       },
@@ -167,7 +205,7 @@ function render() {
       {
         room: state.room,
         me: state.me,
-        presets: state.presets,
+        games: state.games,
         inviteUrl: location.origin + (state.room.link || `/r/${state.room.code}`),
         qrUrl: `/api/rooms/${state.room.code}/qr.svg`,
       },
@@ -178,7 +216,7 @@ function render() {
     const screen = nodes[0];
     if (state.confirmLeave) screen.append(leaveDialog());
     if (state.rules) screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules()));
-    state.freshTop = false;
+    state.fresh = false;
   } else if (s === "fatal") {
     nodes = [
       h(
@@ -226,9 +264,9 @@ function render() {
 function updateTitle() {
   const name = t("app.name");
   let title = name;
-  if (state.screen === "room" && state.room) title = `${state.room.code} · ${name}`;
+  if (state.screen === "room" && state.room) title = `${state.room.code} · ${roomTitle(state.room, state.games)} · ${name}`;
   if (state.screen === "rules" && state.rulesPage) {
-    title = `${t("howto.title", { table: t(`preset.${state.rulesPage}`) })} · ${name}`;
+    title = `${rulesTitle(moduleOf(state.rulesGame), state.rulesPage)} · ${name}`;
   }
   if (state.screen === "table" && state.view) {
     const mine = state.view.turn === state.me && state.view.phase !== "game_over";
@@ -267,6 +305,7 @@ function navigate(path, { replace = false } = {}) {
 }
 
 function closeConn() {
+  held = [];
   if (state.conn) state.conn.close();
   state.conn = null;
   setConnStatus("idle");
@@ -278,7 +317,6 @@ function leaveTableState() {
     historyOpen: false,
     confirmLeave: false,
     rules: null,
-    choosingFor: null,
     gameUi: {},
   });
   resetFocus();
@@ -294,10 +332,13 @@ function route() {
   closeConn();
   leaveTableState();
   Object.assign(state, { code: null, room: null, view: null, clock: null, me: null });
-  const rules = new URLSearchParams(location.search).get("rules");
-  if (rules && DEFAULT_GAME.presets.includes(rules)) {
+  const params = new URLSearchParams(location.search);
+  const rules = params.get("rules");
+  const rulesGame = GAMES[params.get("game") || DEFAULT_GAME.key];
+  if (rules && rulesGame && rulesGame.presets.includes(rules)) {
     state.screen = "rules";
     state.rulesPage = rules;
+    state.rulesGame = rulesGame.key;
   } else {
     state.screen = "home";
   }
@@ -387,7 +428,35 @@ function onClosed(code, info) {
 
 // ---------------------------------------------------------------- messages
 
+// Messages wait here while the words of the room's game are loading (its first state).
+let held = [];
+
+function catalogOfRoom(room) {
+  const game = room && moduleOf(room.game);
+  return game && game.catalog;
+}
+
 function onMessage(msg) {
+  const ns = msg.type === "state" ? catalogOfRoom(msg.room) : null;
+  if (held.length || (ns && !catalogsReady([ns]) && !catalogFailed)) {
+    held.push(msg);
+    if (held.length === 1) {
+      const release = () => {
+        const list = held;
+        held = [];
+        list.forEach(handleMessage);
+      };
+      useCatalogs([ns || catalogOfRoom(held[0].room)]).then(release, () => {
+        catalogFailed = true;
+        release();
+      });
+    }
+    return;
+  }
+  handleMessage(msg);
+}
+
+function handleMessage(msg) {
   if (msg.type === "welcome") {
     state.me = msg.seat;
     return;
@@ -426,17 +495,13 @@ function onMessage(msg) {
     state.confirmLeave = state.confirmLeave && !!view;
   }
   if (view) {
-    if (!prevView || prevView.top !== view.top || prevView.discard_count !== view.discard_count) {
-      state.freshTop = !!prevView;
-    }
     if (!prevView || prevView.round !== view.round || newMatch) state.nextReady = false;
-    if (view.phase !== "play" && view.phase !== "drawn") state.choosingFor = null;
-    if (
-      state.choosingFor &&
-      !view.legal.some((a) => a.type === "play" && a.card === parseCard(state.choosingFor).code)
-    ) {
-      state.choosingFor = null;
+    const game = gameOf(view);
+    if (game.onState) {
+      const prev = newMatch ? null : prevView;
+      Object.assign(state.gameUi, game.onState({ prev, view, ui: state.gameUi, me: state.me }) || {});
     }
+    state.fresh = true;
     state.moments = remember(state.moments, events, momentKey());
   }
   const wasScreen = state.screen;
@@ -494,14 +559,41 @@ const homeActs = {
       /* ignore */
     }
   },
+  chooseGame(key) {
+    state.game = key;
+    rememberGame(key);
+    render();
+  },
+  form(patch) {
+    Object.assign(state.forms[state.game], patch);
+    render();
+  },
   playNow() {
-    enterWith(api("POST", "/api/play-now", { name: playerName() }));
+    enterWith(api("POST", "/api/play-now", { name: playerName(), game: state.game }));
   },
-  practice({ bots, level, preset }) {
-    enterWith(api("POST", "/api/practice", { name: playerName(), bots, level, preset }));
+  practice() {
+    const f = state.forms[state.game];
+    enterWith(
+      api("POST", "/api/practice", {
+        name: playerName(),
+        game: state.game,
+        bots: f.bots,
+        level: f.level,
+        preset: f.practicePreset,
+        ...requestOptions(f.practiceOptions),
+      }),
+    );
   },
-  createRoom({ preset }) {
-    enterWith(api("POST", "/api/rooms", { name: playerName(), preset }));
+  createRoom() {
+    const f = state.forms[state.game];
+    enterWith(
+      api("POST", "/api/rooms", {
+        name: playerName(),
+        game: state.game,
+        preset: f.roomPreset,
+        ...requestOptions(f.roomOptions),
+      }),
+    );
   },
   joinCode(raw) {
     const code = String(raw || "").trim();
@@ -521,15 +613,17 @@ const homeActs = {
       render();
     }
   },
+  rulesPath: (preset) => rulesPath(state.game, preset),
   rules(preset) {
-    navigate(`/?rules=${preset}`);
+    navigate(rulesPath(state.game, preset));
   },
-  async quickMatch(preset) {
+  async quickMatch() {
+    const preset = state.forms[state.game].quickPreset;
     state.busy = true;
     render();
     let q;
     try {
-      q = await api("POST", "/api/quick-match", { preset });
+      q = await api("POST", "/api/quick-match", { game: state.game, preset });
     } catch (err) {
       state.busy = false;
       state.homeError = asError(err);
@@ -598,9 +692,20 @@ const joinActs = {
   },
 };
 
+// The address of a How to play page: the default game's keep their v1 form.
+function rulesPath(game, preset) {
+  return game && game !== DEFAULT_GAME.key ? `/?game=${game}&rules=${preset}` : `/?rules=${preset}`;
+}
+
+// The computer level the lobby seats: the game's default one.
+function roomLevel() {
+  const def = state.room && definitionOf(state.games, state.room.game);
+  return (def && def.default_level) || undefined;
+}
+
 const roomActs = {
   settings: (settings) => send({ type: "settings", settings }),
-  addBot: (seat) => send({ type: "add_bot", seat, level: "easy" }),
+  addBot: (seat) => send({ type: "add_bot", seat, ...(roomLevel() ? { level: roomLevel() } : {}) }),
   removeBot: (seat) => send({ type: "remove_bot", seat }),
   ready: (ready) => send({ type: "ready", ready }),
   start() {
@@ -643,25 +748,6 @@ const tableActs = {
         state.pending = false;
       }, 2500);
     }
-  },
-  playCard(code) {
-    const p = parseCard(code);
-    if (p.wild) {
-      state.choosingFor = p.code;
-      render();
-      return;
-    }
-    tableActs.action({ type: "play", card: p.code });
-  },
-  chooseColor(color) {
-    const card = state.choosingFor;
-    state.choosingFor = null;
-    render();
-    if (card) tableActs.action({ type: "play", card, color });
-  },
-  cancelChoose() {
-    state.choosingFor = null;
-    render();
   },
   nextRound() {
     if (send({ type: "ready", ready: true })) {
@@ -757,13 +843,31 @@ async function boot() {
     return;
   }
   langSelect.value = getLang();
-  api("GET", "/api/presets")
-    .then((p) => {
-      state.presets = p;
-      if (state.screen === "home" || state.screen === "room") render();
-    })
-    .catch(() => {});
+  for (const game of Object.values(GAMES)) {
+    if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
+      document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
+    }
+  }
+  loadGames();
   route();
+}
+
+// GET /api/games: the home page's picker and the room's choices. Tried again a few times
+// when the network fails (the home page says so meanwhile).
+async function loadGames(attempt = 0) {
+  try {
+    const answer = await api("GET", "/api/games");
+    // the picker names every game: their words first, so the page is drawn once
+    const names = playableGames(answer).map((g) => moduleOf(g.key).catalog);
+    await useCatalogs(names).catch(() => {});
+    state.games = answer;
+    state.gamesError = false;
+    state.game = lastGame(state.games);
+  } catch {
+    state.gamesError = true;
+    if (attempt < 5) setTimeout(() => loadGames(attempt + 1), 1000 * (attempt + 1));
+  }
+  if (["home", "room", "join"].includes(state.screen)) render();
 }
 
 boot();

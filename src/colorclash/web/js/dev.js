@@ -1,9 +1,9 @@
 // Dev page: every screen and rare table state rendered from fake engine views, without a
 // server. /dev.html?scene=siege&lang=tr  (scenes: see SCENES below; ?scene=list lists them)
 import { renderCard } from "./games/color-clash/cards.js";
-import { DEFAULT_GAME } from "./games/index.js";
-import { queueDialog, renderHome } from "./home.js";
-import { setLang, t } from "./i18n.js";
+import { DEFAULT_GAME, GAMES, gameOf } from "./games/index.js";
+import { homeForm, queueDialog, renderHome } from "./home.js";
+import { setLang, t, useCatalogs } from "./i18n.js";
 import { renderJoin, renderRoom } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
@@ -13,17 +13,48 @@ import { rulesDialog, rulesPage } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
 
-const PRESETS = {
-  presets: [
-    { name: "standard", clock_choices: [30, 45, 60, 90], clock_default: 30, match_choices: ["1", "3", "5", "500"], match_default: "1" },
-    { name: "family", clock_choices: [30, 45, 60, 90], clock_default: 60, match_choices: ["3", "5"], match_default: "3" },
-    { name: "classic-table", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
-    { name: "siege", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
-    { name: "day-night", clock_choices: [15, 20, 30, 45, 60, 600], clock_default: 30, match_choices: ["1"], match_default: "1" },
+// The GET /api/games answer the screens are drawn from (as the server gives it).
+const CC_CLOCK = { name: "clock", choices: [15, 20, 30, 45, 60, 600], default: 30 };
+const CC_STD_CLOCK = { name: "clock", choices: [30, 45, 60, 90], default: 30 };
+const GAMES_ANSWER = {
+  games: [
+    {
+      key: "color-clash",
+      name: "Color Clash",
+      seats: { min: 2, max: 6, default: 4 },
+      default_preset: "classic-table",
+      presets: {
+        standard: { options: [CC_STD_CLOCK, { name: "match", choices: ["1", "3", "5", "500"], default: "1" }] },
+        family: { options: [{ ...CC_STD_CLOCK, default: 60 }, { name: "match", choices: ["3", "5"], default: "3" }] },
+        "classic-table": { options: [CC_CLOCK, { name: "match", choices: ["1"], default: "1" }] },
+        siege: { options: [CC_CLOCK, { name: "match", choices: ["1"], default: "1" }] },
+        "day-night": { options: [CC_CLOCK, { name: "match", choices: ["1"], default: "1" }] },
+      },
+      bot_levels: ["random", "easy", "medium", "hard"],
+      default_level: "easy",
+      quick_match_seats: 4,
+      guest_max_seats: 4,
+    },
+    {
+      key: "coloretto",
+      name: "Coloretto",
+      seats: { min: 2, max: 5, default: 4 },
+      default_preset: "standard",
+      presets: {
+        standard: {
+          options: [
+            { name: "scoring", choices: ["brown", "grey"], default: "brown" },
+            { name: "clock", choices: [15, 20, 30, 45, 60, 90], default: 30 },
+          ],
+        },
+      },
+      bot_levels: ["random", "medium", "hard"],
+      default_level: "medium",
+      quick_match_seats: 4,
+      guest_max_seats: 4,
+    },
   ],
-  default: "classic-table",
-  seats: { min: 2, max: 6, default: 4, guest_max: 4 },
-  bot_levels: ["random", "easy", "medium", "hard"],
+  default: "color-clash",
 };
 
 function room(preset, status = "playing", n = 4, extra = {}) {
@@ -40,6 +71,7 @@ function room(preset, status = "playing", n = 4, extra = {}) {
     status,
     host: 0,
     link: "/r/KMPXRA",
+    game: "color-clash",
     settings: { preset, seats: n, clock: 30, match: preset === "family" ? "3" : "1" },
     seats,
     match: 1,
@@ -101,6 +133,7 @@ const CLOCK = { kind: "turn", seat: 0, remaining_ms: 21000, seconds: 30 };
 
 const SCENES = {
   home: () => ({ screen: "home" }),
+  "home-coloretto": () => ({ screen: "home", game: "coloretto" }),
   quick: () => ({ screen: "home", queue: { waiting: 2, name: "Blue Otter" } }),
   join: () => ({ screen: "join", room: room("classic-table", "lobby", 5) }),
   "join-full": () => ({ screen: "join", room: room("classic-table", "lobby", 4) }),
@@ -257,7 +290,7 @@ const SCENES = {
       legal: ["R", "B", "Y", "G"].map((c) => ({ type: "color", color: c })),
     }),
   }),
-  choose: () => ({ screen: "table", room: room("classic-table"), view: view("classic-table"), choosingFor: "W" }),
+  choose: () => ({ screen: "table", room: room("classic-table"), view: view("classic-table"), ui: { choosingFor: "W" } }),
   "day-night": () => ({
     screen: "table",
     room: room("day-night"),
@@ -408,10 +441,9 @@ function render(scene) {
   const main = document.getElementById("main");
   let nodes;
   if (s.screen === "home") {
-    nodes = renderHome(
-      { presets: PRESETS, name: "Ana", rulesLinks: DEFAULT_GAME.presets, hero: DEFAULT_GAME.heroCards() },
-      acts,
-    );
+    const key = s.game || GAMES_ANSWER.default;
+    const def = GAMES_ANSWER.games.find((g) => g.key === key);
+    nodes = renderHome({ games: GAMES_ANSWER, game: key, form: homeForm(def), name: "Ana" }, acts);
     if (s.queue) nodes.push(queueDialog(s.queue, acts));
   } else if (s.screen === "cards") {
     nodes = [
@@ -424,16 +456,16 @@ function render(scene) {
       ),
     ];
   } else if (s.screen === "join") {
-    nodes = renderJoin({ room: s.room, code: s.room.code, name: "Bo" }, acts);
+    nodes = renderJoin({ room: s.room, code: s.room.code, name: "Bo", games: GAMES_ANSWER }, acts);
   } else if (s.screen === "room") {
     nodes = renderRoom(
-      { room: s.room, me: s.me, presets: PRESETS, inviteUrl: `${location.origin}/r/KMPXRA`, qrUrl: "/favicon.svg" },
+      { room: s.room, me: s.me, games: GAMES_ANSWER, inviteUrl: `${location.origin}/r/KMPXRA`, qrUrl: "/favicon.svg" },
       acts,
     );
   } else if (s.screen === "howto") {
-    nodes = rulesPage(DEFAULT_GAME, s.preset, () => {});
+    nodes = rulesPage(GAMES[s.game] || DEFAULT_GAME, s.preset, () => {});
   } else {
-    const game = DEFAULT_GAME;
+    const game = gameOf(s.view);
     const clock = s.clock
       ? { ...s.clock, total: s.clock.seconds * 1000, localDeadline: performance.now() + s.clock.remaining_ms }
       : null;
@@ -442,7 +474,7 @@ function render(scene) {
       view: s.view,
       me: s.me ?? 0,
       clock,
-      choosingFor: s.choosingFor || null,
+      fresh: true,
       nextReady: false,
       ui: s.ui || {},
     };
@@ -463,7 +495,7 @@ function render(scene) {
       nodes[0].append(
         confirmDialog({
           title: t("table.leaveTitle"),
-          text: t("table.leaveConfirm"),
+          text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
           yes: t("table.leave"),
           no: t("table.stay"),
           onYes: () => {},
@@ -494,6 +526,16 @@ async function boot() {
   const params = new URLSearchParams(location.search);
   const name = params.get("scene") || "list";
   await setLang(params.get("lang") || "en");
+  // every game's words, styles and scenes
+  await useCatalogs(Object.values(GAMES).map((g) => g.catalog).filter(Boolean));
+  for (const game of Object.values(GAMES)) {
+    if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
+      document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
+    }
+    if (game.scenes) Object.assign(SCENES, await game.scenes());
+  }
+  await Promise.all([...document.querySelectorAll("link[rel=stylesheet]")].map((l) =>
+    l.sheet ? null : new Promise((ok) => { l.onload = ok; l.onerror = ok; })));
   document.getElementById("lang-select").value = params.get("lang") || "en";
   document.getElementById("lang-select").addEventListener("change", (e) => {
     params.set("lang", e.target.value);

@@ -1,18 +1,97 @@
-// Home: Play Now, Practice, Quick Match, Create private room, Join by code.
+// Home: the game picker (every game of GET /api/games that this client can draw), then for
+// the chosen game Play Now, Practice, Quick Match (queue dialog) and Create private room,
+// with the choices of the game's definition; Join by code; How to play links.
 import { t } from "./i18n.js";
+import {
+  definitionOf,
+  moduleOf,
+  optionField,
+  optionsOf,
+  playableGames,
+  presetLabel,
+  presetNames,
+} from "./shell/games.js";
 import { h } from "./ui.js";
 
-export function presetOptions(presets, selected) {
-  const names = presets && presets.presets ? presets.presets.map((p) => p.name) : ["classic-table"];
-  return names.map((name) =>
-    h("option", { value: name, selected: name === selected }, t(`preset.${name}`)),
+// The home form of one game, filled with its defaults (the app keeps one per game).
+export function homeForm(def) {
+  const preset = def.default_preset;
+  const max = def.seats.max - 1;
+  return {
+    bots: Math.max(1, Math.min(max, (def.seats.default || 2) - 1)),
+    level: def.default_level || def.bot_levels[0],
+    practicePreset: preset,
+    practiceOptions: {},
+    quickPreset: preset,
+    roomPreset: preset,
+    roomOptions: {},
+  };
+}
+
+// The options Practice offers: the rules of the game, not its clock or match length
+// (a practice game takes the preset's defaults for those).
+function ruleOptions(def, preset) {
+  return optionsOf(def, preset).filter((o) => o.name !== "clock" && o.name !== "match");
+}
+
+function presetSelect(game, def, id, value, onChange) {
+  const names = presetNames(def);
+  if (names.length < 2) return null; // nothing to choose
+  return h(
+    "label.field",
+    { for: id },
+    t("home.table"),
+    h(
+      `select#${id}`,
+      { dataset: { focusKey: `home:${id}` }, onchange: (e) => onChange(e.target.value) },
+      names.map((p) => h("option", { value: p, selected: p === value }, presetLabel(game, p))),
+    ),
+  );
+}
+
+function gamePicker(ctx, act) {
+  const games = playableGames(ctx.games);
+  if (games.length < 2) return null;
+  return h(
+    "section.panel.game-picker",
+    { "aria-labelledby": "h-games" },
+    h("h2", { id: "h-games" }, t("home.chooseGame")),
+    h(
+      "div.game-choices",
+      { role: "radiogroup", "aria-labelledby": "h-games" },
+      games.map((def) => {
+        const game = moduleOf(def.key);
+        const chosen = def.key === ctx.game;
+        const id = `game-${def.key}`;
+        return h(
+          `label.game-choice${chosen ? ".chosen" : ""}`,
+          { for: id, dataset: { game: def.key } },
+          h(`input#${id}`, {
+            type: "radio",
+            name: "game",
+            value: def.key,
+            checked: chosen,
+            "aria-describedby": `${id}-about`,
+            dataset: { focusKey: `home:${id}` },
+            onchange: () => act.chooseGame(def.key),
+          }),
+          h("span.game-art", { "aria-hidden": "true" }, game.heroCards({ small: true })),
+          h(
+            "span.game-text",
+            h("span.game-name", game.name()),
+            h("span.game-about", { id: `${id}-about` }, game.about(),
+              " ", h("span.game-seats", t("home.seatsRange", { min: def.seats.min, max: def.seats.max }))),
+          ),
+        );
+      }),
+    ),
   );
 }
 
 export function renderHome(ctx, act) {
-  const { presets, name, busy, error, codeError, rulesLinks = [], hero = [] } = ctx;
-  const def = (presets && presets.default) || "classic-table";
-  const levels = (presets && presets.bot_levels) || ["random", "easy", "medium", "hard"];
+  const { name, busy, error, codeError, form } = ctx;
+  const def = definitionOf(ctx.games, ctx.game);
+  const game = def ? moduleOf(def.key) : null;
 
   const nameInput = h("input#player-name", {
     type: "text",
@@ -23,20 +102,6 @@ export function renderHome(ctx, act) {
     dataset: { focusKey: "home:name" },
     oninput: (e) => act.setName(e.target.value),
   });
-
-  const bots = h(
-    "select#practice-bots",
-    { dataset: { focusKey: "home:bots" } },
-    [1, 2, 3, 4, 5].map((n) => h("option", { value: String(n), selected: n === 3 }, String(n))),
-  );
-  const level = h(
-    "select#practice-level",
-    { dataset: { focusKey: "home:level" } },
-    levels.map((l) => h("option", { value: l, selected: l === "easy" }, t(`level.${l}`))),
-  );
-  const practicePreset = h("select#practice-preset", presetOptions(presets, def));
-  const roomPreset = h("select#room-preset", presetOptions(presets, def));
-  const quickPreset = h("select#quick-preset", presetOptions(presets, def));
   // No browser validation (its messages speak the browser's language): the app checks
   // the code and says what is wrong under the field, in the site's language.
   const code = h("input#join-code.code-input", {
@@ -52,138 +117,180 @@ export function renderHome(ctx, act) {
     dataset: { focusKey: "home:code" },
     oninput: () => act.codeInput(),
   });
-
   const disabled = busy ? true : undefined;
+
+  const joinPanel = h(
+    "section.panel",
+    { "aria-labelledby": "h-join" },
+    h("h2", { id: "h-join" }, t("home.joinByCode")),
+    h(
+      "form",
+      {
+        novalidate: true,
+        onsubmit: (e) => {
+          e.preventDefault();
+          act.joinCode(code.value);
+        },
+      },
+      h("label.field", { for: "join-code" }, t("home.roomCode"), code),
+      codeError ? h("p.field-error#join-code-error", { role: "alert" }, codeError) : null,
+      h("button.btn.big#btn-join", { type: "submit", disabled }, t("home.join")),
+    ),
+  );
+
+  let panels = [];
+  let rules = null;
+  if (def && form) {
+    const levels = def.bot_levels || [];
+    const botChoices = [];
+    for (let n = 1; n < def.seats.max; n += 1) botChoices.push(n);
+    const practiceOptions = ruleOptions(def, form.practicePreset);
+    const roomOptions = optionsOf(def, form.roomPreset);
+    const playNowBots = Math.min(3, def.seats.max) - 1;
+    panels = [
+      h(
+        "section.panel",
+        { "aria-labelledby": "h-playnow" },
+        h("h3", { id: "h-playnow" }, t("home.playNow")),
+        h("p.muted", t("home.playNowHelp", { table: presetLabel(game, def.default_preset), n: playNowBots })),
+        h(
+          "button.btn.primary.big#btn-play-now",
+          { type: "button", disabled, onclick: () => act.playNow() },
+          t("home.playNow"),
+        ),
+      ),
+      h(
+        "section.panel",
+        { "aria-labelledby": "h-practice" },
+        h("h3", { id: "h-practice" }, t("home.practice")),
+        h(
+          "div.row",
+          h(
+            "label.field",
+            { for: "practice-bots" },
+            t("home.computerPlayers"),
+            h(
+              "select#practice-bots",
+              { dataset: { focusKey: "home:bots" }, onchange: (e) => act.form({ bots: Number(e.target.value) }) },
+              botChoices.map((n) => h("option", { value: String(n), selected: n === form.bots }, String(n))),
+            ),
+          ),
+          h(
+            "label.field",
+            { for: "practice-level" },
+            t("home.level"),
+            h(
+              "select#practice-level",
+              { dataset: { focusKey: "home:level" }, onchange: (e) => act.form({ level: e.target.value }) },
+              levels.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`))),
+            ),
+          ),
+        ),
+        presetSelect(game, def, "practice-preset", form.practicePreset, (p) =>
+          act.form({ practicePreset: p, practiceOptions: {} }),
+        ),
+        practiceOptions.map((o) =>
+          optionField(game, o, form.practiceOptions[o.name], {
+            id: `practice-opt-${o.name}`,
+            onChange: (v) => act.form({ practiceOptions: { ...form.practiceOptions, [o.name]: v } }),
+          }),
+        ),
+        h(
+          "button.btn.big#btn-practice",
+          { type: "button", disabled, onclick: () => act.practice() },
+          t("home.startPractice"),
+        ),
+      ),
+      h(
+        "section.panel",
+        { "aria-labelledby": "h-quick" },
+        h("h3", { id: "h-quick" }, t("home.quickMatch")),
+        h("p.muted", t("home.quickHelp"), " ", t("home.quickSeats", { n: def.quick_match_seats })),
+        presetSelect(game, def, "quick-preset", form.quickPreset, (p) => act.form({ quickPreset: p })),
+        h(
+          "button.btn.big#btn-quick",
+          { type: "button", disabled, onclick: () => act.quickMatch() },
+          t("home.findPlayers"),
+        ),
+      ),
+      h(
+        "section.panel",
+        { "aria-labelledby": "h-private" },
+        h("h3", { id: "h-private" }, t("home.privateRoom")),
+        h("p.muted", t("home.privateHelp")),
+        presetSelect(game, def, "room-preset", form.roomPreset, (p) => act.form({ roomPreset: p, roomOptions: {} })),
+        h(
+          "div.row",
+          roomOptions.map((o) =>
+            optionField(game, o, form.roomOptions[o.name], {
+              id: `room-opt-${o.name}`,
+              onChange: (v) => act.form({ roomOptions: { ...form.roomOptions, [o.name]: v } }),
+            }),
+          ),
+        ),
+        h(
+          "button.btn.big#btn-create",
+          { type: "button", disabled, onclick: () => act.createRoom() },
+          t("home.createRoom"),
+        ),
+      ),
+    ];
+    const presets = game.presets || [];
+    rules = presets.length
+      ? h(
+          "section.panel.rules-links",
+          { "aria-labelledby": "h-rules" },
+          h("h2", { id: "h-rules" }, t("howto.home")),
+          h("p.muted", t("howto.homeHelp", { game: game.name() })),
+          h(
+            "ul",
+            presets.map((p) =>
+              h(
+                "li",
+                h(
+                  "a.btn",
+                  {
+                    href: act.rulesPath(p),
+                    dataset: { focusKey: `rules:${p}` },
+                    onclick: (e) => {
+                      e.preventDefault();
+                      act.rules(p);
+                    },
+                  },
+                  presetLabel(game, p),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null;
+  }
 
   return [
     h(
       "div.page.home",
       h(
         "div.hero",
-        h("div.hero-cards", { "aria-hidden": "true" }, hero),
+        h("div.hero-cards", { "aria-hidden": "true" }, game ? game.heroCards() : []),
         h("div", h("h1", t("app.name")), h("p.lead", t("home.tagline"))),
       ),
       error ? h("p.error-msg", { role: "alert" }, error) : null,
       h(
         "div.panel",
         { style: "margin-bottom:14px" },
-        h(
-          "label.field",
-          { for: "player-name" },
-          t("home.yourName"),
-          nameInput,
-        ),
+        h("label.field", { for: "player-name" }, t("home.yourName"), nameInput),
         h("p.muted", { id: "name-help", style: "margin:0" }, t("home.nameHelp")),
       ),
-      h(
-        "div.grid.home-actions",
-        h(
-          "section.panel",
-          { "aria-labelledby": "h-playnow" },
-          h("h2", { id: "h-playnow" }, t("home.playNow")),
-          h("p.muted", t("home.playNowHelp")),
-          h(
-            "button.btn.primary.big#btn-play-now",
-            { type: "button", disabled, onclick: () => act.playNow() },
-            t("home.playNow"),
-          ),
-        ),
-        h(
-          "section.panel",
-          { "aria-labelledby": "h-practice" },
-          h("h2", { id: "h-practice" }, t("home.practice")),
-          h(
-            "div.row",
-            h("label.field", { for: "practice-bots" }, t("home.computerPlayers"), bots),
-            h("label.field", { for: "practice-level" }, t("home.level"), level),
-          ),
-          h("label.field", { for: "practice-preset" }, t("home.table"), practicePreset),
-          h(
-            "button.btn.big#btn-practice",
-            {
-              type: "button",
-              disabled,
-              onclick: () =>
-                act.practice({
-                  bots: Number(bots.value),
-                  level: level.value,
-                  preset: practicePreset.value,
-                }),
-            },
-            t("home.startPractice"),
-          ),
-        ),
-        h(
-          "section.panel",
-          { "aria-labelledby": "h-quick" },
-          h("h2", { id: "h-quick" }, t("home.quickMatch")),
-          h("p.muted", t("home.quickHelp")),
-          h("label.field", { for: "quick-preset" }, t("home.table"), quickPreset),
-          h(
-            "button.btn.big#btn-quick",
-            { type: "button", disabled, onclick: () => act.quickMatch(quickPreset.value) },
-            t("home.findPlayers"),
-          ),
-        ),
-        h(
-          "section.panel",
-          { "aria-labelledby": "h-private" },
-          h("h2", { id: "h-private" }, t("home.privateRoom")),
-          h("p.muted", t("home.privateHelp")),
-          h("label.field", { for: "room-preset" }, t("home.table"), roomPreset),
-          h(
-            "button.btn.big#btn-create",
-            { type: "button", disabled, onclick: () => act.createRoom({ preset: roomPreset.value }) },
-            t("home.createRoom"),
-          ),
-        ),
-        h(
-          "section.panel",
-          { "aria-labelledby": "h-join" },
-          h("h2", { id: "h-join" }, t("home.joinByCode")),
-          h(
-            "form",
-            {
-              novalidate: true,
-              onsubmit: (e) => {
-                e.preventDefault();
-                act.joinCode(code.value);
-              },
-            },
-            h("label.field", { for: "join-code" }, t("home.roomCode"), code),
-            codeError ? h("p.field-error#join-code-error", { role: "alert" }, codeError) : null,
-            h("button.btn.big#btn-join", { type: "submit", disabled }, t("home.join")),
-          ),
-        ),
-      ),
-      rulesLinks.length
+      gamePicker(ctx, act),
+      def
         ? h(
-            "section.panel.rules-links",
-            { "aria-labelledby": "h-rules" },
-            h("h2", { id: "h-rules" }, t("howto.home")),
-            h("p.muted", t("howto.homeHelp")),
-            h(
-              "ul",
-              rulesLinks.map((p) =>
-                h(
-                  "li",
-                  h(
-                    "a.btn",
-                    {
-                      href: `/?rules=${p}`,
-                      dataset: { focusKey: `rules:${p}` },
-                      onclick: (e) => {
-                        e.preventDefault();
-                        act.rules(p);
-                      },
-                    },
-                    t(`preset.${p}`),
-                  ),
-                ),
-              ),
-            ),
+            "section.home-game",
+            { "aria-labelledby": "h-play-game" },
+            h("h2.home-game-title", { id: "h-play-game" }, t("home.playGame", { game: game.name() })),
+            h("div.grid.home-actions", panels, joinPanel),
           )
-        : null,
+        : [h("p.muted", { role: "status" }, t("common.loading")), h("div.grid.home-actions", joinPanel)],
+      rules,
       h("p.pledge", t("home.pledge")),
     ),
   ];

@@ -1,18 +1,18 @@
-// Strings come only from the catalogs in /i18n/<lang>.json, plus one catalog per game
-// that asks for it (/i18n/<game>/<lang>.json, keys starting with "<game>."). The language
-// follows the browser (navigator.languages) unless the player picked one with the switch.
+// Strings come only from the catalogs: the shell's in /i18n/<lang>.json, and each game's
+// own in /i18n/<game>/<lang>.json (every key of a game's catalog starts with "<game>."),
+// loaded when the game is first used (useCatalogs) and merged here, so `t()` finds every
+// string in one place. The language follows the browser (navigator.languages) unless the
+// player picked one with the switch.
 
 export const LANGS = ["en", "es", "tr"];
 const STORE_KEY = "cc.lang";
 
 let lang = "en";
-let catalog = {};
-let fallback = {};
-let fallbackHolds = null; // the games whose catalogs `fallback` holds
+let catalog = {}; // the merged catalog of the current language
+let fallback = {}; // the merged English one
+const loaded = new Map(); // `${namespace}|${lang}` -> catalog ("" is the shell's)
+const inUse = new Set([""]); // namespaces in use: reloaded on a language switch
 const listeners = new Set();
-const gameCatalogs = new Set(); // games whose own catalogs load with every language
-let merged = new Set(); // the games whose catalogs the current catalog holds
-let loaded = false; // a language has been set (a catalog asked for later loads at once)
 
 // Keys asked for but missing from the current catalog. The browser tests read this
 // and fail on any untranslated key.
@@ -35,52 +35,31 @@ export function detectLang() {
   return "en";
 }
 
-async function fetchCatalog(code) {
-  const res = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
-  if (!res.ok) throw new Error(`catalog ${code}: HTTP ${res.status}`);
-  return res.json();
+const url = (ns, code) => (ns ? `/i18n/${ns}/${code}.json` : `/i18n/${code}.json`);
+
+async function fetchCatalog(ns, code) {
+  const key = `${ns}|${code}`;
+  if (loaded.has(key)) return loaded.get(key);
+  const res = await fetch(url(ns, code), { cache: "no-cache" });
+  if (!res.ok) throw new Error(`catalog ${url(ns, code)}: HTTP ${res.status}`);
+  const cat = await res.json();
+  loaded.set(key, cat);
+  return cat;
 }
 
-// The site's catalog of a language merged with these games' catalogs (a game's catalog
-// that cannot be loaded leaves its keys to the English fallback or shows them missing).
-async function fetchAll(code, games) {
-  const parts = await Promise.all([
-    fetchCatalog(code),
-    ...games.map((game) => fetchCatalog(`${game}/${code}`).catch(() => ({}))),
-  ]);
-  return Object.assign({}, ...parts);
-}
-
-// Games' own catalogs (i18n/<game>/<lang>.json): true once all of them are in the
-// current catalog.
-export function catalogsReady(names) {
-  return names.filter(Boolean).every((game) => merged.has(game));
-}
-
-// A game's table module asks for its catalog when it is loaded; from then on it loads
-// with every language. Asked after the first language was set, it loads at once and the
-// screens redraw (as after a language switch).
-export async function useCatalogs(names) {
-  const fresh = names.filter((game) => game && !gameCatalogs.has(game));
-  if (!fresh.length) return;
-  for (const game of fresh) gameCatalogs.add(game);
-  if (loaded) await setLang(lang);
+// Every catalog in use, of `code` and of English, fetched (once) and merged.
+async function loadAll(code) {
+  const names = [...inUse];
+  const langs = code === "en" ? ["en"] : [code, "en"];
+  await Promise.all(names.flatMap((ns) => langs.map((l) => fetchCatalog(ns, l))));
+  const merge = (l) => Object.assign({}, ...names.map((ns) => loaded.get(`${ns}|${l}`)));
+  return [merge(code), merge("en")];
 }
 
 export async function setLang(code, { remember = false } = {}) {
   if (!LANGS.includes(code)) code = "en";
-  const games = [...gameCatalogs];
-  const holds = games.join(",");
-  const [cat, fb] = await Promise.all([
-    fetchAll(code, games),
-    code === "en" ? null : fallbackHolds === holds ? fallback : fetchAll("en", games),
-  ]);
-  catalog = cat;
-  fallback = code === "en" ? cat : fb;
-  fallbackHolds = holds;
-  merged = new Set(games);
+  [catalog, fallback] = await loadAll(code);
   lang = code;
-  loaded = true;
   document.documentElement.lang = code;
   if (remember) {
     try {
@@ -91,6 +70,26 @@ export async function setLang(code, { remember = false } = {}) {
   }
   applyStatic(document);
   for (const fn of listeners) fn(code);
+}
+
+// Games' catalogs (namespaces, e.g. "coloretto"): true once all are merged in the
+// current language.
+export function catalogsReady(names) {
+  return names.filter(Boolean).every((ns) => inUse.has(ns) && loaded.has(`${ns}|${lang}`));
+}
+
+// Load games' catalogs (in the current language and English) and merge them in. The
+// caller redraws when the promise resolves.
+export async function useCatalogs(names) {
+  const fresh = names.filter((ns) => ns && !catalogsReady([ns]));
+  if (!fresh.length) return;
+  for (const ns of fresh) inUse.add(ns);
+  const code = lang;
+  const [cat, fb] = await loadAll(code);
+  if (code === lang) {
+    catalog = cat;
+    fallback = fb;
+  }
 }
 
 export function getLang() {

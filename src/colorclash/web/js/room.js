@@ -1,21 +1,28 @@
 // Room (lobby): code, invite link, QR, seats with ready marks, host settings and Start.
-import { iconSvg } from "./games/color-clash/cards.js";
-import { presetOptions } from "./home.js";
 import { t } from "./i18n.js";
-import { seatName } from "./shell/seats.js";
+import {
+  choiceLabel,
+  definitionOf,
+  moduleOf,
+  optionField,
+  optionLabel,
+  optionsOf,
+  presetLabel,
+  presetNames,
+  settingsPatch,
+  tableTitle,
+} from "./shell/games.js";
+import { botIcon, seatName } from "./shell/seats.js";
 import { h, initial } from "./ui.js";
 
-export function clockLabel(sec) {
-  return sec >= 60 && sec % 60 === 0 ? t("room.minutes", { n: sec / 60 }) : t("room.seconds", { n: sec });
+// The room's game: its table module and its definition (GET /api/games).
+function gameOfRoom(room, games) {
+  return { game: moduleOf(room.game), def: definitionOf(games, room.game) };
 }
 
-export function matchLabel(m) {
-  if (m === "500") return t("room.firstTo", { n: 500 });
-  return t("room.rounds", { n: Number(m) });
-}
-
-function presetInfo(presets, name) {
-  return presets && presets.presets ? presets.presets.find((p) => p.name === name) : null;
+export function roomTitle(room, games) {
+  const { game, def } = gameOfRoom(room, games);
+  return tableTitle(game, def, room.settings.preset);
 }
 
 function seatRow(room, seat, me, isHost, act) {
@@ -66,7 +73,7 @@ function seatRow(room, seat, me, isHost, act) {
     );
   }
   const av = h(`div.avatar${s.kind === "bot" ? ".bot" : ""}`, { "aria-hidden": "true" });
-  if (s.kind === "bot") av.append(iconSvg("bot", "bot-icon"));
+  if (s.kind === "bot") av.append(botIcon());
   else if (s.kind === "human") av.append(h("span", initial(s.name)));
   return h(
     `li.seat-row${mine ? ".me" : ""}`,
@@ -83,83 +90,65 @@ function seatRow(room, seat, me, isHost, act) {
   );
 }
 
-function settingsForm(room, presets, isHost, act) {
+function settingsForm(room, games, isHost, act) {
   const st = room.settings || {};
-  const info = presetInfo(presets, st.preset);
+  const { game, def } = gameOfRoom(room, games);
+  const options = optionsOf(def, st.preset);
   if (!isHost) {
-    return h(
-      "dl.settings-summary",
-      h("dt", t("room.preset")),
-      h("dd", t(`preset.${st.preset}`)),
-      h("dt", t("room.seats")),
-      h("dd", String(st.seats)),
-      h("dt", t("room.clock")),
-      h("dd", clockLabel(st.clock)),
-      h("dt", t("room.match")),
-      h("dd", matchLabel(st.match)),
-    );
+    const items = [];
+    if (presetNames(def).length > 1) items.push([t("room.preset"), presetLabel(game, st.preset)]);
+    items.push([t("room.seats"), String(st.seats)]);
+    for (const o of options) items.push([optionLabel(game, o.name), choiceLabel(game, o.name, st[o.name])]);
+    return h("dl.settings-summary", items.map(([k, v]) => [h("dt", k), h("dd", v)]));
   }
-  const maxSeats = (presets && presets.seats && presets.seats.guest_max) || 4;
-  const minSeats = (presets && presets.seats && presets.seats.min) || 2;
+  const maxSeats = def ? Math.min(def.seats.max, def.guest_max_seats || def.seats.max) : st.seats;
+  const minSeats = def ? def.seats.min : st.seats;
   const seatChoices = [];
   for (let n = minSeats; n <= Math.max(maxSeats, st.seats || 0); n += 1) seatChoices.push(n);
-  const clocks = (info && info.clock_choices) || [st.clock];
-  const matches = (info && info.match_choices) || [st.match];
-  const change = (key, conv) => (e) => act.settings({ [key]: conv(e.target.value) });
+  const presets = presetNames(def);
   return h(
     "form.settings-form",
     { onsubmit: (e) => e.preventDefault() },
     h(
       "div.row",
-      h(
-        "label.field",
-        { for: "set-preset" },
-        t("room.preset"),
-        h(
-          "select#set-preset",
-          { dataset: { focusKey: "set:preset" }, onchange: change("preset", String) },
-          presetOptions(presets, st.preset),
-        ),
-      ),
+      presets.length > 1
+        ? h(
+            "label.field",
+            { for: "set-preset" },
+            t("room.preset"),
+            h(
+              "select#set-preset",
+              { dataset: { focusKey: "set:preset" }, onchange: (e) => act.settings({ preset: e.target.value }) },
+              presets.map((p) => h("option", { value: p, selected: p === st.preset }, presetLabel(game, p))),
+            ),
+          )
+        : null,
       h(
         "label.field",
         { for: "set-seats" },
         t("room.seats"),
         h(
           "select#set-seats",
-          { dataset: { focusKey: "set:seats" }, onchange: change("seats", Number) },
+          { dataset: { focusKey: "set:seats" }, onchange: (e) => act.settings({ seats: Number(e.target.value) }) },
           seatChoices.map((n) => h("option", { value: String(n), selected: n === st.seats }, String(n))),
         ),
       ),
     ),
     h(
       "div.row",
-      h(
-        "label.field",
-        { for: "set-clock" },
-        t("room.clock"),
-        h(
-          "select#set-clock",
-          { dataset: { focusKey: "set:clock" }, onchange: change("clock", Number) },
-          clocks.map((c) => h("option", { value: String(c), selected: c === st.clock }, clockLabel(c))),
-        ),
-      ),
-      h(
-        "label.field",
-        { for: "set-match" },
-        t("room.match"),
-        h(
-          "select#set-match",
-          { dataset: { focusKey: "set:match" }, onchange: change("match", String) },
-          matches.map((m) => h("option", { value: m, selected: m === st.match }, matchLabel(m))),
-        ),
+      options.map((o) =>
+        optionField(game, o, st[o.name], {
+          id: `set-${o.name}`,
+          focusKey: `set:${o.name}`,
+          onChange: (v) => act.settings(settingsPatch(o.name, v)),
+        }),
       ),
     ),
   );
 }
 
 export function renderRoom(ctx, act) {
-  const { room, me, presets, inviteUrl, qrUrl } = ctx;
+  const { room, me, games, inviteUrl, qrUrl } = ctx;
   const isHost = room.host === me;
   const seats = room.seats || [];
   const empty = seats.filter((s) => s.kind === "empty").length;
@@ -213,7 +202,7 @@ export function renderRoom(ctx, act) {
             "div",
             h("h1#room-title", { style: "color:var(--muted);font-size:1rem;margin:0" }, t("room.title")),
             h("p.room-code#room-code", { "aria-label": t("room.codeSpelled", { code: room.code.split("").join(" ") }) }, room.code),
-            h("p.muted", { style: "margin:4px 0 0" }, t(`preset.${room.settings.preset}`)),
+            h("p.muted.room-game", { style: "margin:4px 0 0" }, roomTitle(room, games)),
             h(
               "div.invite",
               linkInput,
@@ -239,7 +228,7 @@ export function renderRoom(ctx, act) {
           "section.panel",
           { "aria-labelledby": "settings-title" },
           h("h2#settings-title", t("room.settings")),
-          settingsForm(room, presets, isHost, act),
+          settingsForm(room, games, isHost, act),
           h(
             "div.start-area",
             start,
@@ -261,7 +250,7 @@ export function renderRoom(ctx, act) {
 }
 
 export function renderJoin(ctx, act) {
-  const { room, code, name, error, busy } = ctx;
+  const { room, code, name, error, busy, games } = ctx;
   const nameInput = h("input#join-name", {
     type: "text",
     value: name || "",
@@ -279,7 +268,7 @@ export function renderJoin(ctx, act) {
         { "aria-labelledby": "join-title", style: "max-width:520px;margin:0 auto" },
         h("h1#join-title", t("join.title")),
         h("p.room-code", code),
-        room ? h("p.muted", t(`preset.${room.settings.preset}`)) : null,
+        room ? h("p.muted.room-game", roomTitle(room, games)) : null,
         error ? h("p.error-msg", { role: "alert" }, error) : null,
         room && room.status !== "lobby" ? h("p.error-msg", { role: "alert" }, t("join.started")) : null,
         room && room.status === "lobby" && full

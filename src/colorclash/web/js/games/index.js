@@ -1,8 +1,12 @@
-// The table modules of the site's games, by game key (view.game).
+// The table modules of the site's games, by game key (view.game, room.game). Adding a
+// game: its folder under games/ and one line in GAME_MODULES (docs/client.md).
 import { colorClash } from "./color-clash/index.js";
+import { coloretto } from "./coloretto/index.js";
 import { rainbow } from "./rainbow/index.js";
 
-export const GAMES = { [colorClash.key]: colorClash, [rainbow.key]: rainbow };
+const GAME_MODULES = [colorClash, coloretto, rainbow];
+
+export const GAMES = Object.fromEntries(GAME_MODULES.map((g) => [g.key, g]));
 export const DEFAULT_GAME = colorClash;
 
 export function gameOf(view) {

@@ -18,9 +18,10 @@ export function rankRows(rows, compare) {
 // resultsDialog({phase, title, headline, placeLabel, playerLabel, columns, rows, note,
 //                status, actions})
 //   columns: [{label}] after the player's name; rows: ranked rows, each
-//   {place, name: [nodes], cells: [text], winner, winnerText}.
+//   {place, name: [nodes], cells: [text or nodes], winner, winnerText}; details: nodes
+//   after the table (how each player's points were made), note: lines of text.
 export function resultsDialog({ phase, title, headline, placeLabel, playerLabel, columns, rows, note = [],
-  status = null, actions = [] }) {
+  details = null, status = null, actions = [], cls = "" }) {
   const table = h(
     "table.results-table",
     h(
@@ -39,20 +40,21 @@ export function resultsDialog({ phase, title, headline, placeLabel, playerLabel,
           `tr${r.winner ? ".winner" : ""}`,
           h("td.num.place", String(r.place)),
           h("th.player", { scope: "row" }, r.name, r.winner ? h("span.sr-only", ` (${r.winnerText})`) : null),
-          r.cells.map((c) => h("td.num", String(c))),
+          r.cells.map((c) => h("td.num", c instanceof Node || Array.isArray(c) ? c : String(c))),
         ),
       ),
     ),
   );
   return modal({
     title,
-    cls: "results",
+    cls: cls ? `results.${cls}` : "results",
     overlayCls: "results-overlay",
     dataset: { phase },
     describedBy: "results-headline",
     content: [
       h("p.results-headline#results-headline", headline),
       h("div.results-scroll", table),
+      details,
       note.length ? h("div.results-note", note.map((line) => h("p", line))) : null,
       status,
     ],

@@ -1,13 +1,19 @@
-// "How to play": a page per table (/?rules=PRESET) and the same text in a dialog over a
-// running table (leaving the table's page would leave the seat). The game module writes
-// the text (renderRules); the shell frames it.
+// "How to play": a page per game and preset (/?rules=PRESET, with &game=KEY for any game
+// but the default) and the same text in a dialog over a running table (leaving the
+// table's page would leave the seat). The game module writes the text (renderRules); the
+// shell frames it.
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
 import { dialogButton, modal } from "./dialog.js";
+import { presetLabel } from "./games.js";
+
+export function rulesTitle(game, preset) {
+  return t("howto.title", { table: presetLabel(game, preset) });
+}
 
 export function rulesDialog(game, preset, onClose) {
   return modal({
-    title: t("howto.title", { table: game.presetName ? game.presetName(preset) : t(`preset.${preset}`) }),
+    title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2 }).slice(1))],
@@ -16,29 +22,33 @@ export function rulesDialog(game, preset, onClose) {
   });
 }
 
-// The page: the other tables' pages, the text, a way home. go(path) navigates.
-export function rulesPage(game, preset, go) {
+// The page: the game's other tables' pages (when it has several), the text, a way home.
+// go(path) navigates; pathOf(preset) is the address of a preset's page.
+export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`) {
   const link = (path, label) =>
     h("a", { href: path, onclick: (e) => { e.preventDefault(); go(path); } }, label);
+  const presets = game.presets || [];
   return [
     h(
       "div.page.howto-page",
-      h(
-        "nav.howto-nav",
-        { "aria-label": t("howto.otherTables") },
-        h(
-          "ul",
-          game.presets.map((p) =>
+      presets.length > 1
+        ? h(
+            "nav.howto-nav",
+            { "aria-label": t("howto.otherTables") },
             h(
-              "li",
-              p === preset
-                ? h("span.current", { "aria-current": "page" }, t(`preset.${p}`))
-                : link(`/?rules=${p}`, t(`preset.${p}`)),
+              "ul",
+              presets.map((p) =>
+                h(
+                  "li",
+                  p === preset
+                    ? h("span.current", { "aria-current": "page" }, presetLabel(game, p))
+                    : link(pathOf(p), presetLabel(game, p)),
+                ),
+              ),
             ),
-          ),
-        ),
-      ),
-      h("article.panel.howto", game.renderRules(preset)),
+          )
+        : null,
+      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset)),
       h(
         "div.row",
         { style: "margin-top:14px" },

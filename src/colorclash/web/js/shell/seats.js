@@ -11,6 +11,16 @@ export function seatName(room, seat) {
   return s.name;
 }
 
+// The computer player's icon (a small robot), for avatars and seat lists of every game.
+export function botIcon(cls = "bot-icon") {
+  return svg(
+    '<rect x="3" y="4" width="18" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/>' +
+      '<circle cx="9" cy="10" r="1.6" fill="currentColor"/><circle cx="15" cy="10" r="1.6" fill="currentColor"/>' +
+      '<path d="M9 20h6M12 16v4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+    { cls: `${cls} icon-bot` },
+  );
+}
+
 export function isComputer(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   return !!s && s.kind === "bot";
@@ -30,11 +40,11 @@ function ring(seat) {
 }
 
 // The round avatar of a seat (initial, or the computer icon), with its clock ring.
-export function avatar(room, seat, botIcon) {
+export function avatar(room, seat, icon = botIcon) {
   const s = room && room.seats ? room.seats[seat] : null;
   const bot = s && (s.kind === "bot" || s.substitute);
   const a = h(`div.avatar${bot ? ".bot" : ""}`, { "aria-hidden": "true" });
-  if (s && s.kind === "bot" && botIcon) a.append(botIcon());
+  if (s && s.kind === "bot" && icon) a.append(icon());
   else a.append(h("span", initial(seatName(room, seat))));
   a.append(ring(seat));
   return a;
@@ -55,7 +65,7 @@ export function tickClocks(root, clock) {
     el.style.visibility = "visible";
     left.setAttribute("stroke-dashoffset", String(RING_LEN * (1 - frac)));
     el.classList.toggle("low", remaining < 5000);
-    const sr = el.closest(".opp, .me-bar");
+    const sr = el.closest("[data-clock-owner], .opp, .me-bar");
     const text = sr && sr.querySelector(".clock-sr");
     if (text) text.textContent = t("table.secondsLeft", { n: Math.ceil(remaining / 1000) });
   }

@@ -6,7 +6,7 @@
 // colour chooser.
 import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
-import { avatar, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg } from "../../ui.js";
 import { cardLabel, COLORS, colorName, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
@@ -30,6 +30,33 @@ export function playableCards(view) {
   return set;
 }
 
+// A card from the hand: a wild first asks for its colour (this table's own view state).
+function playCard(act, code) {
+  const p = parseCard(code);
+  if (p.wild) {
+    act.ui({ choosingFor: p.code });
+    return;
+  }
+  act.action({ type: "play", card: p.code });
+}
+
+function chooseColor(act, card, color) {
+  act.ui({ choosingFor: null });
+  if (card) act.action({ type: "play", card, color });
+}
+
+// A new state from the server: a colour chooser whose card can no longer be played
+// closes; a new top card is marked so that it enters with a little motion.
+export function onState({ prev, view, ui }) {
+  let choosingFor = ui.choosingFor || null;
+  if (view.phase !== "play" && view.phase !== "drawn") choosingFor = null;
+  if (choosingFor && !legalOf(view).some((a) => a.type === "play" && a.card === parseCard(choosingFor).code)) {
+    choosingFor = null;
+  }
+  const topChanged = !!prev && (prev.top !== view.top || prev.discard_count !== view.discard_count);
+  return { choosingFor, topChanged };
+}
+
 function sortHand(hand) {
   const rankKey = (code) => {
     const p = parseCard(code);
@@ -40,7 +67,6 @@ function sortHand(hand) {
   return hand.map((code, i) => ({ code, i })).sort((a, b) => rankKey(a.code) - rankKey(b.code));
 }
 
-const botIcon = () => iconSvg("bot", "bot-icon");
 
 // ---------- opponents ----------
 
@@ -197,7 +223,7 @@ function piles(model, act) {
     view.draw_top ? h("span.draw-top", renderCard(view.draw_top, { size: "face" })) : null,
   );
   const top = view.top ? renderCard(view.top, { chosenColor: parseCard(view.top).wild ? view.color : null }) : null;
-  if (top && model.freshTop) top.classList.add("enter");
+  if (top && model.fresh && model.ui && model.ui.topChanged) top.classList.add("enter");
   return h(
     "div.center",
     h(
@@ -248,7 +274,7 @@ function actionButtons(model, act) {
   const legal = legalOf(view);
   if (view.phase === "drawn" && view.drawn) {
     if (legal.some((a) => a.type === "play")) {
-      btns.push(actionButton(".primary", "act:play", t("table.play"), () => act.playCard(view.drawn), "P", 2));
+      btns.push(actionButton(".primary", "act:play", t("table.play"), () => playCard(act, view.drawn), "P", 2));
     }
     if (hasLegal(view, "keep")) {
       btns.push(actionButton("", "act:keep", t("table.keep"), () => act.action({ type: "keep" }), "K", 3));
@@ -358,7 +384,7 @@ function handCard(model, act, code, k, n, state) {
       announce(state.myTurnish ? t("table.cantPlay", { card: cardLabel(code) }) : t("table.notYourTurn"));
       return;
     }
-    act.playCard(code);
+    playCard(act, code);
   });
   btn.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
@@ -446,10 +472,11 @@ export function colorDialog({ title, onPick, onCancel }) {
 
 // ---------- the whole table ----------
 
-// model: {room, view, me, clock, choosingFor, freshTop, nextReady, lastLine,
+// model: {room, view, me, clock, fresh (first drawing of a new state), nextReady, lastLine,
 //         history (the shell's history panel), historyToggle, ui (this table's own
-//         view state, kept by the shell: {faces: seat whose other faces are open})}
-// act: the shell's actions (action, playCard, chooseColor, ..., ui(patch) to change `ui`)
+//         view state, kept by the shell: {faces: seat whose other faces are open,
+//         choosingFor: the wild whose colour is being chosen, topChanged})}
+// act: the shell's actions (action, nextRound, playAgain, home, ..., ui(patch) to change `ui`)
 export function renderTable(model, act) {
   const { view } = model;
   const n = view.seats || (view.counts || []).length;
@@ -475,11 +502,11 @@ export function renderTable(model, act) {
       view.phase === "color" && view.turn === me
         ? colorDialog({ title: t("table.chooseColor"), onPick: (c) => act.action({ type: "color", color: c }) })
         : null,
-      model.choosingFor
+      ui.choosingFor
         ? colorDialog({
-            title: t("table.chooseColorFor", { card: cardLabel(model.choosingFor) }),
-            onPick: (c) => act.chooseColor(c),
-            onCancel: () => act.cancelChoose(),
+            title: t("table.chooseColorFor", { card: cardLabel(ui.choosingFor) }),
+            onPick: (c) => chooseColor(act, ui.choosingFor, c),
+            onCancel: () => act.ui({ choosingFor: null }),
           })
         : null,
       view.phase === "round_over" || view.phase === "game_over" ? colorClashResults(model, act) : null,
@@ -512,7 +539,7 @@ export function tableKeydown(ev, model, act) {
     else if (hasLegal(view, "draw")) act.action({ type: "draw" });
     else return;
   } else if (key === "p" && view.phase === "drawn" && view.drawn) {
-    act.playCard(view.drawn);
+    playCard(act, view.drawn);
   } else if (key === "k" && hasLegal(view, "keep")) {
     act.action({ type: "keep" });
   } else if (key === "l" && hasLegal(view, "call")) {

@@ -1,8 +1,7 @@
 // Rainbow as the shell sees it (docs/client.md, "Shell and table modules"): registered by
 // the game's key (view.game) in ../index.js. Its words are in its own catalog
 // (i18n/rainbow/<lang>.json, every key "rainbow.*"), its looks in css/games/rainbow.css.
-import { t, useCatalogs } from "../../i18n.js";
-import { h } from "../../ui.js";
+import { t } from "../../i18n.js";
 import { bannersFor, describeMoment } from "./events.js";
 import { renderFace } from "./faces.js";
 import { PRESETS, renderRules } from "./rules.js";
@@ -10,12 +9,6 @@ import { afterRender, animatePlay, renderTable, tableKeydown } from "./table.js"
 
 const CATALOG = "rainbow";
 const STYLES = "/css/games/rainbow.css";
-
-// Loaded with the client: the catalog joins every language, the stylesheet the page.
-useCatalogs([CATALOG]);
-if (typeof document !== "undefined" && !document.querySelector(`link[href="${STYLES}"]`)) {
-  document.head.append(h("link", { rel: "stylesheet", href: STYLES }));
-}
 
 export const rainbow = {
   key: "rainbow",

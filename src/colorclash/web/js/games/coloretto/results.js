@@ -1,0 +1,138 @@
+// Coloretto's results: places by points, and how each player's points were made (the
+// three colours that scored plus, the others minus, where each joker went, the +2 cards),
+// handed to the shell's results dialog (shell/results.js).
+import { t } from "../../i18n.js";
+import { dialogButton } from "../../shell/dialog.js";
+import { rankRows, resultsDialog } from "../../shell/results.js";
+import { isComputer, seatName } from "../../shell/seats.js";
+import { h } from "../../ui.js";
+import { cardLabel, COLOURS, JOKER, PLUS2, renderCard } from "./cards.js";
+
+// Points for 1, 2, 3, 4, 5 and 6+ cards of a colour (docs/coloretto.md).
+export const SIDES = {
+  brown: [1, 3, 6, 10, 15, 21],
+  grey: [1, 4, 8, 7, 6, 5],
+};
+
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+function nameCell(model, seat) {
+  const { room } = model;
+  const s = room && room.seats ? room.seats[seat] : null;
+  return [
+    seatName(room, seat),
+    seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
+    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
+    s && s.substitute && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
+  ];
+}
+
+// One colour of a player's layout: its cards (jokers included), where jokers went, points.
+function colourItem(layout, c, sign) {
+  const counts = sign > 0 ? layout.positive || {} : layout.negative || {};
+  const n = counts[c] || 0;
+  const jokers = (layout.jokers || {})[c] || 0;
+  const points = (layout.points || {})[c] || 0;
+  const words = [t("coloretto.table.tile", { card: cardLabel(c), n })];
+  if (jokers) words.push(t("coloretto.results.withJokers", { n: jokers }));
+  words.push(t("coloretto.table.points", { n: points, signed: signed(points) }));
+  return h(
+    `li.ct-bd-item.${sign > 0 ? "plus" : "minus"}`,
+    { dataset: { card: c, jokers: String(jokers) } },
+    h(
+      "span.ct-bd-cards",
+      { "aria-hidden": "true" },
+      renderCard(c, { size: "mini", tag: "span", label: false }),
+      n - jokers ? h("span.ct-n", String(n - jokers)) : null,
+      jokers ? [renderCard(JOKER, { size: "mini", tag: "span", label: false }), h("span.ct-n", String(jokers))] : null,
+    ),
+    h("span.ct-bd-points", { "aria-hidden": "true" }, signed(points)),
+    h("span.sr-only", words.join(", ")),
+  );
+}
+
+function breakdown(model, seat, layout) {
+  const name = seatName(model.room, seat);
+  const points = layout.points || {};
+  const plus = COLOURS.filter((c) => c in (layout.positive || {})).sort((a, b) => (points[b] || 0) - (points[a] || 0));
+  const minus = COLOURS.filter((c) => c in (layout.negative || {}));
+  const items = [...plus.map((c) => colourItem(layout, c, 1)), ...minus.map((c) => colourItem(layout, c, -1))];
+  if (layout.plus2) {
+    const p = 2 * layout.plus2;
+    items.push(
+      h(
+        "li.ct-bd-item.plus.plus2",
+        { dataset: { card: PLUS2 } },
+        h("span.ct-bd-cards", { "aria-hidden": "true" }, renderCard(PLUS2, { size: "mini", tag: "span", label: false }),
+          h("span.ct-n", String(layout.plus2))),
+        h("span.ct-bd-points", { "aria-hidden": "true" }, signed(p)),
+        h("span.sr-only", `${t("coloretto.table.tile", { card: cardLabel(PLUS2), n: layout.plus2 })}, ${t("coloretto.table.points", { n: p, signed: signed(p) })}`),
+      ),
+    );
+  }
+  const id = `ct-bd-${seat}`;
+  return h(
+    "section.ct-bd",
+    { "aria-labelledby": id, dataset: { seat: String(seat) } },
+    h("h3", { id }, t("coloretto.results.playerTotal", { name, n: layout.total ?? 0 })),
+    items.length ? h("ul.ct-bd-list", items) : h("p.ct-none", t("coloretto.table.noCards")),
+  );
+}
+
+export function colorettoResults(model, act) {
+  const { view, room } = model;
+  const result = view.result || {};
+  const scores = result.scores || view.scores || [];
+  const winners = result.winners || [];
+  const layouts = result.scoring || view.preview || [];
+  const side = result.side || view.scoring_side || "brown";
+  const n = view.seats || scores.length;
+  const cards = (s) => ((view.collections || [])[s] || {}).cards ?? 0;
+  const compare = (a, b) => {
+    const wa = winners.includes(a.seat) ? 0 : 1;
+    const wb = winners.includes(b.seat) ? 0 : 1;
+    return wa - wb || (scores[b.seat] ?? 0) - (scores[a.seat] ?? 0);
+  };
+  const ranked = rankRows([...Array(n).keys()].map((seat) => ({ seat })), compare).map((r) => ({
+    ...r,
+    name: nameCell(model, r.seat),
+    cells: [String(cards(r.seat)), String(scores[r.seat] ?? 0)],
+    winner: winners.includes(r.seat),
+    winnerText: t("results.winnerTag"),
+  }));
+  let headline;
+  if (!winners.length) headline = t("results.noWinner");
+  else if (winners.includes(model.me)) headline = t(winners.length > 1 ? "results.youShare" : "results.youWin");
+  else headline = t("results.winner", { name: winners.map((s) => seatName(room, s)).join(", ") });
+
+  const actions = [];
+  let status = null;
+  if (room && room.host === model.me) {
+    actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
+  } else {
+    status = h("p.status-line", t("results.waitHost"));
+  }
+  actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+
+  return resultsDialog({
+    phase: view.phase,
+    cls: "ct-results",
+    title: t("results.gameOver"),
+    headline,
+    placeLabel: t("results.place"),
+    playerLabel: t("results.player"),
+    columns: [{ label: t("coloretto.results.cards") }, { label: t("results.points") }],
+    rows: ranked,
+    details: h(
+      "div.ct-breakdown",
+      h("h3.ct-bd-title", t("coloretto.results.how")),
+      ranked.map((r) => breakdown(model, r.seat, layouts[r.seat] || {})),
+    ),
+    note: [
+      t("coloretto.results.rule"),
+      t("coloretto.results.values", { side: t(`coloretto.side.${side}`), values: SIDES[side].join(", ") }),
+    ],
+    status,
+    actions,
+  });
+}

@@ -1,0 +1,296 @@
+"""Coloretto in real Chromium: the game picker, whole games against computer players on a
+phone and a desktop (clicks only), a private room with two people, the language switch and
+the keyboard on the table."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, all_catalogs, axe_check, cut_controls, shot
+from scripted import ScriptedTable
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 640}
+
+# the page's own state: the view the server sent, the seat
+VIEW = "window.__cc.view"
+
+
+def _click(page, locator, seq: int) -> bool:
+    """Click, then wait (a little) for the server's next state: no second click on a
+    table that has not moved yet."""
+    try:
+        locator.click(timeout=600)
+    except Exception:  # noqa: BLE001 - the table changed under the click: try again
+        return False
+    try:
+        page.wait_for_function(f"() => window.__cc.seq !== {seq}", timeout=2000)
+    except Exception:  # noqa: BLE001 - refused or slow: the next step looks again
+        pass
+    return True
+
+
+def step(page) -> str:
+    """One thing a player does on a Coloretto table, by clicking: put the drawn card in the
+    first row that takes it; take a row once one holds two cards (or when drawing is not
+    possible); else draw. Returns what was done ("results" at the end, "" if nothing)."""
+    if page.locator(".results-overlay[data-phase=game_over]").count():
+        return "results"
+    state = page.evaluate("({view: window.__cc.view, me: window.__cc.me, seq: window.__cc.seq})")
+    view, seq = state["view"], state["seq"]
+    if not view or view["turn"] != state["me"] or not view["legal"]:
+        return ""
+    types = {a["type"] for a in view["legal"]}
+    if "place" in types:
+        return "place" if _click(page, page.locator(".ct-row.can-place").first, seq) else ""
+    rich = [a["row"] for a in view["legal"]
+            if a["type"] == "take" and len(view["rows"][a["row"]]["cards"]) >= 2]
+    if rich or "draw" not in types:
+        row = rich[0] if rich else next(a["row"] for a in view["legal"] if a["type"] == "take")
+        return "take" if _click(page, page.locator(f".ct-row[data-row='{row}']"), seq) else ""
+    return "draw" if _click(page, page.locator(".ct-draw"), seq) else ""
+
+
+def play_to(pages, done, timeout: float = 120.0) -> dict[str, int]:
+    """Click through the game on every page until done(page) holds on each."""
+    pages = list(pages)
+    finished: set[int] = set()
+    counts: dict[str, int] = {}
+    end = time.monotonic() + timeout
+    while len(finished) < len(pages):
+        assert time.monotonic() < end, f"not done after {timeout} s: {counts}"
+        idle = True
+        for i, page in enumerate(pages):
+            if i in finished:
+                continue
+            if done(page):
+                finished.add(i)
+                continue
+            what = step(page)
+            if what and what != "results":
+                idle = False
+                counts[what] = counts.get(what, 0) + 1
+        if idle:
+            pages[0].wait_for_timeout(50)
+    return counts
+
+
+def game_over(page) -> bool:
+    return page.locator(".results-overlay[data-phase=game_over]").count() > 0
+
+
+def check_table(page, name: str) -> None:
+    """The table fits the window (no page scroll, nothing cut) and its live scores are
+    the view's; each row says what can be done with it."""
+    page.wait_for_selector(".table-screen.ct")
+    fits = page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight + 1"
+                         " && document.scrollingElement.scrollWidth <= window.innerWidth")
+    assert fits, f"{name}: the page scrolls"
+    assert not cut_controls(page), cut_controls(page)
+    view = page.evaluate(VIEW)
+    me = page.evaluate("window.__cc.me")
+    shown = page.locator(".ct-player .ct-score").all_inner_texts()
+    others = [(me + k) % view["seats"] for k in range(1, view["seats"])]
+    assert [int(x) for x in shown] == [view["scores"][s] for s in others]
+    assert page.locator(".ct-row").count() == len(view["rows"])
+    # every row, card and collection is named for screen readers (colour and shape)
+    labels = page.locator(".ct-row").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert all(labels), labels
+
+
+@pytest.mark.parametrize(("size", "bots"), [("phone", 4), ("desktop", 1)])
+def test_practice_whole_game(open_page, size, bots):
+    """Practice against computer players (5 seats on a phone, 2 on a desktop), played to
+    the end by clicking; the results lay out how each player's points were made."""
+    page = open_page(SMALL_PHONE if size == "phone" else DESKTOP)
+    page.fill("#player-name", "Ana")
+    page.click("label[data-game=coloretto]")
+    page.select_option("#practice-bots", str(bots))
+    page.select_option("#practice-level", "random")
+    page.click("#btn-practice")
+    page.wait_for_selector(".table-screen.ct")
+    assert re.search(r"/r/[A-Z]{6}$", page.url)
+    assert page.evaluate("window.__cc.room.game") == "coloretto"
+    assert page.locator(".ct-player").count() == bots
+    # the focus lands on a control of the table, never the page
+    assert page.evaluate("document.activeElement.closest('.table-screen') !== null")
+    check_table(page, f"{size}-start")
+    shot(page, f"coloretto-table-{size}")
+    axe_check(page, f"coloretto-table-{size}")
+    counts = play_to([page], lambda p: p.locator(".ct-player").count() and (
+        game_over(p) or p.evaluate(f"{VIEW}.round") >= 3))
+    check_table(page, f"{size}-round3")
+    counts2 = play_to([page], game_over, timeout=150)
+    assert counts.get("place", 0) + counts2.get("place", 0) > 0, (counts, counts2)
+    view = page.evaluate(VIEW)
+    result = view["result"]
+    dialog = page.locator(".results-overlay [role=dialog]")
+    assert "Game over" in dialog.inner_text()
+    rows = page.locator(".results-table tbody tr")
+    assert rows.count() == bots + 1
+    points = [int(rows.nth(i).locator("td").last.inner_text()) for i in range(rows.count())]
+    assert points == sorted(result["scores"], reverse=True)
+    # how the points were made: a section per player, its total the player's score, a
+    # plus item for each positive colour (with its jokers), minus for the others
+    for seat, layout in enumerate(result["scoring"]):
+        section = page.locator(f".ct-bd[data-seat='{seat}']")
+        assert f": {layout['total']} " in section.locator("h3").inner_text() + " "
+        plus = section.locator(".ct-bd-item.plus:not(.plus2)")
+        assert sorted(plus.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
+            layout["positive"])
+        minus = section.locator(".ct-bd-item.minus")
+        assert sorted(minus.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
+            layout["negative"])
+        jokers = section.locator(".ct-bd-item").evaluate_all(
+            "els => Object.fromEntries(els.filter(e => e.dataset.jokers && e.dataset.jokers !== '0')"
+            ".map(e => [e.dataset.card, Number(e.dataset.jokers)]))")
+        assert jokers == layout["jokers"]
+    shot(page, f"coloretto-results-{size}")
+    axe_check(page, f"coloretto-results-{size}")
+
+
+def test_game_picker_and_a_private_coloretto_room(open_page, server):
+    """The home page offers every game of GET /api/games by its name; choosing Coloretto
+    (remembered) opens a Coloretto room with the chosen scoring side; a second person joins
+    by code in Spanish, and both play through the first round."""
+    host = open_page(DESKTOP)
+    host.wait_for_selector("#btn-play-now")
+    games = host.evaluate("fetch('/api/games').then(r => r.json())")["games"]
+    en = all_catalogs("en")
+    choices = host.locator(".game-choice")
+    assert choices.evaluate_all("els => els.map(e => e.dataset.game)") == [g["key"] for g in games]
+    names = host.locator(".game-choice .game-name").all_inner_texts()
+    assert names == [en.get(f"{g['key']}.name") or en[f"game.{g['key']}.name"] for g in games]
+    assert host.is_checked("#game-color-clash")  # the server's default on a first visit
+    host.click("label[data-game=coloretto]")
+    assert host.is_checked("#game-coloretto")
+    # the chosen game's choices: its computer levels, seat range, options
+    levels = host.locator("#practice-level option").evaluate_all("els => els.map(e => e.value)")
+    assert levels == next(g for g in games if g["key"] == "coloretto")["bot_levels"]
+    assert host.locator("#practice-bots option").count() == 4  # 2 to 5 seats
+    assert host.locator("#room-preset").count() == 0  # one preset: nothing to choose
+    # remembered: a reload offers Coloretto again
+    host.reload()
+    host.wait_for_selector("#btn-play-now")
+    assert host.is_checked("#game-coloretto")
+    shot(host, "coloretto-home-desktop", full_page=True)
+    axe_check(host, "coloretto-home")
+    # its How to play page, from the home page
+    links = host.locator("section.rules-links a")
+    assert links.all_inner_texts() == ["Coloretto"]
+    links.first.click()
+    host.wait_for_selector("article.howto[data-game=coloretto] h1")
+    assert host.url.endswith("/?game=coloretto&rules=standard")
+    article = host.locator("article.howto")
+    assert host.inner_text("article.howto h1") == en["howto.title"].format(table="Coloretto")
+    assert article.locator("h2").count() >= 7
+    assert en["coloretto.howto.best"] in article.inner_text()
+    assert article.locator(".ct-scoring-table tbody tr").count() == 2  # both sides
+    assert article.locator(".ct-howto-cards .ccard").count() == 10  # 7 colours, joker, +2, flag
+    assert not host.evaluate("[...window.__i18nMissing]")
+    axe_check(host, "coloretto-howto")
+    host.click("article.howto ~ .row a")
+    host.wait_for_selector("#btn-play-now")
+    assert host.is_checked("#game-coloretto")
+
+    host.fill("#player-name", "Hana")
+    host.select_option("#room-opt-scoring", "grey")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    room = host.evaluate("window.__cc.room")
+    assert room["game"] == "coloretto"
+    assert room["settings"]["scoring"] == "grey"
+    assert host.input_value("#set-scoring") == "grey"
+    assert "Coloretto" in host.inner_text(".room-game")
+    host.select_option("#set-seats", "3")
+    host.wait_for_function("() => window.__cc.room.settings.seats === 3")
+    axe_check(host, "coloretto-room")
+
+    guest = open_page(PHONE, locale="es-ES")
+    guest.fill("#player-name", "Gus")
+    guest.fill("#join-code", code)
+    guest.click("#btn-join")
+    guest.wait_for_selector("#btn-join-room")
+    assert "Coloretto" in guest.inner_text(".room-game")
+    guest.click("#btn-join-room")
+    guest.wait_for_selector("#btn-ready")
+    es = all_catalogs("es")
+    assert es["coloretto.side.grey"] in guest.inner_text(".settings-summary")
+    host.click("button[data-focus-key='add-bot:2']")
+    host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
+    host.click("#btn-start")
+    for page in (host, guest):
+        page.wait_for_selector(".table-screen.ct")
+    assert "Gus" in host.inner_text(".ct-players")
+    assert "Hana" in guest.inner_text(".ct-players")
+    assert es["coloretto.side.grey"] in guest.inner_text(".ct-status")
+    # both play until the first round is over (everyone took a row): each sees it
+    play_to([host, guest], lambda p: game_over(p) or p.evaluate(f"{VIEW}.round") >= 2,
+            timeout=60)
+    for page in (host, guest):
+        collections = page.evaluate(f"{VIEW}.collections")
+        assert sum(c["cards"] for c in collections) > 3 + 3  # rows were taken
+    check_table(guest, "guest-phone")
+
+
+def test_language_switch_and_keyboard_on_the_coloretto_table(open_page):
+    """Everything on the table follows a switch at once (turn message, rows, history line,
+    banner); D draws and a digit puts the card in that row; the focus is on a control."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    en, es, tr = all_catalogs("en"), all_catalogs("es"), all_catalogs("tr")
+    page.wait_for_function("() => !!document.querySelector('.ct-draw')")
+    assert en["coloretto.table.draw"] in page.inner_text(".ct-draw")
+    focused = page.evaluate("document.activeElement.dataset.focusKey || ''")
+    assert focused in ("act:draw", "pile:draw") or focused.startswith("row:"), focused
+    page.keyboard.press("d")
+    page.wait_for_function(f"() => {VIEW}.phase === 'place'")
+    drawn = page.evaluate(f"{VIEW}.drawn")
+    page.wait_for_selector(".ct-row.can-place")
+    assert page.locator(".ct-drawn").count() == 1
+    row = page.evaluate(f"{VIEW}.legal.find(a => a.type === 'place').row")
+    before = len(page.evaluate(f"{VIEW}.rows[{row}].cards"))
+    page.keyboard.press(str(row + 1))
+    page.wait_for_function(f"() => {VIEW}.phase !== 'place'")
+    cards = page.evaluate(f"{VIEW}.rows[{row}].cards")
+    assert cards[-1] == drawn and len(cards) == before + 1
+    assert table.sent[-1]["action"] == {"type": "place", "row": row}
+    # someone takes a row: a banner and a line of history, then the language changes
+    table.others()
+    table.wait_view()
+    taker = table.game.log[-1][0] if table.game.log[-1][1]["type"] == "take" else None
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    text = page.inner_text(".table-screen")
+    assert es["coloretto.table.draw"] in page.inner_text(".ct-draw")
+    assert es["coloretto.table.rows"] == page.get_attribute(".ct-rows", "aria-label")
+    assert es["coloretto.side.brown"] in text
+    history = page.inner_text("#history")
+    assert es["history.title"] in history
+    assert "You put" not in history and "Colocaste" in history
+    page.select_option("#lang-select", "tr")
+    page.wait_for_function("document.documentElement.lang === 'tr'")
+    assert tr["coloretto.table.draw"] in page.inner_text(".ct-draw")
+    assert "koydun" in page.inner_text("#history")
+    assert not page.evaluate("[...window.__i18nMissing]")
+    assert taker is None or taker in range(3)
+    shot(page, "coloretto-table-tr-desktop")
+    # How to play over the table: Coloretto's, in Turkish; Escape gives the table back
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    assert tr["howto.title"].format(table="Coloretto") in dialog.inner_text()
+    assert tr["coloretto.howto.turn.take"] in dialog.inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator(".howto-overlay").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rules-btn"
