@@ -6,6 +6,7 @@ showed that seat at that moment (never another seat's, never the secret order).
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -102,3 +103,30 @@ def make_levels(game):
     from colorclash.bots import levels
 
     return levels(game)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", [k for k, d in GAMES.items()
+                                  if "substitute" not in d.server_actions])
+async def test_a_returning_player_takes_the_seat_back_at_once(tmp_path, game):
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.05, reconnect_grace=0.5,
+                        bot_workers=0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'sub.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", game=game, bots=1, level="random")
+        conn = await c.connect(t["code"], t["token"])
+        await conn.close()
+        for _ in range(100):  # the substitute takes the seat after the grace
+            if (await c.room(t["code"]))["seats"][0]["substitute"] \
+                    or (await c.room(t["code"]))["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        conn = await c.connect(t["code"], t["token"])
+        if conn.room["status"] == "playing":
+            st = await conn.wait_state(lambda s: not s["room"]["seats"][0]["substitute"],
+                                       timeout=10)
+            assert st["room"]["status"] == "playing" or st["room"]["status"] == "finished"
+            events = [e for e in conn.events if e.get("type") == "substitute"]
+            assert not st["room"]["seats"][0]["substitute"]
+            assert events == [] or events[-1]["on"] is False
+        await conn.close()

@@ -358,6 +358,11 @@ class Hub:
         self.persist(room)
         conn.send({"v": VERSION, "type": "welcome", "seat": seat, "code": room.code,
                    "name": s.name, "server_time": ms(self.now())})
+        if s.substitute and room.status == "playing" \
+                and "substitute" not in self.table.server_actions(room):
+            # Games whose rules do not track substitutes give the seat back at once;
+            # Color Clash's rules keep the substitute to the end of the round.
+            self.table.substitute(room, seat, False)
         self.broadcast(room, [])
         self.clocks.schedule(room)
 

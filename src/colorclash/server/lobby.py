@@ -145,9 +145,10 @@ class Lobby:
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 
-    def add_bot(self, room: Room, seat: int, target: int, level: str) -> None:
+    def add_bot(self, room: Room, seat: int, target: int, level: str | None) -> None:
         self.need_host(room, seat, "add_bot")
         self.need_lobby(room, "add_bot")
+        level = level or games.default_level(room.game_key)
         try:
             games.check_level(room.game_key, level)
         except ProtocolError as exc:

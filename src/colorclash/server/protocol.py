@@ -176,7 +176,7 @@ class AddBotMsg(_Strict):
     v: Literal[1]
     type: Literal["add_bot"]
     seat: int  # checked by the room: bad_seat
-    level: Annotated[str, Field(max_length=20)] = "easy"
+    level: Annotated[str, Field(max_length=20)] | None = None  # default: the game's
 
 
 class RemoveBotMsg(_Strict):

@@ -60,6 +60,7 @@ class HardBot(Bot):
     """Flat Monte Carlo over determinized worlds with ``medium`` rollouts."""
 
     level = "hard"
+    thinks = True  # searches: the server runs it in a worker process
 
     def __init__(self, *, game: str = "coloretto", seed: int | str | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
