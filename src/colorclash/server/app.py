@@ -184,6 +184,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             state["limits"] = SharedLimits(settings, st.redis, st.prefix)
         restored = hub.load_all()
         hub.start_background()
+        from colorclash.server import gctune
+
+        gctune.tune(settings.gc_thresholds)
         state["hub"] = hub
         app.state.hub = hub
         log.info("%d rooms restored", restored)
@@ -259,7 +262,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, Any]:
         h = hub()
-        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms)}
+        from colorclash.server import gctune
+
+        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms), "gc": gctune.stats()}
         if h.cluster is not None:
             out["process"] = h.cluster.id
         return out

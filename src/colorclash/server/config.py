@@ -27,6 +27,7 @@ class Settings:
     clock_scale: float = 1.0            # multiplies the room's turn clock (tests: 0.01)
     quick_match_wait: float = 20.0      # s the queue waits for more than 2 people
     quick_match_ticket_ttl: float = 60.0  # s an unpolled, unconnected ticket stays queued
+    gc_thresholds: str = "50000,50,100"  # the collector's thresholds (server/gctune.py)
     ws_compression: bool = False        # per-message deflate: ~3x less traffic, more CPU and memory
     max_frame: int = 8 * 1024           # bytes: larger frames get `too_large`
     hard_max_frame: int = 256 * 1024    # bytes: the WebSocket layer closes above this
@@ -75,6 +76,8 @@ class Settings:
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
                 s.public_url = raw.rstrip("/")
+            elif isinstance(getattr(s, f.name), str):
+                setattr(s, f.name, raw.strip())
             elif isinstance(getattr(s, f.name), bool):
                 setattr(s, f.name, raw.strip().lower() in ("1", "true", "yes", "on"))
             elif isinstance(getattr(s, f.name), int):
