@@ -372,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--synchronous", choices=["full", "normal"], default="full")
     p.add_argument("--url", default=None, help="a running site instead of a child process")
     p.add_argument("--out", default=None, help="append results here (JSON lines)")
+    p.add_argument("--label", default=None, help="a name for these runs in the plot")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     _raise_nofile()
@@ -409,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
                     r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
                                               srv.proc.pid, args.warmup))
             r.update(kind="game", store="sqlite" if not args.url else args.url)
+            if args.label:
+                r["label"] = args.label
             if args.echo:
                 proc, port = _start_echo()
                 try:
