@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +78,8 @@ def _raise_nofile() -> None:
 
 # ------------------------------------------------------------------ the game load
 class Load:
-    def __init__(self, url: str, pace: str, deadline: float) -> None:
-        self.url = url
+    def __init__(self, urls: list[str], pace: str, deadline: float) -> None:
+        self.urls = urls
         self.pace = pace
         self.deadline = deadline
         self.latencies: list[float] = []
@@ -89,12 +90,17 @@ class Load:
     async def room(self, client: Any, index: int, ready: asyncio.Event,
                    opened: list[int], sem: asyncio.Semaphore) -> None:
         from colorclash.bots import make_bot
+        from colorclash.client import Client
 
+        urls = self.urls
         async with sem:  # a bounded number of rooms opening at once
             host = await client.create_room(f"H{index}", preset="classic-table", seats=ROOM)
             tickets = [host] + [await client.join(host["code"], f"P{index}x{i}")
                                 for i in range(1, ROOM)]
-            conns = [await client.connect(host["code"], t["token"]) for t in tickets]
+            # with several processes, the players of a room are spread over them
+            conns = [await Client(urls[(index + i) % len(urls)]).connect(host["code"],
+                                                                         t["token"])
+                     for i, t in enumerate(tickets)]
             opened[0] += ROOM
             for c in conns[1:]:
                 await c.send("ready")
@@ -154,20 +160,21 @@ class Load:
                     return
 
 
-async def _run_load(url: str, connections: int, pace: str, duration: float,
-                    pid: int | None, warmup: float) -> dict[str, Any]:
+async def _run_load(url: str | list[str], connections: int, pace: str, duration: float,
+                    pid: int | list[int] | None, warmup: float) -> dict[str, Any]:
     from colorclash.client import Client
 
-    client = Client(url)
+    urls = [url] if isinstance(url, str) else list(url)
+    pids = [] if pid is None else [pid] if isinstance(pid, int) else list(pid)
     rooms = max(1, connections // ROOM)
     # Connecting takes a while with thousands of sockets: the clock starts after.
     deadline = time.monotonic() + 3600
-    load = Load(url, pace, deadline)
+    load = Load(urls, pace, deadline)
     ready = asyncio.Event()
     opened = [0]
     sem = asyncio.Semaphore(50)
-    tasks = [asyncio.create_task(load.room(client, i, ready, opened, sem))
-             for i in range(rooms)]
+    tasks = [asyncio.create_task(load.room(Client(urls[i % len(urls)]), i, ready, opened,
+                                           sem)) for i in range(rooms)]
     t_open = time.monotonic()
     while opened[0] < rooms * ROOM and time.monotonic() - t_open < 600:
         if any(t.done() and t.exception() for t in tasks):
@@ -179,14 +186,23 @@ async def _run_load(url: str, connections: int, pace: str, duration: float,
     load.measure_from = start + warmup
     ready.set()
     await asyncio.sleep(warmup)
-    cpu0 = _proc_cpu_s(pid) if pid else 0.0
+    cpu0 = [_proc_cpu_s(p) for p in pids]
     t0 = time.monotonic()
     lat_before = len(load.latencies)
     await asyncio.sleep(duration)
     wall = time.monotonic() - t0
-    cpu1 = _proc_cpu_s(pid) if pid else 0.0
-    rss = _proc_rss_kb(pid) if pid else 0
+    cpu1 = [_proc_cpu_s(p) for p in pids]
+    rss = [_proc_rss_kb(p) for p in pids]
+    gc = []
+    for u in urls:
+        try:
+            gc.append(json.loads(urllib.request.urlopen(u + "/healthz", timeout=5).read())
+                      .get("gc"))
+        except OSError:
+            gc.append(None)
     lat = [x * 1000 for x in load.latencies[lat_before:]]
+    failed = [repr(t.exception())[:200] for t in tasks if t.done() and not t.cancelled()
+              and t.exception() is not None]
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -198,8 +214,12 @@ async def _run_load(url: str, connections: int, pace: str, duration: float,
                        "p99": round(_pct(lat, 99), 2), "max": round(max(lat, default=0), 2),
                        "mean": round(statistics.fmean(lat), 2) if lat else 0.0},
         "errors": load.errors,
-        "server_cpu": round((cpu1 - cpu0) / wall, 3) if pid else None,
-        "server_rss_mb": round(rss / 1024, 1) if pid else None,
+        "rooms_failed": len(failed), "first_failure": failed[0] if failed else None,
+        "processes": len(urls),
+        "server_cpu": [round((b - a) / wall, 3) for a, b in zip(cpu0, cpu1, strict=True)]
+        if pids else None,
+        "server_rss_mb": [round(r / 1024, 1) for r in rss] if pids else None,
+        "gc": gc,
     }
 
 
@@ -346,6 +366,31 @@ async def _run_thinking(url: str, rooms: int, duration: float) -> dict[str, Any]
                         "max": round(max(rtts, default=0), 2)}}
 
 
+def _with_redis(tmp: str, processes: int, env: dict[str, str], run: Any) -> dict[str, Any]:
+    """Start a redis-server and ``processes`` servers on it, call ``run(urls, pids)``."""
+    import shutil
+
+    from colorclash.server.testing import ServerProcess, free_port
+
+    port = free_port()
+    folder = Path(tmp) / f"redis-{port}"
+    folder.mkdir()
+    redis = subprocess.Popen([shutil.which("redis-server") or "/usr/bin/redis-server",
+                              "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "yes", "--appendfsync", "everysec",
+                              "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    time.sleep(0.5)
+    url = f"redis://127.0.0.1:{port}/0"
+    procs = [ServerProcess(url, env=env).start() for _ in range(processes)]
+    try:
+        return run([p.url for p in procs], [p.proc.pid for p in procs])
+    finally:
+        for p in procs:
+            p.stop()
+        redis.terminate()
+        redis.wait(10)
+
+
 def _start_echo() -> tuple[subprocess.Popen[bytes], int]:
     from colorclash.server.testing import free_port
 
@@ -370,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="N Practice rooms of hard players and a pinging room, with the "
                         "search in worker processes and on the event loop")
     p.add_argument("--synchronous", choices=["full", "normal"], default="full")
+    p.add_argument("--redis", type=int, default=0, metavar="N",
+                   help="N processes on a Redis of its own (redis-server, AOF everysec) "
+                        "instead of one on SQLite; a room's players are spread over them")
     p.add_argument("--url", default=None, help="a running site instead of a child process")
     p.add_argument("--out", default=None, help="append results here (JSON lines)")
     p.add_argument("--label", default=None, help="a name for these runs in the plot")
@@ -403,13 +451,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.url:
                 r = asyncio.run(_run_load(args.url, n, args.pace, args.duration, None,
                                           args.warmup))
+            elif args.redis:
+                r = _with_redis(tmp, args.redis, env, lambda urls, pids, n=n: asyncio.run(
+                    _run_load(urls, n, args.pace, args.duration, pids, args.warmup)))
+                r["store"] = f"redis x{args.redis}"
             else:
                 db = Path(tmp) / f"bench-{n}.sqlite3"
                 with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}",
                                    env=env) as srv:
                     r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
                                               srv.proc.pid, args.warmup))
-            r.update(kind="game", store="sqlite" if not args.url else args.url)
+            r.update(kind="game")
+            r.setdefault("store", "sqlite" if not args.url else args.url)
             if args.label:
                 r["label"] = args.label
             if args.echo:
