@@ -117,7 +117,8 @@ def test_taking_a_row_puts_its_cards_in_the_collection_and_sits_the_player_out()
     assert events == [{"type": "take", "seat": 0, "row": 0, "cards": ["blue", "joker", "+2"]}]
     v = g.view(3)
     assert v["collections"][0] == {"colours": {"blue": 2}, "jokers": 1, "plus2": 1, "cards": 4}
-    assert v["rows"][0] == {"slots": 3, "cards": [], "taken_by": 0, "kind": "brown"}
+    assert v["rows"][0] == {"slots": 3, "cards": [], "taken_by": 0, "removed": False,
+                            "kind": "brown"}
     assert v["taken"] == [0]
     # the turn goes round without seat 0, and nobody may use the taken row
     g.apply(1, {"type": "draw"})
@@ -173,6 +174,15 @@ def test_two_players_remove_the_third_row_with_its_cards():
     assert Counter(g.all_cards()) == Counter(c for c in full_deck())
 
 
+def test_two_players_remove_the_third_row_even_when_it_is_empty():
+    g = game(seats=2, rows=[["blue"], ["pink"], []], removed_colours=["grey", "green"])
+    g.apply(0, {"type": "take", "row": 0})
+    events = g.apply(1, {"type": "take", "row": 1})
+    assert events[1] == {"type": "row_removed", "row": 2, "cards": []}
+    # a new round: every row card back in the middle
+    assert [r["removed"] for r in g.view(0)["rows"]] == [False, False, False]
+
+
 def test_two_players_rows_have_1_2_and_3_slots():
     g = game(seats=2, rows=[["blue"], ["pink", "pink"], []], supply=["orange"] * 3,
              removed_colours=["grey", "green"])
@@ -201,6 +211,8 @@ def test_the_game_ends_with_the_last_round():
     assert not g.over
     events = g.apply(0, {"type": "take", "row": 0})
     assert [e["type"] for e in events] == ["take", "row_removed", "round_end", "game_over"]
+    assert events[1] == {"type": "row_removed", "row": 2, "cards": ["yellow"]}
+    assert [r["removed"] for r in g.view(0)["rows"]] == [False, False, True]
     assert g.over and g.to_act == [] and g.timer() is None
     r = g.result
     assert r["scores"] == [6, 5] and r["winners"] == [0]  # 3 blue: 6; 2 pink + "+2": 3 + 2
