@@ -373,3 +373,24 @@ def test_the_commitment_depends_on_the_deal():
 
 def test_colours_are_the_documented_names():
     assert COLOURS == ("orange", "blue", "brown", "yellow", "grey", "green", "pink")
+
+
+def test_a_finished_game_verifies_from_its_record():
+    import random
+
+    from colorclash.verify import verify_record
+
+    g = new_game("coloretto", seats=3, seed="s3cret", options={"scoring": "grey"})
+    rng = random.Random(2)
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    record = json.loads(json.dumps({
+        "game": "coloretto", "preset": "standard", "seats": 3, "seed": "s3cret",
+        "options": g.options, "commitment": g.commitment(), "actions": g.log,
+        "result": g.result}))
+    ok, notes = verify_record(record)
+    assert ok, notes
+    placed = next(a for _, a in record["actions"] if a["type"] == "place")
+    placed["row"] = 99
+    assert not verify_record(record)[0]
