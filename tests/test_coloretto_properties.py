@@ -44,7 +44,8 @@ def full(g):
 
 def internal(g):
     """The game's whole state, cheaper than its views (checked after every refusal)."""
-    return json.dumps([g.supply, g.rows, g.taken_by, g.taken_order, g.collections, g.drawn,
+    return json.dumps([g.supply, g.rows, g.taken_by, g.removed_rows, g.taken_order,
+                       g.collections, g.drawn,
                        g.phase, g.turn, g.turn_no, g.round_no, g.first, g.last_round, g.out,
                        g.log, repr(g.rng.getstate()), g.result])
 

@@ -117,7 +117,8 @@ def test_taking_a_row_puts_its_cards_in_the_collection_and_sits_the_player_out()
     assert events == [{"type": "take", "seat": 0, "row": 0, "cards": ["blue", "joker", "+2"]}]
     v = g.view(3)
     assert v["collections"][0] == {"colours": {"blue": 2}, "jokers": 1, "plus2": 1, "cards": 4}
-    assert v["rows"][0] == {"slots": 3, "cards": [], "taken_by": 0, "kind": "brown"}
+    assert v["rows"][0] == {"slots": 3, "cards": [], "taken_by": 0, "removed": False,
+                            "kind": "brown"}
     assert v["taken"] == [0]
     # the turn goes round without seat 0, and nobody may use the taken row
     g.apply(1, {"type": "draw"})
@@ -173,6 +174,15 @@ def test_two_players_remove_the_third_row_with_its_cards():
     assert Counter(g.all_cards()) == Counter(c for c in full_deck())
 
 
+def test_two_players_remove_the_third_row_even_when_it_is_empty():
+    g = game(seats=2, rows=[["blue"], ["pink"], []], removed_colours=["grey", "green"])
+    g.apply(0, {"type": "take", "row": 0})
+    events = g.apply(1, {"type": "take", "row": 1})
+    assert events[1] == {"type": "row_removed", "row": 2, "cards": []}
+    # a new round: every row card back in the middle
+    assert [r["removed"] for r in g.view(0)["rows"]] == [False, False, False]
+
+
 def test_two_players_rows_have_1_2_and_3_slots():
     g = game(seats=2, rows=[["blue"], ["pink", "pink"], []], supply=["orange"] * 3,
              removed_colours=["grey", "green"])
@@ -201,6 +211,8 @@ def test_the_game_ends_with_the_last_round():
     assert not g.over
     events = g.apply(0, {"type": "take", "row": 0})
     assert [e["type"] for e in events] == ["take", "row_removed", "round_end", "game_over"]
+    assert events[1] == {"type": "row_removed", "row": 2, "cards": ["yellow"]}
+    assert [r["removed"] for r in g.view(0)["rows"]] == [False, False, True]
     assert g.over and g.to_act == [] and g.timer() is None
     r = g.result
     assert r["scores"] == [6, 5] and r["winners"] == [0]  # 3 blue: 6; 2 pink + "+2": 3 + 2
@@ -361,3 +373,24 @@ def test_the_commitment_depends_on_the_deal():
 
 def test_colours_are_the_documented_names():
     assert COLOURS == ("orange", "blue", "brown", "yellow", "grey", "green", "pink")
+
+
+def test_a_finished_game_verifies_from_its_record():
+    import random
+
+    from colorclash.verify import verify_record
+
+    g = new_game("coloretto", seats=3, seed="s3cret", options={"scoring": "grey"})
+    rng = random.Random(2)
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    record = json.loads(json.dumps({
+        "game": "coloretto", "preset": "standard", "seats": 3, "seed": "s3cret",
+        "options": g.options, "commitment": g.commitment(), "actions": g.log,
+        "result": g.result}))
+    ok, notes = verify_record(record)
+    assert ok, notes
+    placed = next(a for _, a in record["actions"] if a["type"] == "place")
+    placed["row"] = 99
+    assert not verify_record(record)[0]

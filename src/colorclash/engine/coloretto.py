@@ -113,6 +113,7 @@ class Coloretto(Game):
         "phase",
         "preset",
         "removed_colours",
+        "removed_rows",
         "rng",
         "round_no",
         "rows",
@@ -153,6 +154,7 @@ class Coloretto(Game):
         self._result: dict[str, Any] | None = None
         self.taken_order: list[int] = []
         self.taken_by: list[int | None] = [None] * len(self.slots)
+        self.removed_rows = [False] * len(self.slots)  # two players: the row left over
         self.rows: list[list[str]] = [[] for _ in self.slots]
         self.collections: list[dict[str, int]] = [dict.fromkeys(KINDS, 0)
                                                   for _ in range(seats)]
@@ -435,11 +437,12 @@ class Coloretto(Game):
     def _end_round(self, last_taker: int, stuck: bool = False) -> list[Event]:
         events: list[Event] = []
         for i, row in enumerate(self.rows):
-            if self.taken_by[i] is None and row:
+            if self.taken_by[i] is None and (self.n == 2 or row):
                 # two players: the third row leaves the game with its cards
                 self.out.extend(row)
                 events.append({"type": "row_removed", "row": i, "cards": list(row)})
                 self.rows[i] = []
+                self.removed_rows[i] = True
         end: Event = {"type": "round_end", "round": self.round_no}
         if stuck:
             end["reason"] = "supply_empty"
@@ -450,6 +453,7 @@ class Coloretto(Game):
         self.first = self.turn = last_taker
         self.taken_order = []
         self.taken_by = [None] * len(self.slots)
+        self.removed_rows = [False] * len(self.slots)
         self.rows = [[] for _ in self.slots]
         self.turn_no += 1
         events.append({"type": "round_start", "round": self.round_no, "first": last_taker})
@@ -514,7 +518,7 @@ class Coloretto(Game):
             "last_round": self.last_round,
             "rows": [
                 {"slots": self.slots[i], "cards": list(row), "taken_by": self.taken_by[i],
-                 "kind": "green" if self.n == 2 else "brown"}
+                 "removed": self.removed_rows[i], "kind": "green" if self.n == 2 else "brown"}
                 for i, row in enumerate(self.rows)
             ],
             "drawn": self.drawn,
@@ -553,6 +557,7 @@ class Coloretto(Game):
         c.supply = list(self.supply)
         c.rows = [list(r) for r in self.rows]
         c.taken_by = list(self.taken_by)
+        c.removed_rows = list(self.removed_rows)
         c.taken_order = list(self.taken_order)
         c.collections = [dict(col) for col in self.collections]
         c.out = list(self.out)

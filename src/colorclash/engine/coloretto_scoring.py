@@ -50,7 +50,7 @@ def _joker_shares(jokers: int, slots: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 14)
 def best_split(counts: tuple[int, ...], jokers: int, side: str,
                allowed: tuple[int, ...] | None = None) -> tuple[int, tuple[int, ...],
                                                                 tuple[int, ...]]:

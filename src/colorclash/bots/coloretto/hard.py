@@ -24,6 +24,7 @@ Budget: ``budget_ms`` (default 80 ms of wall time from the call of ``act``) and 
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from typing import Any
@@ -84,6 +85,15 @@ class HardBot(Bot):
         self.last_search = {}
         if len(legal) == 1:
             return legal[0]
+        gc_was_on = gc.isenabled()
+        gc.disable()  # a full collection (tens of ms with warm caches) would blow the budget
+        try:
+            return self._search(view, legal, started)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _search(self, view: View, legal: list[Action], started: float) -> Action:
         me = view["seat"]
         pool = unseen(view)
         mix = supply_mix(pool)

@@ -89,7 +89,7 @@ class SeatWorth:
 
 
 _SEATS: dict[tuple[Any, ...], SeatWorth] = {}
-_SEATS_LIMIT = 50_000
+_SEATS_LIMIT = 5_000
 
 
 def seat_worth(side: str, allowed: tuple[int, ...], col: dict[str, int]) -> SeatWorth:
