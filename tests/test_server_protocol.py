@@ -31,7 +31,7 @@ def test_valid_messages_parse():
     assert isinstance(m, ActionMsg)
     assert m.action.to_engine() == {"type": "play", "card": "W+4", "color": "G"}
     assert parse_client_message(b'{"v":1,"type":"ready"}').ready is True
-    assert parse_client_message('{"v":1,"type":"add_bot","seat":3}').level == "easy"
+    assert parse_client_message('{"v":1,"type":"add_bot","seat":3}').level is None  # the game's
     assert parse_client_message('{"v":1,"type":"settings","settings":{"clock":45}}'
                                 ).settings.clock == 45
 

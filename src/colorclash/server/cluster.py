@@ -96,7 +96,7 @@ class RemoteConn:
         if not self.closed:
             try:
                 text = dumps(msg)
-            except ValueError:
+            except (ValueError, TypeError):
                 return
             self.cluster.post(self.gateway, {"op": "send", "conn": self.conn_id, "text": text})
 

@@ -31,7 +31,7 @@ class Conn:
             return
         try:
             text = dumps(msg)
-        except ValueError:  # NaN or Infinity: never send invalid JSON
+        except (ValueError, TypeError):  # not JSON-ready: never send invalid JSON
             log.error("refused to send a message with a non-finite number: %.200r", msg)
             return
         self.send_text(text)

@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from colorclash.fairness import log_hash
 from colorclash.server import games
 from colorclash.server.clocks import Clocks
@@ -35,7 +37,7 @@ from colorclash.server.conn import Conn
 from colorclash.server.lobby import Lobby
 from colorclash.server.model import COMPUTER, Room, Seat, ms
 from colorclash.server.names import normalize_code, valid_code
-from colorclash.server.protocol import VERSION, ProtocolError
+from colorclash.server.protocol import VERSION, ProtocolError, dumps
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
@@ -176,7 +178,9 @@ class Hub:
         if self.writer is None:
             self.store.save_room(room.code, room.to_data(), room.match_no, actions)
             return None
-        future = self.writer.submit((room.code, room.to_data(), room.match_no, actions))
+        # Encoded here, on the loop: the writer thread never reads a room the loop changes.
+        doc = orjson.dumps(room.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+        future = self.writer.submit((room.code, doc, room.match_no, actions))
         room.last_write = future
         future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
         return future
@@ -321,25 +325,30 @@ class Hub:
         future.add_done_callback(send)  # (on a done future: after earlier callbacks)
 
     def prepare(self, room: Room, events: list[dict[str, Any]]
-                ) -> list[tuple[Conn, dict[str, Any]]]:
+                ) -> list[tuple[Conn, str]]:
         """The ``state`` each connected seat gets for the room as it is now (computer
-        players take in the events at once). Made at the moment of the change, sent when
-        the change is durable (``send_all``)."""
+        players take in the events at once), encoded: made at the moment of the change,
+        sent when the change is durable (``send_all``). What every seat shares (the room,
+        the events, the clock, the log hash) is encoded once; only the views differ."""
         self.computers.observe(room, events)
         if not room.conns:
             return []
-        pub = self.room_public(room)
-        clk = self.clock_public(room)
-        return [(conn, self.state_msg(room, seat, events, pub, clk))
-                for seat, conn in list(room.conns.items())]
+        shared = dumps({"v": VERSION, "type": "state", "seq": room.seq,
+                        "room": self.room_public(room), "events": events,
+                        "clock": self.clock_public(room), "log_hash": room.log_hash})
+        head = shared[:-1] + ',"view":'
+        out = []
+        for seat, conn in list(room.conns.items()):
+            view = room.game.view(seat) if room.game is not None else None
+            if view is not None:
+                view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])
+            out.append((conn, head + dumps(view) + "}"))
+        return out
 
     @staticmethod
-    def send_all(messages: list[tuple[Conn, dict[str, Any]]]) -> None:
-        for conn, msg in messages:
-            conn.send(msg)
-
-
-    _broadcast = broadcast
+    def send_all(messages: list[tuple[Conn, str]]) -> None:
+        for conn, text in messages:
+            conn.send_text(text)
 
     def record(self, room: Room, match: int | None = None) -> dict[str, Any]:
         return self.table.record(room, match)

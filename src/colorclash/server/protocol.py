@@ -13,6 +13,7 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -250,8 +251,10 @@ def loads_strict(raw: str | bytes) -> Any:
 
 
 def dumps(msg: Any) -> str:
-    """Compact JSON for the wire; never NaN or Infinity (ValueError instead)."""
-    return json.dumps(msg, separators=(",", ":"), allow_nan=False)
+    """Compact JSON for the wire (orjson: several times faster than the json module, and
+    encoding the states was the largest cost of a busy process). Never NaN or Infinity:
+    orjson writes them as null, so nothing invalid can reach a client."""
+    return orjson.dumps(msg).decode()
 
 
 def parse_client_message(raw: str | bytes, max_frame: int = 8192,

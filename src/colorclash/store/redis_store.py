@@ -92,7 +92,9 @@ class RedisStore:
             first = -1
         keys = [self.key("room", code), self.key("log", code, match or 0),
                 self.key("matches", code), self.key("rooms"), self.key("fence", code)]
-        argv = [json.dumps(data, separators=(",", ":"), sort_keys=True), code, match or 0,
+        doc = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"),
+                                                             sort_keys=True)
+        argv = [doc, code, match or 0,
                 first, self.epochs.get(code, -1), *entries]
         return keys, argv
 

@@ -64,10 +64,13 @@ class SQLiteStore:
             self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
             self._wdb.execute("PRAGMA busy_timeout=5000")
         db = self._wdb
-        rooms: dict[str, str] = {}
+        # A room written several times in one batch: only its last document is stored.
+        last = {code: data for code, data, _match, _actions in writes}
+        rooms = {code: data if isinstance(data, str)  # encoded by the caller already
+                 else json.dumps(data, separators=(",", ":"), sort_keys=True)
+                 for code, data in last.items()}
         rows = []
-        for code, data, match, actions in writes:
-            rooms[code] = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        for code, _data, match, actions in writes:
             if actions and match is None:
                 raise ValueError("actions need a match number")
             rows += [(code, match, idx, seat,
