@@ -232,6 +232,50 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
     }
 
 
+# ------------------------------------------------------------------ Practice tables
+async def _run_practice(url: str, tables: int, duration: float, pid: int) -> dict[str, Any]:
+    """``tables`` Practice tables at full speed (one person, the load client, and three
+    computer players acting at once): acknowledged engine actions per second, every
+    action of every seat stored before it is announced."""
+    from colorclash.bots import make_bot
+    from colorclash.client import Client
+
+    client = Client(url)
+    counted = [0]
+    stop = time.monotonic() + duration
+
+    async def table(i: int) -> None:
+        while time.monotonic() < stop:
+            t = await client.practice(f"P{i}", bots=3, level="easy", preset="classic-table")
+            async with await client.connect(t["code"], t["token"]) as conn:
+                last = 0
+
+                def count(st: dict[str, Any]) -> bool:
+                    nonlocal last
+                    if st["seq"] > last:
+                        counted[0] += st["seq"] - last
+                        last = st["seq"]
+                    return st["room"]["status"] == "finished" or time.monotonic() > stop
+
+                try:
+                    await conn.play(make_bot("easy", seed=i), until=count,
+                                    timeout=duration + 30)
+                except TimeoutError:
+                    return
+
+    gc.collect()
+    gc.disable()
+    cpu0 = _proc_cpu_s(pid)
+    t0 = time.monotonic()
+    await asyncio.gather(*(table(i) for i in range(tables)))
+    wall = time.monotonic() - t0
+    cpu = (_proc_cpu_s(pid) - cpu0) / wall
+    gc.enable()
+    return {"kind": "practice", "tables": tables, "actions": counted[0],
+            "actions_per_s": round(counted[0] / wall, 1), "server_cpu": round(cpu, 3),
+            "actions_per_cpu_s": round(counted[0] / wall / max(cpu, 1e-9), 1)}
+
+
 # ------------------------------------------------------------------ the echo floor
 ECHO_APP = """
 import sys, uvicorn
@@ -424,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
     p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
+    p.add_argument("--practice", type=int, default=0, metavar="TABLES",
+                   help="TABLES Practice tables at full speed: engine actions per second")
     p.add_argument("--thinking", type=int, default=0,
                    help="N Practice rooms of hard players and a pinging room, with the "
                         "search in worker processes and on the event loop")
@@ -492,6 +538,12 @@ def main(argv: list[str] | None = None) -> int:
                     r["p99_over_echo"] = round(r["latency_ms"]["p99"] / e["latency_ms"]["p99"],
                                                2)
             emit(r)
+        if args.practice:
+            db = Path(tmp) / "practice.sqlite3"
+            with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}", env={
+                    **env, "COLORCLASH_BOT_DELAY": "0"}) as srv:
+                emit(asyncio.run(_run_practice(srv.url, args.practice, args.duration,
+                                               srv.proc.pid)))
         if args.thinking:
             for workers in (0, 1):
                 db = Path(tmp) / f"thinking-{workers}.sqlite3"
