@@ -200,7 +200,9 @@ async def test_a_deadline_of_a_dead_owner_fires_once_on_the_new_one(redis_db):
     site = Site(redis_db, 2, env={"COLORCLASH_CLOCK_SCALE": "0.1"})  # 30 s turns: 3 s
     try:
         a, b = site.urls
-        t = await Client(a).create_room("Ana", preset="classic-table", seats=2, clock=30)
+        # standard: a timed-out turn draws one card and always ends (a preset whose timeout
+        # plays for you could play a Skip and keep the turn)
+        t = await Client(a).create_room("Ana", preset="standard", seats=2, clock=30)
         code = t["code"]
         g = await Client(a).join(code, "Bo")
         c0 = await Client([b, a]).connect(code, t["token"])
