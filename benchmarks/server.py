@@ -78,6 +78,7 @@ def _raise_nofile() -> None:
 
 
 # ------------------------------------------------------------------ the game load
+RSS_EVERY_S = 30  # how often a run samples the servers' memory
 class Load:
     def __init__(self, urls: list[str], pace: str, deadline: float) -> None:
         self.urls = urls
@@ -195,10 +196,15 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
     cpu0 = [_proc_cpu_s(p) for p in pids]
     t0 = time.monotonic()
     lat_before = len(load.latencies)
-    await asyncio.sleep(duration)
+    # the servers' memory through the run (a soak's memory must stay flat)
+    rss_series: list[list[float]] = []
+    while (left := t0 + duration - time.monotonic()) > 0:
+        rss_series.append([round(_proc_rss_kb(p) / 1024, 1) for p in pids])
+        await asyncio.sleep(min(RSS_EVERY_S, left))
     wall = time.monotonic() - t0
     cpu1 = [_proc_cpu_s(p) for p in pids]
     rss = [_proc_rss_kb(p) for p in pids]
+    rss_series.append([round(r / 1024, 1) for r in rss])
     gc_stats: list[Any] = []
     for u in urls:
         try:
@@ -228,6 +234,10 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
         "server_cpu": [round((b - a) / wall, 3) for a, b in zip(cpu0, cpu1, strict=True)]
         if pids else None,
         "server_rss_mb": [round(r / 1024, 1) for r in rss] if pids else None,
+        "server_rss_growth_pct": [
+            round(100 * (rss_series[-1][i] / rss_series[0][i] - 1), 1)
+            for i in range(len(pids))] if pids and rss_series[0][0] else None,
+        "server_rss_mb_every_%ds" % RSS_EVERY_S: rss_series if pids else None,
         "gc": gc_stats,
     }
 

@@ -461,12 +461,29 @@ class Cluster:
                                           "nothing changed").to_message())
 
     def _check_proxies(self) -> None:
-        """Players proxied to an owner that died or moved: re-attach them."""
-        for proxy in list(self.proxies.values()):
-            if proxy.ticket is not None or proxy.code in self.hub.rooms:
+        """Players proxied to an owner that died or moved: re-attach them.
+
+        Runs every beat on the event loop, so it asks Redis in two round trips whatever the
+        number of proxies (the owners of their rooms in one MGET, then which of those few
+        processes live); one round trip per proxy stalled every room of a process with a
+        thousand proxied players for a hundred milliseconds and more, every second."""
+        proxies = [p for p in self.proxies.values()
+                   if p.ticket is None and p.code not in self.hub.rooms]
+        if not proxies:
+            return
+        codes = sorted({p.code for p in proxies})
+        owners = {code: raw.decode() if raw else None for code, raw in zip(
+            codes, self.r.mget([self.key("owner", c) for c in codes]), strict=True)}
+        pids = sorted({o for o in owners.values() if o is not None and o != self.id})
+        pipe = self.r.pipeline(transaction=False)
+        for pid in pids:
+            pipe.exists(self.key("proc", pid))
+        living = {self.id} | {pid for pid, n in zip(pids, pipe.execute(), strict=True) if n}
+        for proxy in proxies:
+            if proxy.code in self.hub.rooms:  # taken over by this process meanwhile
                 continue
-            owner = self.owner(proxy.code)
-            if owner == proxy.owner and owner is not None and self.alive(owner):
+            owner = owners[proxy.code]
+            if owner == proxy.owner and owner is not None and owner in living:
                 continue
             if owner is None or not self.alive(owner):
                 if self.take(proxy.code) is not None:
