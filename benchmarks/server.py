@@ -88,6 +88,7 @@ class Load:
         self.errors = 0
         self.actions_seen: dict[str, int] = {}
         self.measure_from = 0.0
+        self.state_bytes: list[int] = []
 
     async def room(self, client: Any, index: int, ready: asyncio.Event,
                    opened: list[int], sem: asyncio.Semaphore) -> None:
@@ -152,6 +153,8 @@ class Load:
                 if msg["type"] == "state":
                     if time.monotonic() >= self.measure_from:
                         self.latencies.append(time.perf_counter() - t0)
+                        if len(self.state_bytes) < 500:  # what a room echo must send
+                            self.state_bytes.append(len(json.dumps(msg, separators=(",", ":"))))
                 else:
                     if msg["code"] not in ("not_your_turn", "illegal_action"):
                         self.errors += 1
@@ -229,6 +232,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
                        "p99": round(_pct(lat, 99), 2), "max": round(max(lat, default=0), 2),
                        "mean": round(statistics.fmean(lat), 2) if lat else 0.0},
         "errors": load.errors,
+        "state_bytes": round(statistics.fmean(load.state_bytes)) if load.state_bytes else None,
         "rooms_failed": len(failed), "first_failure": failed[0] if failed else None,
         "processes": len(urls),
         "server_cpu": [round((b - a) / wall, 3) for a, b in zip(cpu0, cpu1, strict=True)]
@@ -237,7 +241,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
         "server_rss_growth_pct": [
             round(100 * (rss_series[-1][i] / rss_series[0][i] - 1), 1)
             for i in range(len(pids))] if pids and rss_series[0][0] else None,
-        "server_rss_mb_every_%ds" % RSS_EVERY_S: rss_series if pids else None,
+        f"server_rss_mb_every_{RSS_EVERY_S}s": rss_series if pids else None,
         "gc": gc_stats,
     }
 
@@ -300,13 +304,38 @@ async def echo(ws):
     except Exception:
         pass
 
-app = Starlette(routes=[WebSocketRoute("/echo", echo)])
+ROOMS = {}
+
+async def room_echo(ws):
+    # what a room does with an action, minus the game: every socket of the room gets a
+    # message of a state's size
+    name, size = ws.path_params["name"], int(ws.query_params.get("size", "2000"))
+    reply = '{"type":"state","pad":"' + "x" * max(0, size - 28) + '"}'
+    await ws.accept()
+    members = ROOMS.setdefault(name, [])
+    members.append(ws)
+    try:
+        while True:
+            await ws.receive_text()
+            for other in list(members):
+                await other.send_text(reply)
+    except Exception:
+        pass
+    finally:
+        members.remove(ws)
+
+app = Starlette(routes=[WebSocketRoute("/echo", echo),
+                        WebSocketRoute("/room/{name}", room_echo)])
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
 
 async def _run_echo(port: int, connections: int, pace: str, duration: float,
-                    pid: int, warmup: float) -> dict[str, Any]:
+                    pid: int, warmup: float, room_bytes: int | None = None) -> dict[str, Any]:
+    """The floor: the same client, the same rooms and pace, against a bare echo. Plain, each
+    action is answered by one echo to its sender; with ``room_bytes``, by a message of that
+    size to each of the room's 4 sockets (what a game's state does, minus the game), and
+    every socket reads and decodes what it gets, as the game's players do."""
     import websockets
 
     lat: list[float] = []
@@ -315,10 +344,21 @@ async def _run_echo(port: int, connections: int, pace: str, duration: float,
     # Each of the 4 players of a "room" speaks in turn, as in a game.
     payload = json.dumps({"v": 1, "type": "action", "action": {"type": "play", "card": "R7"}})
 
+    path = "/echo" if room_bytes is None else f"/room/{{}}?size={room_bytes}"
+
+    async def reader(ws: Any, box: list[asyncio.Future[None] | None]) -> None:
+        async for raw in ws:
+            json.loads(raw)
+            if box[0] is not None and not box[0].done():
+                box[0].set_result(None)
+
     async def room(i: int, ready: asyncio.Event, sem: asyncio.Semaphore) -> None:
         async with sem:
-            socks = [await websockets.connect(f"ws://127.0.0.1:{port}/echo",
+            socks = [await websockets.connect(f"ws://127.0.0.1:{port}" + path.format(i),
                                               max_size=2**22) for _ in range(ROOM)]
+        boxes: list[list[asyncio.Future[None] | None]] = [[None] for _ in socks]
+        readers = ([asyncio.create_task(reader(ws, box)) for ws, box in zip(socks, boxes, strict=True)]
+                   if room_bytes is not None else [])
         rng = random.Random(i)
         await ready.wait()
         turn = 0
@@ -328,12 +368,19 @@ async def _run_echo(port: int, connections: int, pace: str, duration: float,
                     await asyncio.sleep(rng.uniform(2.0, 4.0))
                 ws = socks[turn]
                 t0 = time.perf_counter()
-                await ws.send(payload)
-                await ws.recv()
+                if room_bytes is None:
+                    await ws.send(payload)
+                    await ws.recv()
+                else:
+                    boxes[turn][0] = asyncio.get_running_loop().create_future()
+                    await ws.send(payload)
+                    await boxes[turn][0]
                 if time.monotonic() >= measure_from[0]:
                     lat.append((time.perf_counter() - t0) * 1000)
                 turn = (turn + 1) % ROOM
         finally:
+            for t in readers:
+                t.cancel()
             for ws in socks:
                 await ws.close()
 
@@ -360,7 +407,8 @@ async def _run_echo(port: int, connections: int, pace: str, duration: float,
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"connections": rooms * ROOM, "pace": pace, "messages": len(lat),
+    return {"connections": rooms * ROOM, "pace": pace, "room_bytes": room_bytes,
+            "messages": len(lat),
             "messages_per_s": round(len(lat) / wall, 1),
             "latency_ms": {"p50": round(_pct(lat, 50), 2), "p95": round(_pct(lat, 95), 2),
                            "p99": round(_pct(lat, 99), 2), "max": round(max(lat, default=0), 2)},
@@ -477,6 +525,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds per run")
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
+    p.add_argument("--room-echo", action="store_true",
+                   help="with --echo, also a room echo: each action answered by a message "
+                        "of a state's size to each of the room's 4 sockets")
     p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
     p.add_argument("--practice", type=int, default=0, metavar="TABLES",
                    help="TABLES Practice tables at full speed: engine actions per second")
@@ -547,6 +598,18 @@ def main(argv: list[str] | None = None) -> int:
                 if e["latency_ms"]["p99"]:
                     r["p99_over_echo"] = round(r["latency_ms"]["p99"] / e["latency_ms"]["p99"],
                                                2)
+                if args.room_echo:
+                    proc, port = _start_echo()
+                    try:
+                        e = asyncio.run(_run_echo(port, n, args.pace, args.duration, proc.pid,
+                                                  args.warmup, r.get("state_bytes") or 2000))
+                    finally:
+                        proc.terminate()
+                        proc.wait(10)
+                    r["room_echo"] = e
+                    if e["latency_ms"]["p99"]:
+                        r["p99_over_room_echo"] = round(
+                            r["latency_ms"]["p99"] / e["latency_ms"]["p99"], 2)
             emit(r)
         if args.practice:
             db = Path(tmp) / "practice.sqlite3"
