@@ -144,7 +144,7 @@ async def test_killing_the_owner_again_and_again_loses_no_acknowledged_action(si
             await asyncio.to_thread(site3.kill, victim)
             kills.append(owner)
 
-    done = asyncio.ensure_future(_play(conns, timeout=200, pace=0.08))
+    done = asyncio.ensure_future(_play(conns, timeout=200, pace=0.1))  # 4 kills fit
     await killer()
     states = await done
     assert len(kills) == 4, "the match ended before four kills"
