@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, my_turn, play_to_results, shot, wait_table
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    axe_check,
+    my_turn,
+    play_to_results,
+    shot,
+    step,
+    wait_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -235,3 +245,53 @@ def test_server_restart_mid_game_recovers_by_itself(open_page, tmp_path):
         assert sorted(shown) == hand
     finally:
         srv.stop()
+
+
+def test_an_away_players_later_turns_move_on_quickly(open_page):
+    """Issue 13, item 9: once a disconnected player has let one turn run out, their next
+    turns in that absence get the short away clock (5 s), not the whole turn clock, and the
+    table shows it on their seat."""
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Host Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    host.select_option("#set-preset", "classic-table")
+    host.wait_for_function("() => window.__cc.room.settings.preset === 'classic-table'")
+    host.select_option("#set-seats", "2")
+    host.wait_for_function("() => window.__cc.room.settings.seats === 2")
+    host.select_option("#set-clock", "15")  # 7.5 s at the test server's clock scale
+    host.wait_for_function("() => window.__cc.room.settings.clock === 15")
+    guest = open_page(PHONE)
+    guest.fill("#player-name", "Guest Gus")
+    guest.fill("#join-code", code.lower())
+    guest.click("#btn-join")
+    guest.click("#btn-join-room")
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
+    host.click("#btn-start")
+    wait_table(host)
+    wait_table(guest)
+    guest.context.close()  # the guest's network is gone; the seat waits for them
+    host.wait_for_function("() => window.__cc.room.seats[1].connected === false")
+
+    away_clocks = []  # the guest's turn clocks (seconds), as the host's table got them
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        clock = host.evaluate("window.__cc.clock")
+        if clock and clock["seat"] == 1 and clock["kind"] != "next":
+            key = clock["deadline"]
+            if not away_clocks or away_clocks[-1][0] != key:
+                away_clocks.append((key, clock["seconds"]))
+            if clock["seconds"] <= 5:
+                # the guest's seat on the host's table counts down from 5 at most
+                text = host.locator(".opp .clock-sr").first.inner_text()
+                assert int(re.search(r"\d+", text).group()) <= 5, text
+                break
+        elif step(host) == "results":
+            break
+        host.wait_for_timeout(100)
+    seconds = [s for _, s in away_clocks]
+    assert seconds and seconds[0] > 5, seconds  # the first turn away: the whole clock
+    assert seconds[-1] <= 5, seconds            # after one ran out: the short clock
