@@ -292,3 +292,56 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
     finally:
         site.stop()
         rs.stop()
+
+
+class _Counting:
+    """A Redis client that counts the commands (and pipelines) sent through it."""
+
+    def __init__(self, r) -> None:
+        self._r = r
+        self.calls: list[str] = []
+
+    def __getattr__(self, name):
+        attr = getattr(self._r, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            self.calls.append(name)
+            return attr(*args, **kwargs)
+        return call
+
+
+def test_the_beat_checks_any_number_of_proxied_players_in_two_round_trips(redis_db):
+    """The beat runs on the event loop: its check of the proxied players' rooms must not
+    cost a Redis round trip per player (a thousand of them stalled every room of the
+    process for over 100 ms, every second)."""
+    from types import SimpleNamespace
+
+    from colorclash.server.cluster import Cluster, Proxy
+    from colorclash.store.redis_store import RedisStore
+
+    store = RedisStore(redis_db)
+    hub = SimpleNamespace(rooms={}, settings=SimpleNamespace(lease_ttl=3.0))
+    cluster = Cluster(hub, store)
+    other = "a1b2c3d4e5f6"
+    store.redis.set(store.key("proc", other), "1", px=60_000)  # a live owner elsewhere
+    for i in range(300):
+        code = f"ROOM{i:03d}"
+        store.redis.set(store.key("owner", code), other)
+        proxy = Proxy(f"{i:016x}", code, i % 4, conn=None)
+        proxy.owner = other
+        cluster.proxies[proxy.conn_id] = proxy
+    posted = []
+    cluster.post = lambda pid, msg: posted.append((pid, msg))
+    cluster.r = counting = _Counting(store.redis)
+    cluster._check_proxies()
+    assert counting.calls == ["mget", "pipeline"]  # 300 players, two round trips
+    assert posted == []  # every owner lives: nothing to re-attach
+    # an owner that moved: its players are re-attached to the new one, the rest stay
+    store.redis.set(store.key("owner", "ROOM007"), cluster.id + "x")
+    store.redis.set(store.key("proc", cluster.id + "x"), "1", px=60_000)
+    cluster._check_proxies()
+    assert [(pid, m["op"], m["code"]) for pid, m in posted] == [
+        (cluster.id + "x", "attach", "ROOM007")]
+    store.redis.close()
