@@ -90,12 +90,20 @@ def check_table(page, name: str) -> None:
                          " && document.scrollingElement.scrollWidth <= window.innerWidth")
     assert fits, f"{name}: the page scrolls"
     assert not cut_controls(page), cut_controls(page)
-    view = page.evaluate(VIEW)
-    me = page.evaluate("window.__cc.me")
-    shown = page.locator(".ct-player .ct-score").all_inner_texts()
-    others = [(me + k) % view["seats"] for k in range(1, view["seats"])]
-    assert [int(x) for x in shown] == [view["scores"][s] for s in others]
-    assert page.locator(".ct-row").count() == len(view["rows"])
+    # The computer players go on playing meanwhile: the scores shown and the rows are
+    # compared with the view in one go, and must agree once the table has drawn it.
+    same = f"""() => {{ const v = {VIEW}, me = window.__cc.me;
+        const shown = [...document.querySelectorAll('.ct-player .ct-score')]
+            .map(e => Number(e.innerText));
+        const want = [...Array(v.seats - 1).keys()].map(k => v.scores[(me + k + 1) % v.seats]);
+        return JSON.stringify(shown) === JSON.stringify(want)
+            && document.querySelectorAll('.ct-row').length === v.rows.length; }}"""
+    try:
+        page.wait_for_function(same, timeout=5000)
+    except Exception as exc:
+        raise AssertionError(page.evaluate(f"""() => ({{view: {VIEW},
+            shown: [...document.querySelectorAll('.ct-player .ct-score')].map(e => e.innerText),
+            rows: document.querySelectorAll('.ct-row').length}})""")) from exc
     # every row, card and collection is named for screen readers (colour and shape)
     labels = page.locator(".ct-row").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert all(labels), labels
