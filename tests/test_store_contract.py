@@ -75,6 +75,29 @@ def test_redis_refuses_a_stale_owner(redis_db):
     s.close()
 
 
+def test_redis_batches_are_one_round_trip_and_survive_a_lost_script_cache(redis_db):
+    """``save_many`` sends its writes by the script's SHA in one pipeline (redis-py's script
+    objects cost a round trip more per batch); when Redis has lost its scripts (a restart
+    without them), the batch loads the script again and every write is stored once."""
+    import redis
+
+    s = open_store(redis_db)
+    r = redis.Redis.from_url(redis_db)
+    r.execute_command("CONFIG", "RESETSTAT")
+    s.save_many([("AAAAAA", {"a": 1}, 1, [(0, 0, {"type": "draw"})]),
+                 ("BBBBBB", {"b": 1}, None, None)])
+    stats = r.info("commandstats")
+    assert stats["cmdstat_evalsha"]["calls"] == 2
+    assert "cmdstat_script|exists" not in stats and "cmdstat_script" not in stats
+    r.script_flush()  # as after a restart
+    s.save_many([("AAAAAA", {"a": 2}, 1, [(1, 0, {"type": "pass"})]),
+                 ("BBBBBB", {"b": 2}, None, None)])
+    assert s.load_room("AAAAAA") == {"a": 2} and s.load_room("BBBBBB") == {"b": 2}
+    assert s.load_actions("AAAAAA", 1) == [(0, {"type": "draw"}), (0, {"type": "pass"})]
+    r.close()
+    s.close()
+
+
 def test_redis_urls_have_clear_errors():
     with pytest.raises(StoreError, match="cannot reach Redis"):
         open_store("redis://127.0.0.1:1/0")

@@ -70,6 +70,7 @@ class RedisStore:
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach Redis at {self.url}: {exc}") from exc
         self._save = self.redis.register_script(_SAVE)
+        self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
         self.epochs: dict[str, int] = {}
 
@@ -114,16 +115,38 @@ class RedisStore:
         was refused; the ones before it in the batch are stored."""
         import redis
 
-        pipe = self.redis.pipeline(transaction=False)
-        for code, data, match, actions in writes:
-            keys, argv = self._args(code, data, match, actions)
-            self._save(keys=keys, args=argv, client=pipe)
-        results = pipe.execute(raise_on_error=False)
+        calls = [self._args(code, data, match, actions)
+                 for code, data, match, actions in writes]
+        results = self._evalsha_all(calls)
+        if any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
+            # Redis lost its script cache (a restart): nothing of a NOSCRIPT write ran, so
+            # load the script and send those writes again, unless a later write of the
+            # same room got through meanwhile (then the room is rebuilt from the store)
+            self._save.sha = self.redis.script_load(_SAVE)
+            again = [i for i, r in enumerate(results)
+                     if isinstance(r, redis.exceptions.NoScriptError)]
+            for i in again:
+                code = writes[i][0]
+                if any(writes[j][0] == code and not isinstance(results[j], Exception)
+                       for j in range(i + 1, len(writes))):
+                    raise StoreError(f"room {code}: a write was refused (NOSCRIPT)")
+            for i, r in zip(again, self._evalsha_all([calls[i] for i in again]),
+                            strict=True):
+                results[i] = r
         for (code, *_rest), result in zip(writes, results, strict=True):
             if isinstance(result, redis.ResponseError):
                 raise StoreError(f"room {code}: {result}")
             if isinstance(result, Exception):
                 raise StoreError(f"room {code}: {result}") from result
+
+    def _evalsha_all(self, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """Every write by its script's SHA, in one pipeline and one round trip. (redis-py's
+        own script objects first ask Redis whether the script exists, in a round trip of
+        its own, on every pipeline.)"""
+        pipe = self.redis.pipeline(transaction=False)
+        for keys, argv in calls:
+            pipe.evalsha(self._save.sha, len(keys), *keys, *argv)
+        return pipe.execute(raise_on_error=False)
 
     # ------------------------------------------------------------------ reads
     def load_room(self, code: str) -> dict[str, Any] | None:
