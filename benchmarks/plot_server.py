@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             if "echo" in r:
                 echo[f"echo floor ({r.get('pace')})"].append(
                     (r["connections"], r["echo"]["latency_ms"]["p99"]))
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=120)
+    fig, ax = plt.subplots(figsize=(10.5, 4.5), dpi=120)
     for label, pts in sorted(lines.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ax.set_yscale("log")
     ax.set_title(args.title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(args.out)
     print(f"wrote {args.out}")
