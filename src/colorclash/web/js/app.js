@@ -802,6 +802,10 @@ document.addEventListener("keydown", (ev) => {
     tableActs.toggleHistory();
     return;
   }
+  // a game's keys: not while typing in a field, with a modifier, or over a dialog
+  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (document.querySelector(".overlay")) return;
   gameOf(state.view).tableKeydown(ev, { view: state.view }, tableActs);
 });
 

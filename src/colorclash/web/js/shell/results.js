@@ -1,8 +1,44 @@
 // The results screen of any game: a dialog with a headline, a table of players in the
 // order of their places (shared places for ties), a note that says how the points were
 // counted, and equal buttons. The game module decides the order, the columns and the note.
+import { t } from "../i18n.js";
 import { h } from "../ui.js";
-import { modal } from "./dialog.js";
+import { dialogButton, modal } from "./dialog.js";
+import { isComputer, seatName } from "./seats.js";
+
+// A player's name in the results, tagged: you, a computer player, a substitute.
+export function resultsName(model, seat) {
+  const { room } = model;
+  const s = room && room.seats ? room.seats[seat] : null;
+  return [
+    seatName(room, seat),
+    seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
+    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
+    s && s.substitute && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
+  ];
+}
+
+// The headline of a finished game: nobody won, you won (or share the win), or who won.
+export function gameOverHeadline(winners, model) {
+  if (!winners.length) return t("results.noWinner");
+  if (winners.includes(model.me)) return t(winners.length > 1 ? "results.youShare" : "results.youWin");
+  return t("results.winner", { name: winners.map((s) => seatName(model.room, s)).join(", ") });
+}
+
+// What a finished game's results offer: the host may play again, everyone may go home;
+// the others are told that the host decides. Returns {actions, status}.
+export function gameOverActions(model, act) {
+  const { room } = model;
+  const actions = [];
+  let status = null;
+  if (room && room.host === model.me) {
+    actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
+  } else {
+    status = h("p.status-line", t("results.waitHost"));
+  }
+  actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+  return { actions, status };
+}
 
 // Order `rows` by `compare` (negative: a before b) and number the places; rows that
 // compare equal share a place (1, 1, 3).

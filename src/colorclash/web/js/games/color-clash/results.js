@@ -2,7 +2,7 @@
 // to the shell's results dialog (shell/results.js).
 import { t } from "../../i18n.js";
 import { dialogButton } from "../../shell/dialog.js";
-import { rankRows, resultsDialog } from "../../shell/results.js";
+import { gameOverActions, gameOverHeadline, rankRows, resultsDialog } from "../../shell/results.js";
 import { isComputer, seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { isMatch } from "./events.js";
@@ -103,9 +103,7 @@ export function colorClashResults(model, act) {
 
   let headline;
   if (over) {
-    if (!winners.length) headline = t("results.noWinner");
-    else if (winners.includes(model.me)) headline = t(winners.length > 1 ? "results.youShare" : "results.youWin");
-    else headline = t("results.winner", { name: winners.map((s) => seatName(room, s)).join(", ") });
+    headline = gameOverHeadline(winners, model);
   } else if (!winners.length) {
     headline = t("results.noWinner");
   } else if (winners[0] === model.me) {
@@ -114,15 +112,10 @@ export function colorClashResults(model, act) {
     headline = t("results.roundWinner", { name: seatName(room, winners[0]) });
   }
 
-  const actions = [];
+  let actions = [];
   let status = null;
   if (over) {
-    if (room && room.host === model.me) {
-      actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
-    } else {
-      status = h("p.status-line", t("results.waitHost"));
-    }
-    actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+    ({ actions, status } = gameOverActions(model, act));
   } else {
     const ready = model.nextReady;
     status = h("p.status-line", { dataset: { countdown: "results.nextIn" } }, "");

@@ -526,12 +526,9 @@ export function afterRender(root, { revealPlayable = false } = {}) {
   updateStrip(wrap);
 }
 
-// Keyboard shortcuts on the table (not while typing in a field or in a dialog).
+// Keyboard shortcuts on the table (app.js calls this only when not typing in a field or in a dialog).
 export function tableKeydown(ev, model, act) {
   if (!model || !model.view) return;
-  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (document.querySelector(".overlay")) return;
   const view = model.view;
   const key = ev.key.toLowerCase();
   if (key === "d") {

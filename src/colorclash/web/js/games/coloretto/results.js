@@ -2,9 +2,8 @@
 // three colours that scored plus, the others minus, where each joker went, the +2 cards),
 // handed to the shell's results dialog (shell/results.js).
 import { t } from "../../i18n.js";
-import { dialogButton } from "../../shell/dialog.js";
-import { rankRows, resultsDialog } from "../../shell/results.js";
-import { isComputer, seatName } from "../../shell/seats.js";
+import { gameOverActions, gameOverHeadline, rankRows, resultsDialog, resultsName } from "../../shell/results.js";
+import { seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { cardLabel, COLOURS, JOKER, PLUS2, renderCard } from "./cards.js";
 
@@ -15,17 +14,6 @@ export const SIDES = {
 };
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-
-function nameCell(model, seat) {
-  const { room } = model;
-  const s = room && room.seats ? room.seats[seat] : null;
-  return [
-    seatName(room, seat),
-    seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
-    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
-    s && s.substitute && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
-  ];
-}
 
 // One colour of a player's layout: its cards (jokers included), where jokers went, points.
 function colourItem(layout, c, sign) {
@@ -80,7 +68,7 @@ function breakdown(model, seat, layout) {
 }
 
 export function colorettoResults(model, act) {
-  const { view, room } = model;
+  const { view } = model;
   const result = view.result || {};
   const scores = result.scores || view.scores || [];
   const winners = result.winners || [];
@@ -95,24 +83,13 @@ export function colorettoResults(model, act) {
   };
   const ranked = rankRows([...Array(n).keys()].map((seat) => ({ seat })), compare).map((r) => ({
     ...r,
-    name: nameCell(model, r.seat),
+    name: resultsName(model, r.seat),
     cells: [String(cards(r.seat)), String(scores[r.seat] ?? 0)],
     winner: winners.includes(r.seat),
     winnerText: t("results.winnerTag"),
   }));
-  let headline;
-  if (!winners.length) headline = t("results.noWinner");
-  else if (winners.includes(model.me)) headline = t(winners.length > 1 ? "results.youShare" : "results.youWin");
-  else headline = t("results.winner", { name: winners.map((s) => seatName(room, s)).join(", ") });
-
-  const actions = [];
-  let status = null;
-  if (room && room.host === model.me) {
-    actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
-  } else {
-    status = h("p.status-line", t("results.waitHost"));
-  }
-  actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+  const headline = gameOverHeadline(winners, model);
+  const { actions, status } = gameOverActions(model, act);
 
   return resultsDialog({
     phase: view.phase,

@@ -390,13 +390,10 @@ export function onState({ prev, view }) {
 
 export function afterRender() {}
 
-// Keys on the table (not while typing or in a dialog): D draws, 1–5 take a row or put the
+// Keys on the table (app.js calls this only when not typing or in a dialog): D draws, 1–5 take a row or put the
 // drawn card in it.
 export function tableKeydown(ev, model, act) {
   if (!model || !model.view) return;
-  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (document.querySelector(".overlay")) return;
   const view = model.view;
   const key = ev.key.toLowerCase();
   if (key === "d" && canDraw(view)) {

@@ -455,14 +455,11 @@ export function afterRender(root) {
   if (best) best.focus({ preventScroll: true });
 }
 
-// Keyboard shortcuts on the table (not while typing in a field or in a dialog):
+// Keyboard shortcuts on the table (app.js calls this only when not typing in a field or in a dialog):
 // 1-3 choose a hand card, S play it as seen, T turned over; 1-6 turn a table card (after
 // a card), E end the turn, H to your hand.
 export function tableKeydown(ev, model, act) {
   if (!model || !model.view) return;
-  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (document.querySelector(".overlay")) return;
   const view = model.view;
   const key = ev.key.toLowerCase();
   const digit = /^[1-9]$/.test(key) ? Number(key) - 1 : null;
