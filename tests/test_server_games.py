@@ -130,3 +130,24 @@ async def test_a_returning_player_takes_the_seat_back_at_once(tmp_path, game):
             assert not st["room"]["seats"][0]["substitute"]
             assert events == [] or events[-1]["on"] is False
         await conn.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_an_action_with_a_field_its_game_does_not_have_is_refused(server, game):
+    """A legal action with an extra field is refused whole (never stored in the log)."""
+    c = Client(server.url)
+    t = await c.practice("Ana", game=game, bots=max(1, GAMES[game].min_seats - 1),
+                         level="random" if "random" in make_levels(game) else None)
+    conn = await c.connect(t["code"], t["token"])
+    st = await conn.wait_state(lambda s: conn.seat in s["view"]["to_act"]
+                               and any(a["type"] != "timeout" for a in s["view"]["legal"]),
+                               timeout=30)
+    action = dict(st["view"]["legal"][0])
+    await conn.act({**action, "evil": True})
+    err = await conn.wait_for(lambda m: m["type"] == "error", timeout=10)
+    assert err["code"] == "illegal_action" and "'evil'" in err["message"]
+    assert conn.state["seq"] == st["seq"]  # nothing was applied
+    await conn.act(action)  # the same action without it is taken
+    await conn.wait_state(lambda s: s["seq"] > st["seq"], timeout=10)
+    await conn.close()

@@ -104,7 +104,21 @@ class Table:
             who = ", ".join(str(s) for s in to_act) or "nobody"
             raise ProtocolError("not_your_turn", f"it is not your turn (to act: {who})",
                                 ref="action")
+        self._refuse_unknown_fields(room, seat, action)
         self.apply(room, seat, action)
+
+    @staticmethod
+    def _refuse_unknown_fields(room: Room, seat: int, action: dict[str, Any]) -> None:
+        """A player's action may carry only fields the engine's legal actions of its type
+        have: the engines read the fields they need and would store the rest in the log
+        (an ``"evil": true`` riding along a legal play)."""
+        same = [a for a in room.game.legal_actions(seat) if a.get("type") == action.get("type")]
+        if not same:
+            return  # the engine refuses the action itself, with its own reason
+        unknown = sorted(set(action) - set().union(*same))
+        if unknown:
+            raise ProtocolError("illegal_action", f"a {action['type']!r} action has no field "
+                                f"{', '.join(repr(k) for k in unknown)}", ref="action")
 
     def apply(self, room: Room, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one action through the engine, store it, update clocks, tell everyone."""
