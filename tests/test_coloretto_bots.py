@@ -103,15 +103,15 @@ def test_hard_respects_its_budget():
     while not g.over and len(times) < 12:
         seat = g.to_act[0]
         view = g.view(seat)
-        if seat == 0:
-            t0 = time.perf_counter()
+        if seat == 0:  # CPU time: the bot's own work, not how busy the machine is
+            t0 = time.process_time()
             action = hard.act(view)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
             worlds.append(hard.last_search.get("worlds", 0))
         else:
             action = medium.act(view)
         g.apply(seat, action)
-    # a world started before the deadline is finished; a loaded machine stretches it
+    # a world started before the deadline is finished
     assert max(times) < 0.015 + 0.25
     assert sorted(times)[len(times) // 2] < 0.06
     assert any(worlds)
