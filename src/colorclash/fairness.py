@@ -28,8 +28,12 @@ def log_hash_start(commitment: str) -> str:
     return hashlib.sha256(f"colorclash-log:{commitment}".encode()).hexdigest()
 
 
+# One encoder for every entry: json.dumps with options builds a new one per call.
+_ENTRY = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def log_hash_next(previous: str, seat: int, action: dict[str, Any]) -> str:
-    entry = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
+    entry = _ENTRY.encode([seat, action])
     return hashlib.sha256(f"{previous}:{entry}".encode()).hexdigest()
 
 

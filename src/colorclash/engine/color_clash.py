@@ -74,15 +74,22 @@ _COLORLESS = frozenset(name for name, face in FACES.items() if face.color is Non
 _OF_COLOR = {c: frozenset(n for n, f in FACES.items() if f.color == c) for c in COLORS}
 
 
-_OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
+_OPTIONS_DICTS: dict[Options, tuple[dict[str, Any], tuple[str, ...]]] = {}
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
-    """A JSON-ready copy of ``options`` (the conversion is cached: views are frequent)."""
-    data = _OPTIONS_DICTS.get(options)
-    if data is None:
-        data = _OPTIONS_DICTS[options] = options.to_dict()
-    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+    """A JSON-ready copy of ``options`` (the conversion is cached: views are frequent;
+    the copy is shallow but for the lists, which are the only mutable values)."""
+    cached = _OPTIONS_DICTS.get(options)
+    if cached is None:
+        data = options.to_dict()
+        cached = _OPTIONS_DICTS[options] = (
+            data, tuple(k for k, v in data.items() if isinstance(v, list)))
+    data, lists = cached
+    copy = data.copy()
+    for k in lists:
+        copy[k] = list(copy[k])
+    return copy
 
 
 def _match_table() -> dict[str, dict[str, frozenset[str]]]:

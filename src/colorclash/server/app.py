@@ -534,7 +534,7 @@ async def _finish(conn: Conn) -> None:
     import asyncio
 
     for _ in range(20):
-        if conn._queue.empty():
+        if not conn.pending:
             break
         await asyncio.sleep(0.01)
     conn.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,9 +23,23 @@ class Conn:
                  close: Callable[[int, str], Awaitable[None]]) -> None:
         self._send_text = send_text
         self._close = close
-        self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        # A deque and one future to wake the writer: cheaper than an asyncio.Queue, whose
+        # put and get were ~5% of a busy process (four sends per action).
+        self._pending: deque[tuple[str, Any]] = deque()
+        self._wakeup: asyncio.Future[None] | None = None
         self.closed = False
         self._task = asyncio.get_running_loop().create_task(self._writer())
+
+    @property
+    def pending(self) -> int:
+        """Messages queued and not yet handed to the socket."""
+        return len(self._pending)
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        self._pending.append(item)
+        waiter = self._wakeup
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
@@ -40,20 +55,27 @@ class Conn:
         """Send a message already encoded (as another process of the site sent it)."""
         if self.closed:
             return
-        if self._queue.qsize() > self.MAX_QUEUE:  # a client that does not read
+        if len(self._pending) > self.MAX_QUEUE:  # a client that does not read
             self.close(4408, "too slow")
             return
-        self._queue.put_nowait(("msg", text))
+        self._put(("msg", text))
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
             return
         self.closed = True
-        self._queue.put_nowait(("close", (code, reason)))
+        self._put(("close", (code, reason)))
 
     async def _writer(self) -> None:
+        loop = asyncio.get_running_loop()
+        pending = self._pending
         while True:
-            kind, item = await self._queue.get()
+            if not pending:
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                self._wakeup = None
+                continue
+            kind, item = pending.popleft()
             try:
                 if kind == "close":
                     await self._close(*item)

@@ -246,7 +246,13 @@ def _finite_float(text: str) -> float:
 
 def loads_strict(raw: str | bytes) -> Any:
     """``json.loads`` that refuses NaN, Infinity and numbers that overflow to infinity
-    (Python's json module accepts all three; they are not JSON)."""
+    (Python's json module accepts all three; they are not JSON). orjson, which refuses
+    them too, reads every frame first; what it refuses goes through the json module, so
+    that the error says why."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
     return json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
 
 

@@ -1,0 +1,145 @@
+"""A connection's outgoing queue (server/conn.py) and the strict JSON reader: the pieces a
+busy process runs for every message, rewritten for speed, checked for behaviour."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from colorclash.server.conn import Conn
+from colorclash.server.protocol import NonFinite, loads_strict
+
+
+class FakeSocket:
+    def __init__(self, delay: float = 0.0) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+        self.delay = delay
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+async def _settle(conn: Conn) -> None:
+    for _ in range(200):
+        if not conn.pending:
+            break
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0.01)
+
+
+@pytest.mark.asyncio
+async def test_messages_leave_in_order_and_the_close_after_them() -> None:
+    sock = FakeSocket()
+    conn = Conn(sock.send_text, sock.close)
+    for i in range(50):
+        conn.send({"n": i})
+    await asyncio.sleep(0)  # the writer may already have taken some
+    conn.send_text('{"raw":true}')
+    conn.close(4000, "bye")
+    conn.send({"n": "after close"})  # refused: the connection is closing
+    await _settle(conn)
+    assert [json.loads(t) for t in sock.sent] == [{"n": i} for i in range(50)] + [{"raw": True}]
+    assert sock.closed == (4000, "bye")
+    assert conn.pending == 0
+
+
+@pytest.mark.asyncio
+async def test_the_writer_wakes_for_messages_sent_while_it_waits() -> None:
+    sock = FakeSocket()
+    conn = Conn(sock.send_text, sock.close)
+    for i in range(3):
+        await asyncio.sleep(0.005)  # the writer is idle, waiting
+        conn.send({"n": i})
+        await _settle(conn)
+        assert len(sock.sent) == i + 1
+    conn.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_does_not_read_is_closed_too_slow() -> None:
+    sock = FakeSocket()
+    sock.gate.clear()  # the socket accepts nothing: its buffer is full
+    conn = Conn(sock.send_text, sock.close)
+    for i in range(Conn.MAX_QUEUE + 5):
+        conn.send({"n": i})
+    assert conn.closed
+    sock.gate.set()
+    await _settle(conn)
+    assert sock.closed == (4408, "too slow")
+    assert len(sock.sent) <= Conn.MAX_QUEUE + 2
+
+
+@pytest.mark.asyncio
+async def test_a_socket_error_stops_the_writer_quietly() -> None:
+    async def broken(text: str) -> None:
+        raise ConnectionResetError
+
+    sock = FakeSocket()
+    conn = Conn(broken, sock.close)
+    conn.send({"n": 1})
+    await asyncio.sleep(0.01)
+    assert conn.closed
+    conn.send({"n": 2})  # ignored, no error
+    assert conn.pending == 0
+
+
+@pytest.mark.asyncio
+async def test_a_message_with_a_non_finite_number_is_never_sent() -> None:
+    sock = FakeSocket()
+    conn = Conn(sock.send_text, sock.close)
+    conn.send({"x": object()})  # not JSON-ready
+    conn.send({"ok": 1})
+    await _settle(conn)
+    assert sock.sent == ['{"ok":1}']
+    conn.stop()
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(JSON_VALUES)
+def test_strict_reading_agrees_with_the_json_module_on_json(value: object) -> None:
+    text = json.dumps(value)
+    assert loads_strict(text) == json.loads(text)
+    assert loads_strict(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("NaN", "NaN is not a JSON number"),
+    ('{"t": Infinity}', "Infinity is not a JSON number"),
+    ("[-Infinity]", "-Infinity is not a JSON number"),
+    ('{"t": 1e999}', "too large"),
+    ("-1e400", "too large"),
+])
+def test_strict_reading_refuses_what_is_not_json_and_says_why(text: str, why: str) -> None:
+    with pytest.raises(NonFinite, match=why):
+        loads_strict(text)
+
+
+def test_strict_reading_keeps_large_finite_numbers() -> None:
+    assert loads_strict("[1.5e308, -2.5e-300]") == [1.5e308, -2.5e-300]
+    assert math.isfinite(loads_strict("1.7976931348623157e308"))
+
+
+def test_strict_reading_raises_a_value_error_on_broken_text() -> None:
+    for bad in ("{", "[1,]", '{"a" 1}', "", "\ufeff{}x"):
+        with pytest.raises(ValueError):
+            loads_strict(bad)
