@@ -209,12 +209,14 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
     rss = [_proc_rss_kb(p) for p in pids]
     rss_series.append([round(r / 1024, 1) for r in rss])
     gc_stats: list[Any] = []
+    inside: list[Any] = []  # the server's own action latency (its last 4,096 actions)
     for u in urls:
         try:
-            gc_stats.append(json.loads(urllib.request.urlopen(u + "/healthz", timeout=5).read())
-                      .get("gc"))
+            health = json.loads(urllib.request.urlopen(u + "/healthz", timeout=5).read())
         except OSError:
-            gc_stats.append(None)
+            health = {}
+        gc_stats.append(health.get("gc"))
+        inside.append(health.get("actions"))
     lat = [x * 1000 for x in load.latencies[lat_before:]]
     import traceback
 
@@ -243,6 +245,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
             for i in range(len(pids))] if pids and rss_series[0][0] else None,
         f"server_rss_mb_every_{RSS_EVERY_S}s": rss_series if pids else None,
         "gc": gc_stats,
+        "server_action_ms": inside,
     }
 
 

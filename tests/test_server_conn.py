@@ -143,3 +143,15 @@ def test_strict_reading_raises_a_value_error_on_broken_text() -> None:
     for bad in ("{", "[1,]", '{"a" 1}', "", "\ufeff{}x"):
         with pytest.raises(ValueError):
             loads_strict(bad)
+
+
+def test_the_latency_window_keeps_the_last_durations_and_ranks_them() -> None:
+    from colorclash.server.metrics import LatencyWindow
+
+    w = LatencyWindow(size=100)
+    assert w.summary() == {"count": 0, "window": 0}
+    for i in range(1, 201):  # 1..200 ms; the window keeps 101..200
+        w.add(i / 1000)
+    s = w.summary()
+    assert (s["count"], s["window"]) == (200, 100)
+    assert (s["p50"], s["p95"], s["p99"], s["max"]) == (151.0, 196.0, 200.0, 200.0)

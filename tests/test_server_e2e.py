@@ -394,3 +394,17 @@ async def test_searching_computer_players_think_in_worker_processes(tmp_path):
             st = await me.play(make_bot("easy", seed=9), timeout=90)
             assert st["room"]["status"] == "finished"
         assert srv.hub.thinking.submitted > 0  # the hard players' moves came from the pool
+
+
+@pytest.mark.asyncio
+async def test_healthz_reports_how_long_actions_take_inside_the_server(server):
+    c = client(server)
+    before = (await c.request("GET", "/healthz"))["actions"]
+    t = await c.practice("Ana", bots=1, level="easy")
+    async with await c.connect(t["code"], t["token"]) as me:
+        await me.play(make_bot("easy", seed=3), timeout=60)
+    after = (await c.request("GET", "/healthz"))["actions"]
+    mine = [a for seat, a in (await c.record(t["code"]))["actions"] if seat == 0]
+    assert 1 <= after["count"] - before["count"] <= len(mine)
+    assert 0 < after["p50"] <= after["p95"] <= after["p99"] <= after["max"] < 5000
+    assert after["window"] == min(after["count"], 4096)

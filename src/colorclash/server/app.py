@@ -264,7 +264,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         h = hub()
         from colorclash.server import gctune
 
-        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms), "gc": gctune.stats()}
+        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms), "gc": gctune.stats(),
+                               "actions": h.action_latency.summary()}
         if h.cluster is not None:
             out["process"] = h.cluster.id
         return out
@@ -381,6 +382,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         limiter = RateLimiter(settings)
         while not conn.closed:
             msg = await ws.receive()
+            received = time.perf_counter()
             if msg["type"] == "websocket.disconnect":
                 return
             raw = msg.get("text")
@@ -404,6 +406,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 conn.send({"v": VERSION, "type": "pong", "t": parsed.t,
                            "server_time": int(time.time() * 1000)})
                 continue
+            h = hub()
+            h.frame_at = received
             try:
                 on_message(parsed)
             except ProtocolError as exc:
@@ -412,6 +416,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 log.exception("message %s failed", parsed.type)
                 conn.send(ProtocolError("internal", "the server failed on this message; "
                                         "nothing changed").to_message())
+            finally:
+                h.frame_at = None
 
     @app.websocket("/ws/quick-match")
     async def ws_quick_match(ws: WebSocket, ticket: str = "") -> None:

@@ -35,6 +35,7 @@ from colorclash.server.computers import Computers
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
 from colorclash.server.lobby import Lobby
+from colorclash.server.metrics import LatencyWindow
 from colorclash.server.model import COMPUTER, Room, Seat, ms
 from colorclash.server.names import normalize_code, valid_code
 from colorclash.server.protocol import VERSION, ProtocolError, dumps
@@ -70,6 +71,11 @@ class Hub:
         self.writer: StoreWriter | None = None  # group commit, once the loop runs
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
+        # A player's action, from its frame read to its states handed to the sockets
+        # (after the write is durable): /healthz's "actions".
+        self.action_latency = LatencyWindow()
+        self.frame_at: float | None = None  # perf_counter() when the frame handled now was read
+        self._timing: float | None = None   # the action whose first broadcast is timed
 
     # ------------------------------------------------------------------ lifecycle
     def load_all(self) -> int:
@@ -313,14 +319,19 @@ class Hub:
         still lose), in the order of the writes; a write that failed sends nothing (the
         room is rebuilt from the store and sent afresh)."""
         messages = self.prepare(room, events)
+        started, self._timing = self._timing, None
         future = room.last_write
         if future is None:
             self.send_all(messages)
+            if started is not None:
+                self.action_latency.add(time.perf_counter() - started)
             return
 
         def send(f: asyncio.Future[None]) -> None:
             if not f.cancelled() and f.exception() is None and not room.broken:
                 self.send_all(messages)
+                if started is not None:
+                    self.action_latency.add(time.perf_counter() - started)
 
         future.add_done_callback(send)  # (on a done future: after earlier callbacks)
 
@@ -391,7 +402,11 @@ class Hub:
         """Run one validated client message for ``seat``; raise ProtocolError to refuse."""
         t = msg.type
         if t == "action":
-            self.table.human_action(room, seat, msg.action.to_engine())
+            self._timing = self.frame_at if self.frame_at is not None else time.perf_counter()
+            try:
+                self.table.human_action(room, seat, msg.action.to_engine())
+            finally:
+                self._timing = None
         elif t == "ready":
             if room.status == "lobby":
                 self.lobby.ready(room, seat, msg.ready)
