@@ -509,11 +509,45 @@ def _with_redis(tmp: str, processes: int, env: dict[str, str], run: Any) -> dict
         redis.wait(10)
 
 
-def _start_echo() -> tuple[subprocess.Popen[bytes], int]:
+# The room echo without ASGI: the `websockets` library's own server on uvloop. Not a
+# floor for the site (which runs on uvicorn and Starlette), but how much of a message's
+# cost the ASGI path is.
+RAW_ROOM_ECHO_APP = """
+import asyncio, sys
+import uvloop
+from websockets.asyncio.server import serve
+
+ROOMS = {}
+
+async def handler(ws):
+    path = ws.request.path
+    name = path.split("/room/", 1)[1].split("?", 1)[0]
+    size = int(path.split("size=", 1)[1]) if "size=" in path else 2000
+    reply = '{"type":"state","pad":"' + "x" * max(0, size - 28) + '"}'
+    members = ROOMS.setdefault(name, [])
+    members.append(ws)
+    try:
+        async for _ in ws:
+            for other in list(members):
+                await other.send(reply)
+    except Exception:
+        pass
+    finally:
+        members.remove(ws)
+
+async def main():
+    async with serve(handler, "127.0.0.1", int(sys.argv[1]), compression=None):
+        await asyncio.Future()
+
+uvloop.run(main())
+"""
+
+
+def _start_echo(app: str = ECHO_APP) -> tuple[subprocess.Popen[bytes], int]:
     from colorclash.server.testing import free_port
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", ECHO_APP, str(port)])
+    proc = subprocess.Popen([sys.executable, "-c", app, str(port)])
     time.sleep(1.5)
     return proc, port
 
@@ -531,6 +565,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--room-echo", action="store_true",
                    help="with --echo, also a room echo: each action answered by a message "
                         "of a state's size to each of the room's 4 sockets")
+    p.add_argument("--raw-room-echo", action="store_true",
+                   help="with --room-echo, also the room echo on the websockets library's "
+                        "own server, without uvicorn and Starlette")
     p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
     p.add_argument("--practice", type=int, default=0, metavar="TABLES",
                    help="TABLES Practice tables at full speed: engine actions per second")
@@ -590,28 +627,27 @@ def main(argv: list[str] | None = None) -> int:
             if args.label:
                 r["label"] = args.label
             if args.echo:
-                proc, port = _start_echo()
-                try:
-                    e = asyncio.run(_run_echo(port, n, args.pace, args.duration, proc.pid,
-                                              args.warmup))
-                finally:
-                    proc.terminate()
-                    proc.wait(10)
-                r["echo"] = e
-                if e["latency_ms"]["p99"]:
-                    r["p99_over_echo"] = round(r["latency_ms"]["p99"] / e["latency_ms"]["p99"],
-                                               2)
-                if args.room_echo:
-                    proc, port = _start_echo()
+                def floor(app: str = ECHO_APP, room_bytes: int | None = None,
+                          n: int = n) -> dict[str, Any]:
+                    proc, port = _start_echo(app)
                     try:
-                        e = asyncio.run(_run_echo(port, n, args.pace, args.duration, proc.pid,
-                                                  args.warmup, r.get("state_bytes") or 2000))
+                        return asyncio.run(_run_echo(port, n, args.pace, args.duration,
+                                                     proc.pid, args.warmup, room_bytes))
                     finally:
                         proc.terminate()
                         proc.wait(10)
-                    r["room_echo"] = e
+
+                size = r.get("state_bytes") or 2000
+                floors = [("echo", ECHO_APP, None)]
+                if args.room_echo:
+                    floors.append(("room_echo", ECHO_APP, size))
+                    if args.raw_room_echo:
+                        floors.append(("raw_room_echo", RAW_ROOM_ECHO_APP, size))
+                for name, app, room_bytes in floors:
+                    e = floor(app, room_bytes)
+                    r[name] = e
                     if e["latency_ms"]["p99"]:
-                        r["p99_over_room_echo"] = round(
+                        r[f"p99_over_{name}"] = round(
                             r["latency_ms"]["p99"] / e["latency_ms"]["p99"], 2)
             emit(r)
         if args.practice:
