@@ -1,0 +1,34 @@
+"""`colorclash bench server` still runs end to end (the figures in docs/benchmarks.md come
+from it): a few rooms at full speed against a real server, then the three floors. Small and
+short; it checks what the report holds, not how fast anything is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_server_benchmark_plays_rooms_and_measures_its_floors(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "colorclash.cli", "bench", "server", "--connections", "8",
+         "--pace", "full", "--duration", "3", "--warmup", "0.5", "--echo", "--room-echo",
+         "--raw-room-echo", "--out", str(out), "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    [r] = json.loads(proc.stdout)
+    assert r == json.loads(out.read_text().splitlines()[0])
+    assert (r["connections"], r["rooms"], r["processes"]) == (8, 2, 1)
+    assert r["errors"] == 0 and r["rooms_failed"] == 0
+    assert r["player_actions"] > 0 and r["latency_ms"]["p50"] > 0
+    assert r["state_bytes"] > 500  # a real state, views and all
+    inside = r["server_action_ms"][0]
+    assert inside["count"] >= r["player_actions"] and inside["p50"] > 0
+    for floor in ("echo", "room_echo", "raw_room_echo"):
+        assert r[floor]["messages"] > 0, floor
+        assert r[f"p99_over_{floor}"] > 0
+    assert r["room_echo"]["room_bytes"] == r["state_bytes"]
