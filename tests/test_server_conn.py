@@ -74,13 +74,15 @@ async def test_a_client_that_does_not_read_is_closed_too_slow() -> None:
     sock = FakeSocket()
     sock.gate.clear()  # the socket accepts nothing: its buffer is full
     conn = Conn(sock.send_text, sock.close)
-    for i in range(Conn.MAX_QUEUE + 5):
+    conn.send({"n": 0})
+    await asyncio.sleep(0.01)  # the writer took it and waits on the socket
+    for i in range(1, Conn.MAX_QUEUE + 5):
         conn.send({"n": i})
-    assert conn.closed
+    assert conn.closed and conn.pending == 1  # the backlog dropped: only the close is left
     sock.gate.set()
     await _settle(conn)
     assert sock.closed == (4408, "too slow")
-    assert len(sock.sent) <= Conn.MAX_QUEUE + 2
+    assert [json.loads(t) for t in sock.sent] == [{"n": 0}]  # the one already in the socket
 
 
 @pytest.mark.asyncio

@@ -56,6 +56,9 @@ class Conn:
         if self.closed:
             return
         if len(self._pending) > self.MAX_QUEUE:  # a client that does not read
+            # Its backlog is dropped: the close goes next, and a reconnection gets a
+            # whole fresh state anyway.
+            self._pending.clear()
             self.close(4408, "too slow")
             return
         self._put(("msg", text))
