@@ -117,9 +117,23 @@ def test_form_messages_and_the_name_are_the_sites_own(open_page, lang, locale):
     msg.wait_for()
     assert msg.inner_text().strip() == cat["home.badCode"]
     assert page.get_attribute("#join-code", "aria-invalid") == "true"
+    assert page.input_value("#join-code") == "AB1"  # kept beside the message, to correct
     # no message of the browser's own: nothing blocks the form in the browser's language
     assert page.evaluate("document.querySelector('#join-code').validationMessage") == ""
     assert "format" not in page.inner_text("body").lower()
+
+
+def test_a_typed_room_code_survives_a_redraw(open_page):
+    """Every redraw rebuilds the page: a code typed while the games list was still on its
+    way, or before a language switch, was wiped out."""
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-join")
+    page.fill("#player-name", "Gus")
+    page.fill("#join-code", "abcdef")
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
+    assert page.input_value("#join-code") == "abcdef"
+    assert page.input_value("#player-name") == "Gus"
 
 
 # ------------------------------------------------------------------ 7. leaving

@@ -35,6 +35,7 @@ const state = {
   busy: false,
   homeError: null, // {code} or {key}: worded at each redraw
   codeError: null, // catalog key of the room-code field's message
+  codeDraft: "", // what is typed in the room-code field (each redraw rebuilds the field)
   code: null,
   me: null,
   room: null,
@@ -164,6 +165,7 @@ function homeContext() {
     busy: state.busy,
     error: state.homeError ? errorText(state.homeError) : state.gamesError ? t("error.network") : null,
     codeError: state.codeError ? t(state.codeError) : null,
+    codeDraft: state.codeDraft,
   };
 }
 
@@ -605,9 +607,11 @@ const homeActs = {
       return;
     }
     state.codeError = null;
+    state.codeDraft = "";
     navigate(`/r/${code.toUpperCase()}`);
   },
-  codeInput() {
+  codeInput(v) {
+    state.codeDraft = v;
     if (state.codeError) {
       state.codeError = null;
       render();

@@ -89,7 +89,7 @@ function gamePicker(ctx, act) {
 }
 
 export function renderHome(ctx, act) {
-  const { name, busy, error, codeError, form } = ctx;
+  const { name, busy, error, codeError, codeDraft, form } = ctx;
   const def = definitionOf(ctx.games, ctx.game);
   const game = def ? moduleOf(def.key) : null;
 
@@ -106,6 +106,7 @@ export function renderHome(ctx, act) {
   // the code and says what is wrong under the field, in the site's language.
   const code = h("input#join-code.code-input", {
     type: "text",
+    value: codeDraft || "",
     maxlength: "6",
     autocomplete: "off",
     autocapitalize: "characters",
@@ -115,7 +116,7 @@ export function renderHome(ctx, act) {
     "aria-invalid": codeError ? "true" : undefined,
     "aria-describedby": codeError ? "join-code-error" : undefined,
     dataset: { focusKey: "home:code" },
-    oninput: () => act.codeInput(),
+    oninput: (e) => act.codeInput(e.target.value),
   });
   const disabled = busy ? true : undefined;
 
