@@ -368,11 +368,7 @@ class Cluster:
 
     def _dispatch(self, m: dict[str, Any]) -> None:
         op = m.get("op")
-        if op == "send":
-            proxy = self.proxies.get(m["conn"])
-            if proxy is not None:
-                proxy.conn.send_text(m["text"])
-        elif op == "close":
+        if op == "close":
             proxy = self.proxies.pop(m["conn"], None)
             if proxy is not None:
                 proxy.conn.close(m["code"], m.get("reason", ""))
@@ -507,7 +503,7 @@ class Cluster:
             owner = owners[proxy.code]
             if owner == proxy.owner and owner is not None and owner in living:
                 continue
-            if owner is None or not self.alive(owner):
+            if owner not in living:  # none, or dead
                 if self.take(proxy.code) is not None:
                     continue  # take() attached our proxies locally
                 owner = self.owner(proxy.code)
