@@ -320,20 +320,18 @@ class Hub:
         room is rebuilt from the store and sent afresh)."""
         messages = self.prepare(room, events)
         started, self._timing = self._timing, None
-        future = room.last_write
-        if future is None:
-            self.send_all(messages)
-            if started is not None:
-                self.action_latency.add(time.perf_counter() - started)
-            return
 
-        def send(f: asyncio.Future[None]) -> None:
-            if not f.cancelled() and f.exception() is None and not room.broken:
+        def send(f: asyncio.Future[None] | None = None) -> None:
+            if f is None or (not f.cancelled() and f.exception() is None and not room.broken):
                 self.send_all(messages)
                 if started is not None:
                     self.action_latency.add(time.perf_counter() - started)
 
-        future.add_done_callback(send)  # (on a done future: after earlier callbacks)
+        future = room.last_write
+        if future is None:
+            send()
+        else:
+            future.add_done_callback(send)  # (on a done future: after earlier callbacks)
 
     def prepare(self, room: Room, events: list[dict[str, Any]]
                 ) -> list[tuple[Conn, str]]:
