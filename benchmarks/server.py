@@ -79,6 +79,8 @@ def _raise_nofile() -> None:
 
 # ------------------------------------------------------------------ the game load
 RSS_EVERY_S = 30  # how often a run samples the servers' memory
+
+
 class Load:
     def __init__(self, urls: list[str], pace: str, deadline: float) -> None:
         self.urls = urls
@@ -295,41 +297,67 @@ async def _run_practice(url: str, tables: int, duration: float, pid: int) -> dic
 
 # ------------------------------------------------------------------ the echo floor
 ECHO_APP = """
-import sys, uvicorn
-from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
-
-async def echo(ws):
-    await ws.accept()
-    try:
-        while True:
-            await ws.send_text(await ws.receive_text())
-    except Exception:
-        pass
+import asyncio, sys
 
 ROOMS = {}
 
-async def room_echo(ws):
+async def relay(name, size, member, receive, send_to):
     # what a room does with an action, minus the game: every socket of the room gets a
     # message of a state's size
-    name, size = ws.path_params["name"], int(ws.query_params.get("size", "2000"))
     reply = '{"type":"state","pad":"' + "x" * max(0, size - 28) + '"}'
-    await ws.accept()
     members = ROOMS.setdefault(name, [])
-    members.append(ws)
+    members.append(member)
     try:
         while True:
-            await ws.receive_text()
+            await receive()
             for other in list(members):
-                await other.send_text(reply)
+                await send_to(other, reply)
     except Exception:
         pass
     finally:
-        members.remove(ws)
+        members.remove(member)
 
-app = Starlette(routes=[WebSocketRoute("/echo", echo),
-                        WebSocketRoute("/room/{name}", room_echo)])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+def serve_asgi(port):
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+
+    async def echo(ws):
+        await ws.accept()
+        try:
+            while True:
+                await ws.send_text(await ws.receive_text())
+        except Exception:
+            pass
+
+    async def room_echo(ws):
+        size = int(ws.query_params.get("size", "2000"))
+        await ws.accept()
+        await relay(ws.path_params["name"], size, ws, ws.receive_text,
+                    lambda other, text: other.send_text(text))
+
+    app = Starlette(routes=[WebSocketRoute("/echo", echo),
+                            WebSocketRoute("/room/{name}", room_echo)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+def serve_raw(port):
+    # the room echo without ASGI: the websockets library's own server on uvloop
+    import uvloop
+    from websockets.asyncio.server import serve
+
+    async def room_echo(ws):
+        path = ws.request.path
+        name = path.split("/room/", 1)[1].split("?", 1)[0]
+        size = int(path.split("size=", 1)[1]) if "size=" in path else 2000
+        await relay(name, size, ws, ws.recv, lambda other, text: other.send(text))
+
+    async def main():
+        async with serve(room_echo, "127.0.0.1", port, compression=None):
+            await asyncio.Future()
+
+    uvloop.run(main())
+
+(serve_raw if sys.argv[2:] == ["raw"] else serve_asgi)(int(sys.argv[1]))
 """
 
 
@@ -509,45 +537,14 @@ def _with_redis(tmp: str, processes: int, env: dict[str, str], run: Any) -> dict
         redis.wait(10)
 
 
-# The room echo without ASGI: the `websockets` library's own server on uvloop. Not a
-# floor for the site (which runs on uvicorn and Starlette), but how much of a message's
-# cost the ASGI path is.
-RAW_ROOM_ECHO_APP = """
-import asyncio, sys
-import uvloop
-from websockets.asyncio.server import serve
-
-ROOMS = {}
-
-async def handler(ws):
-    path = ws.request.path
-    name = path.split("/room/", 1)[1].split("?", 1)[0]
-    size = int(path.split("size=", 1)[1]) if "size=" in path else 2000
-    reply = '{"type":"state","pad":"' + "x" * max(0, size - 28) + '"}'
-    members = ROOMS.setdefault(name, [])
-    members.append(ws)
-    try:
-        async for _ in ws:
-            for other in list(members):
-                await other.send(reply)
-    except Exception:
-        pass
-    finally:
-        members.remove(ws)
-
-async def main():
-    async with serve(handler, "127.0.0.1", int(sys.argv[1]), compression=None):
-        await asyncio.Future()
-
-uvloop.run(main())
-"""
-
-
-def _start_echo(app: str = ECHO_APP) -> tuple[subprocess.Popen[bytes], int]:
+def _start_echo(raw: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+    """The echo server: uvicorn and Starlette, as the site runs; ``raw``: the room echo on
+    the websockets library's own server instead (what the ASGI path costs per message)."""
     from colorclash.server.testing import free_port
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", app, str(port)])
+    proc = subprocess.Popen([sys.executable, "-c", ECHO_APP, str(port)]
+                            + (["raw"] if raw else []))
     time.sleep(1.5)
     return proc, port
 
@@ -627,9 +624,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.label:
                 r["label"] = args.label
             if args.echo:
-                def floor(app: str = ECHO_APP, room_bytes: int | None = None,
+                def floor(raw: bool = False, room_bytes: int | None = None,
                           n: int = n) -> dict[str, Any]:
-                    proc, port = _start_echo(app)
+                    proc, port = _start_echo(raw)
                     try:
                         return asyncio.run(_run_echo(port, n, args.pace, args.duration,
                                                      proc.pid, args.warmup, room_bytes))
@@ -638,13 +635,13 @@ def main(argv: list[str] | None = None) -> int:
                         proc.wait(10)
 
                 size = r.get("state_bytes") or 2000
-                floors = [("echo", ECHO_APP, None)]
+                floors = [("echo", False, None)]
                 if args.room_echo:
-                    floors.append(("room_echo", ECHO_APP, size))
+                    floors.append(("room_echo", False, size))
                     if args.raw_room_echo:
-                        floors.append(("raw_room_echo", RAW_ROOM_ECHO_APP, size))
-                for name, app, room_bytes in floors:
-                    e = floor(app, room_bytes)
+                        floors.append(("raw_room_echo", True, size))
+                for name, raw, room_bytes in floors:
+                    e = floor(raw, room_bytes)
                     r[name] = e
                     if e["latency_ms"]["p99"]:
                         r[f"p99_over_{name}"] = round(
