@@ -94,6 +94,25 @@ def play_to_results(pages, timeout: float = 150.0) -> dict:
     return counts
 
 
+def set_room(page, **settings) -> None:
+    """Change the lobby's settings through their controls (``seats=3``), each time waiting
+    until the room the server sent back has the value, of the same type."""
+    for name, value in settings.items():
+        page.select_option(f"#set-{name}", str(value))
+        page.wait_for_function(
+            f"() => window.__cc.room.settings.{name} === {json.dumps(value)}")
+
+
+def join_as_guest(page, code: str, name: str) -> None:
+    """From the home screen: join the private room ``code`` (typed in lower case) and take
+    a seat."""
+    page.fill("#player-name", name)
+    page.fill("#join-code", code.lower())
+    page.click("#btn-join")
+    page.wait_for_selector("#btn-join-room")
+    page.click("#btn-join-room")
+
+
 def wait_table(page, timeout: float = 15_000) -> None:
     page.wait_for_selector(".table-screen", timeout=timeout)
 

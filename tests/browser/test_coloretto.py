@@ -8,7 +8,15 @@ import re
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, all_catalogs, axe_check, cut_controls, shot
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    all_catalogs,
+    axe_check,
+    cut_controls,
+    set_room,
+    shot,
+)
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -214,8 +222,7 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     assert room["settings"]["scoring"] == "grey"
     assert host.input_value("#set-scoring") == "grey"
     assert "Coloretto" in host.inner_text(".room-game")
-    host.select_option("#set-seats", "3")
-    host.wait_for_function("() => window.__cc.room.settings.seats === 3")
+    set_room(host, seats=3)
     axe_check(host, "coloretto-room")
 
     guest = open_page(PHONE, locale="es-ES")

@@ -10,8 +10,10 @@ from browser_helpers import (
     DESKTOP,
     PHONE,
     axe_check,
+    join_as_guest,
     my_turn,
     play_to_results,
+    set_room,
     shot,
     step,
     wait_table,
@@ -95,17 +97,10 @@ def test_private_room_two_players_and_a_computer(open_page):
     assert host.input_value("#invite-link").endswith(f"/r/{code}")
     assert host.locator("img.qr").get_attribute("src") == f"/api/rooms/{code}/qr.svg"
     # standard rules (Last card! and Catch), three seats: host, guest, computer
-    host.select_option("#set-preset", "standard")
-    host.wait_for_function("() => window.__cc.room.settings.preset === 'standard'")
-    host.select_option("#set-seats", "3")
-    host.wait_for_function("() => window.__cc.room.settings.seats === 3")
+    set_room(host, preset="standard", seats=3)
 
     guest = open_page(PHONE)
-    guest.fill("#player-name", "Guest Gus")
-    guest.fill("#join-code", code.lower())
-    guest.click("#btn-join")
-    guest.wait_for_selector("#btn-join-room")
-    guest.click("#btn-join-room")
+    join_as_guest(guest, code, "Guest Gus")
     guest.wait_for_selector("#btn-ready")
     host.wait_for_selector(".seat-row[data-kind=human] >> text=Guest Gus")
 
@@ -256,17 +251,10 @@ def test_an_away_players_later_turns_move_on_quickly(open_page):
     host.click("#btn-create")
     host.wait_for_selector("#room-code")
     code = host.inner_text("#room-code").strip()
-    host.select_option("#set-preset", "classic-table")
-    host.wait_for_function("() => window.__cc.room.settings.preset === 'classic-table'")
-    host.select_option("#set-seats", "2")
-    host.wait_for_function("() => window.__cc.room.settings.seats === 2")
-    host.select_option("#set-clock", "15")  # 7.5 s at the test server's clock scale
-    host.wait_for_function("() => window.__cc.room.settings.clock === 15")
+    set_room(host, preset="classic-table", seats=2,
+             clock=15)  # 7.5 s at the test server's clock scale
     guest = open_page(PHONE)
-    guest.fill("#player-name", "Guest Gus")
-    guest.fill("#join-code", code.lower())
-    guest.click("#btn-join")
-    guest.click("#btn-join-room")
+    join_as_guest(guest, code, "Guest Gus")
     guest.click("#btn-ready")
     host.wait_for_function(
         "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
