@@ -4,6 +4,7 @@ Bots written against it play exactly as a browser does: REST to get a seat token
 one WebSocket carrying JSON messages.
 
 >>> import asyncio
+>>> from colorclash.bots import make_bot
 >>> from colorclash.client import Client
 >>> async def main():
 ...     client = Client("http://127.0.0.1:8000")
@@ -99,17 +100,23 @@ class Client:
         path = f"/api/rooms/{code}/record" + (f"/{match}" if match is not None else "")
         return await self.request("GET", path)
 
-    async def practice(self, name: str, bots: int = 3, level: str = "easy",
+    async def practice(self, name: str, bots: int | None = None, level: str | None = None,
                        **settings: Any) -> dict[str, Any]:
+        """A table against computer players (settings: game, preset, options...). ``bots``
+        and ``level`` left out take the game's own defaults (``GET /api/games``)."""
+        body = {"name": name, "bots": bots, "level": level, **settings}
         return await self.request("POST", "/api/practice",
-                                  {"name": name, "bots": bots, "level": level, **settings})
+                                  {k: v for k, v in body.items() if v is not None})
 
-    async def play_now(self, name: str = "Player") -> dict[str, Any]:
-        return await self.request("POST", "/api/play-now", {"name": name})
+    async def play_now(self, name: str = "Player", game: str | None = None) -> dict[str, Any]:
+        body = {"name": name} if game is None else {"name": name, "game": game}
+        return await self.request("POST", "/api/play-now", body)
 
-    async def quick_match(self, preset: str | None = None) -> dict[str, Any]:
+    async def quick_match(self, preset: str | None = None,
+                          game: str | None = None) -> dict[str, Any]:
+        body = {"preset": preset, "game": game}
         return await self.request("POST", "/api/quick-match",
-                                  {"preset": preset} if preset else {})
+                                  {k: v for k, v in body.items() if v is not None})
 
     async def quick_match_status(self, ticket: str) -> dict[str, Any]:
         return await self.request("GET", f"/api/quick-match/{ticket}")
@@ -342,23 +349,30 @@ class SeatConnection:
 
 
 async def _main(argv: list[str] | None = None) -> int:
-    from colorclash.bots import make_bot
+    from colorclash.bots import default_level, make_bot
 
-    p = argparse.ArgumentParser(description="Play one Color Clash seat with a computer player.")
+    p = argparse.ArgumentParser(description="Play one seat with a computer player.")
     p.add_argument("--url", default="http://127.0.0.1:8000")
     p.add_argument("--code")
     p.add_argument("--token")
-    p.add_argument("--play-now", action="store_true")
-    p.add_argument("--level", default="easy")
+    p.add_argument("--play-now", action="store_true",
+                   help="take a seat at a new table with two computer players")
+    p.add_argument("--game", default="color-clash", help="with --play-now (GET /api/games)")
+    p.add_argument("--name", default="Player",
+                   help="with --play-now; names that claim to be a computer are refused")
+    p.add_argument("--level", default=None,
+                   help="the level that plays this seat (default: the game's default level)")
     args = p.parse_args(argv)
     client = Client(args.url)
     if args.play_now:
-        ticket = await client.play_now("Bot author")
+        ticket = await client.play_now(args.name, game=args.game)
         args.code, args.token = ticket["code"], ticket["token"]
     if not (args.code and args.token):
         p.error("give --code and --token, or --play-now")
     async with await client.connect(args.code, args.token) as seat:
-        st = await seat.play(make_bot(args.level), timeout=3600)
+        game = (seat.room or {}).get("game", args.game)
+        st = await seat.play(make_bot(args.level or default_level(game), game=game),
+                             timeout=3600)
         print(json.dumps(st["view"]["result"]))
     return 0
 

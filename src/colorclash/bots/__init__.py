@@ -40,6 +40,13 @@ def levels(game: str = "color-clash") -> list[str]:
     return list(_levels(game))
 
 
+def default_level(game: str = "color-clash") -> str:
+    """The level of Play Now's computer players and of substitutes: ``easy`` where the
+    game has it, else the one in the middle."""
+    names = levels(game)
+    return "easy" if "easy" in names else names[len(names) // 2]
+
+
 def make_bot(game_or_level: str, level: str | None = None, *, game: str | None = None,
              seed: int | str | None = None, **kwargs) -> Bot:
     """A computer player: ``make_bot(game, level)``, or ``make_bot(level, game=...)``
@@ -61,4 +68,4 @@ def make_bot(game_or_level: str, level: str | None = None, *, game: str | None =
     return classes[level](game=game, seed=seed, **kwargs)
 
 
-__all__ = ["Bot", "GAMES", "LEVELS", "levels", "make_bot"]
+__all__ = ["Bot", "GAMES", "LEVELS", "default_level", "levels", "make_bot"]

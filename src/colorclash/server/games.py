@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from colorclash.bots import levels
+from colorclash.bots import default_level, levels
 from colorclash.engine import GAMES, GameDefinition
 from colorclash.server.protocol import ProtocolError
 
@@ -62,13 +62,6 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     except ValueError as exc:
         raise ProtocolError("bad_settings", str(exc), status=422) from None
     return {"game": d.key, "preset": preset, "seats": seats, **checked}
-
-
-def default_level(game: str) -> str:
-    """The computer level of Play Now and of substitutes: ``easy`` where the game has it,
-    else the one in the middle."""
-    names = levels(game)
-    return "easy" if "easy" in names else names[len(names) // 2]
 
 
 def check_level(game: str, level: str) -> str:
