@@ -31,6 +31,7 @@ def _nginx_config(folder: Path, listen: int, ports: list[int]) -> Path:
     site = re.sub(r"(?m)^    server 127\.0\.0\.1:80\d\d.*\n", "", site)
     site = site.replace("    least_conn;", "    least_conn;\n" + servers)
     site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    site = site.replace("/var/log/nginx/colorclash.access.log", str(folder / "access.log"))
     (folder / "site.conf").write_text(site)
     main = folder / "nginx.conf"
     main.write_text(f"""
@@ -75,7 +76,8 @@ async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        site = Client(url)
+        # A browser's Origin: the proxied Host must keep the port for it to pass.
+        site = Client(url, origin=url)
         t = await site.create_room("Ana", preset="standard", seats=2, match="3")
         g = await site.join(t["code"], "Bo")
         conns = [await site.connect(t["code"], t["token"]),
@@ -99,3 +101,6 @@ async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
         nginx.wait(10)
         for p in procs:
             p.stop()
+    access = (tmp_path / "access.log").read_text()
+    assert f"/ws/{t['code']}" in access      # the sockets are logged...
+    assert "token" not in access             # ...without their seat tokens
