@@ -22,7 +22,8 @@ app = typer.Typer(
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, help="TCP port."),
+    port: int = typer.Option(8000, min=0, max=65535,
+                             help="TCP port (0: any free port, printed at start)."),
     store: str = typer.Option(
         "sqlite:///colorclash.sqlite3",
         help="Where games are kept: sqlite:///PATH or redis://HOST:PORT/DB.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 import sys
 from typing import Any
 
@@ -17,9 +18,21 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     from colorclash.store import StoreError, open_store
 
     settings = Settings.from_env()
+    # The port first, then the store: a server that cannot listen, or whose SQLite file
+    # another server holds, stops before it restores a room or runs a clock.
+    try:
+        sock = listen_socket(host, port)
+    except OSError as exc:
+        print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    port = sock.getsockname()[1]  # --port 0: the one the system chose
     try:
         store = open_store(store_url)
+        claim = getattr(store, "claim", None)
+        if claim is not None:
+            claim()
     except StoreError as exc:
+        sock.close()
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     app = create_app(settings=settings, store=store)
@@ -30,9 +43,24 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
           flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info")).run()
+        uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info")).run(
+            sockets=[sock])
     finally:
         store.close()
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound now (uvicorn listens on it once started)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int,

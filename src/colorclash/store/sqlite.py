@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -52,6 +54,33 @@ class SQLiteStore:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
         self._lock = threading.Lock()
         self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
+        self._owner_fd: int | None = None
+
+    def claim(self) -> None:
+        """Make this process the file's only server, or raise :class:`StoreError`.
+
+        A server keeps its rooms in memory and writes each room's log from there: two
+        servers on one file would both run the same rooms' clocks and computer players and
+        write conflicting actions. The claim is an exclusive ``flock`` on ``PATH.lock``
+        (not on the database itself: SQLite's own POSIX locks would be dropped when another
+        descriptor of that file closed). The kernel releases it when the process ends, even
+        by SIGKILL, so a crashed server never blocks its restart."""
+        if self.path == ":memory:" or self._owner_fd is not None:
+            return
+        lock_path = self.path + ".lock"
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot open {lock_path!r}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(
+                f"another server is already using {self.path!r} (one process per SQLite "
+                "file; several processes share a Redis store: --store redis://HOST:PORT/DB)"
+            ) from None
+        self._owner_fd = fd
 
     def save_many(self, writes: list[tuple[str, dict[str, Any], int | None,
                                            list[tuple[int, int, Action]] | None]]) -> None:
@@ -166,3 +195,6 @@ class SQLiteStore:
             if self._wdb is not None:
                 self._wdb.close()
                 self._wdb = None
+            if self._owner_fd is not None:
+                os.close(self._owner_fd)  # closing the descriptor releases the flock
+                self._owner_fd = None

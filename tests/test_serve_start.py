@@ -1,0 +1,84 @@
+"""``colorclash serve`` as an operator starts it: the port is taken before anything else,
+one server per SQLite file, and every refusal is one clear line that harms nothing."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from colorclash.server.testing import ServerProcess, free_port
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _serve(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "colorclash.cli", "serve", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _health(url: str) -> str:
+    with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+        return r.read().decode()
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+    with ServerProcess(f"sqlite:///{db}") as first:
+        health = _health(first.url)
+        second = _serve("--port", str(free_port()), "--store", f"sqlite:///{db}")
+        assert second.returncode == 2
+        assert "another server is already using" in second.stderr
+        assert "redis://" in second.stderr              # what to do instead
+        assert "rooms restored" not in second.stdout + second.stderr
+        assert _health(first.url) == health              # the first one goes on untouched
+        first.kill()                                    # SIGKILL frees the file at once
+    again = ServerProcess(f"sqlite:///{db}").start()
+    again.stop()
+
+
+def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
+    db = tmp_path / "never.sqlite3"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = _serve("--port", str(port), "--store", f"sqlite:///{db}")
+    assert out.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in out.stderr
+    assert "open http" not in out.stdout                # no URL that leads nowhere
+    assert not db.exists()                              # nothing restored, nothing run
+
+
+@pytest.mark.parametrize("port", ["-5", "65536", "99999"])
+def test_a_port_out_of_range_is_refused(port):
+    out = _serve("--port", port)
+    assert out.returncode == 2
+    assert "--port" in out.stderr
+
+
+def test_port_zero_prints_the_port_it_listens_on(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--port", "0",
+         "--store", f"sqlite:///{tmp_path / 'rooms.sqlite3'}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"open (http://127\.0\.0\.1:(\d+)/)", line)
+        assert match and match.group(2) != "0", line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                assert '"ok":true' in _health(match.group(1).rstrip("/"))
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
