@@ -17,6 +17,9 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from typing import Any
 
 log = logging.getLogger("colorclash.server")
@@ -25,6 +28,18 @@ log = logging.getLogger("colorclash.server")
 def _think(bot: Any, view: dict[str, Any], events: list[dict[str, Any]]) -> tuple[Any, Any]:
     """In a worker: the bot's decision, and the bot with what it has learned."""
     return bot.act(view, events), bot
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """In a worker: end when the server is gone. A worker waits on a pipe it holds both
+    ends of, so a server killed by SIGKILL would leave it (and the resource tracker it
+    keeps alive) running forever, one more set after each crash."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="colorclash-watch-parent", daemon=True).start()
 
 
 class ThinkingPool:
@@ -41,8 +56,9 @@ class ThinkingPool:
         if self._pool is None:
             # "spawn": a forked copy of a process with an event loop and threads is unsafe.
             context = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers,
-                                                                mp_context=context)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_watch_parent,
+                initargs=(os.getpid(),))
         return self._pool
 
     def think(self, bot: Any, view: dict[str, Any], events: list[dict[str, Any]]
