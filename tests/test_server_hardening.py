@@ -388,8 +388,47 @@ async def test_non_finite_numbers_are_refused_and_only_valid_json_is_sent(tmp_pa
                                      method="POST", headers={"Content-Type": "application/json"})
         with pytest.raises(urllib.error.HTTPError) as http:
             urllib.request.urlopen(req, timeout=5)
-        assert http.value.code in (400, 422)
-        assert "error" in json.loads(http.value.read())
+        assert http.value.code == 400
+        assert json.loads(http.value.read())["error"]["code"] == "bad_json"
+
+
+def _post_raw(url: str, body: bytes, content_type: str = "application/json"
+              ) -> tuple[int, dict]:
+    req = urllib.request.Request(url, data=body, method="POST",
+                                 headers={"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.mark.asyncio
+async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
+    """docs/protocol.md sections 1 and 7: not JSON is 400 bad_json; a value of the wrong
+    JSON type is 422 bad_message (no coercion of "4", 4.0 or true); nothing is created."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        before = _healthz(srv.url)["rooms"]
+        cases = [
+            ("/api/rooms", b"{bad", "application/json", 400, "bad_json"),
+            ("/api/rooms", b'{"name":"A","options":{"stack":1e999}}', "application/json",
+             400, "bad_json"),
+            ("/api/rooms", b'{"name":"A"}', "text/plain", 400, "bad_json"),
+            ("/api/rooms", b'{"seats":"4"}', "application/json", 422, "bad_message"),
+            ("/api/rooms", b'{"seats":4.0}', "application/json", 422, "bad_message"),
+            ("/api/rooms", b'{"seats":true}', "application/json", 422, "bad_message"),
+            ("/api/rooms", b'{"clock":"30"}', "application/json", 422, "bad_message"),
+            ("/api/practice", b'{"bots":"2"}', "application/json", 422, "bad_message"),
+            ("/api/play-now", b'{"game":7}', "application/json", 422, "bad_message"),
+            ("/api/quick-match", b'{"preset":["x"]}', "application/json", 422, "bad_message"),
+        ]
+        for path, body, ctype, status, code in cases:
+            got = _post_raw(srv.url + path, body, ctype)
+            assert (got[0], got[1]["error"]["code"]) == (status, code), (path, body, got)
+            assert got[1]["error"]["message"]
+        assert _healthz(srv.url)["rooms"] == before
+        status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","seats":4}')
+        assert status == 201 and ticket["code"]
 
 
 @pytest.mark.asyncio

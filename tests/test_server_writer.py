@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from colorclash.bots import make_bot
-from colorclash.client import Client
+from colorclash.client import Client, ClientError
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
@@ -73,3 +73,36 @@ async def test_a_failed_commit_is_never_announced(tmp_path):
         st = await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
         assert len(store.load_actions(t["code"], 1)) == 1
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_write_answers_rest_with_the_error_format(tmp_path):
+    """A room whose write fails is not handed out: 503 internal, in the error format."""
+    with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}",
+                         Settings(**LIFTED_LIMITS)) as srv:
+        def failing(writes):
+            raise OSError("disk full")
+
+        real = srv.hub.writer._save_many
+        srv.hub.writer._save_many = failing
+        try:
+            with pytest.raises(ClientError) as err:
+                await Client(srv.url).create_room("Ana")
+        finally:
+            srv.hub.writer._save_many = real
+        assert (err.value.status, err.value.code) == (503, "internal")
+        assert "try again" in str(err.value)
+        assert (await Client(srv.url).create_room("Ana"))["code"]  # and the site goes on
+
+
+@pytest.mark.asyncio
+async def test_an_in_memory_store_works_with_group_commit():
+    """sqlite:///:memory: (for trials): the writer commits on the store's own connection,
+    since a second connection to ':memory:' would be another, empty database."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0)
+    with InProcessServer("sqlite:///:memory:", settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=1, preset="standard")
+        async with await c.connect(t["code"], t["token"]) as me:
+            st = await me.play(make_bot("easy", seed=3), timeout=60)
+        assert len(srv.hub.store.load_actions(t["code"], 1)) == st["seq"]

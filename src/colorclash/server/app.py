@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import math
 import time
 from collections import deque
 from contextlib import asynccontextmanager
@@ -250,7 +251,19 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         code = "bad_message"
-        for err in exc.errors()[:3]:
+        errors = exc.errors()
+        not_json = None
+        if any(err.get("type") == "json_invalid" for err in errors):
+            not_json = "the request body is not valid JSON"
+        elif any(isinstance(err.get("input"), float) and not math.isfinite(err["input"])
+                 for err in errors):
+            not_json = "numbers must be finite: NaN, Infinity and 1e999 are not JSON"
+        elif "json" not in request.headers.get("content-type", "json"):
+            not_json = "send the body as JSON, with Content-Type: application/json"
+        if not_json:
+            return JSONResponse(status_code=400, content={"error": {
+                "code": "bad_json", "message": not_json}})
+        for err in errors[:3]:
             loc = [str(x) for x in err.get("loc", ()) if x != "body"]
             parts.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
             if loc == ["name"] and err.get("type") != "extra_forbidden":

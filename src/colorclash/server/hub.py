@@ -195,7 +195,7 @@ class Hub:
         """Wait until every write of the room so far is durable (REST answers do)."""
         future = room.last_write
         if future is not None and not future.done():
-            await asyncio.shield(future)
+            await asyncio.wait([future])  # its failure is answered below, not raised
         if future is not None and future.exception() is not None:
             raise ProtocolError("internal", "the room could not be stored; try again",
                                 status=503)

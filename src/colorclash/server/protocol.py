@@ -407,9 +407,10 @@ def validate_server_message(data: dict[str, Any]) -> BaseModel:
 
 # ----------------------------------------------------------------------------- REST bodies
 class _Body(BaseModel):
-    """REST bodies: unknown fields refused; form-style values ("3") accepted as numbers."""
+    """REST bodies, as strict as the WebSocket's frames: unknown fields and values of the
+    wrong JSON type ("3" or 3.0 for a number, 1 for a flag) are refused (bad_message)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _NameMixin(_Body):

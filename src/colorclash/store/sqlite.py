@@ -87,12 +87,21 @@ class SQLiteStore:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
         Called from the server's writer thread, on a connection of its own, so that reads
         on the event loop never wait for a commit (WAL lets them read meanwhile)."""
+        if self.path == ":memory:":
+            # A second connection to ":memory:" would open another, empty database.
+            with self._lock:
+                self._save_many(self._db, writes)
+            return
         if self._wdb is None:
             self._wdb = sqlite3.connect(self.path, isolation_level=None,
                                         check_same_thread=False)
             self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
             self._wdb.execute("PRAGMA busy_timeout=5000")
-        db = self._wdb
+        self._save_many(self._wdb, writes)
+
+    @staticmethod
+    def _save_many(db: sqlite3.Connection, writes: list[tuple[
+            str, dict[str, Any], int | None, list[tuple[int, int, Action]] | None]]) -> None:
         # A room written several times in one batch: only its last document is stored.
         last = {code: data for code, data, _match, _actions in writes}
         rooms = {code: data if isinstance(data, str)  # encoded by the caller already
