@@ -69,17 +69,32 @@ def _benchmarks_dir() -> Path:
     raise typer.BadParameter("benchmarks/ not found: run `colorclash bench` from a checkout")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+#: The benchmarks `colorclash bench NAME` runs (benchmarks/NAME.py, '-' for '_').
+BENCHMARKS = {
+    "engine": "decisions per second of the engine, against RLCard's UNO in the same run",
+    "engine-instructions": "the engine's cost in instructions (callgrind), not seconds",
+    "bots": "the computer players' strength and time per decision",
+    "bots-ceiling": "how far hard is from a player who sees every hand",
+    "server": "the site under load: connections, actions/s, latency against an echo floor",
+}
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+             epilog="Benchmarks: " + "; ".join(f"{k}: {v}" for k, v in BENCHMARKS.items())
+             + ". Their options: colorclash bench NAME -h.")
 def bench(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Which benchmark: engine, bots, server, ..."),
+    name: str = typer.Argument(..., help="Which benchmark: " + ", ".join(BENCHMARKS) + "."),
 ) -> None:
     """Run a benchmark from benchmarks/ (for example: colorclash bench engine)."""
+    if name in ("-h", "--help"):
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
+    name = name.replace("_", "-")
+    if name not in BENCHMARKS:
+        raise typer.BadParameter(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
     folder = _benchmarks_dir()
     path = folder / f"{name.replace('-', '_')}.py"
-    if not path.exists():
-        known = sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
-        raise typer.BadParameter(f"unknown benchmark {name!r}; known: {', '.join(known)}")
     spec = importlib.util.spec_from_file_location(f"benchmarks.{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None

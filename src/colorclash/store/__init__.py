@@ -8,7 +8,7 @@ always agree: the game is rebuilt from ``(seed, actions)`` by the engine's ``rep
 ``open_store(url)`` picks the implementation: ``sqlite:///PATH`` (default, WAL;
 ``?synchronous=normal`` trades power-loss safety for speed; a crashed or killed process
 loses nothing either way) or
-``redis://HOST:PORT/DB`` (a later issue; :mod:`colorclash.store.redis_store` if present).
+``redis://HOST:PORT/DB`` (:mod:`colorclash.store.redis_store`).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def open_store(url: str) -> Store:
     if url.startswith("redis://") or url.startswith("rediss://"):
         try:
             from colorclash.store.redis_store import RedisStore  # type: ignore[import-not-found]
-        except ImportError as exc:  # pragma: no cover - arrives in a later issue
+        except ImportError as exc:  # pragma: no cover - redis-py missing
             raise StoreError("the Redis store is not available in this version") from exc
         return RedisStore(url)
     raise StoreError(f"unknown store URL {url!r}: use sqlite:///PATH or redis://HOST:PORT/DB")

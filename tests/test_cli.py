@@ -1,0 +1,39 @@
+"""The `colorclash` command's own help and refusals (contract section 2)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from colorclash.cli import BENCHMARKS, app
+
+runner = CliRunner(env={"COLUMNS": "200", "TERMINAL_WIDTH": "200"})
+
+
+def _text(output: str) -> str:
+    """The words of the output, without rich's box and line breaks."""
+    return " ".join(output.replace("│", " ").split())
+
+
+def test_bench_help_lists_every_benchmark():
+    for args in (["bench", "-h"], ["bench", "--help"]):
+        out = runner.invoke(app, args)
+        assert out.exit_code == 0, out.output
+        text = _text(out.output)
+        for name in ("engine", "engine-instructions", "bots", "bots-ceiling", "server"):
+            assert name in text
+        assert "colorclash bench NAME -h" in text
+
+
+def test_an_unknown_benchmark_is_refused_with_the_known_ones():
+    out = runner.invoke(app, ["bench", "plot_server"])
+    assert out.exit_code == 2
+    text = _text(out.output)
+    assert "unknown benchmark 'plot-server'" in text
+    assert "engine-instructions" in text
+
+
+def test_each_named_benchmark_has_its_script():
+    from colorclash.cli import _benchmarks_dir
+
+    for name in BENCHMARKS:
+        assert (_benchmarks_dir() / f"{name.replace('-', '_')}.py").exists(), name
