@@ -165,6 +165,10 @@ _CUT_JS = """() => {
       if (r.left < d.left - 0.5 || r.right > d.right + 0.5)
         bad.push(`${name(e)} sticks out of its dialog (${Math.round(r.left)}..${Math.round(r.right)} vs ${Math.round(d.left)}..${Math.round(d.right)})`); }
   }
+  for (const e of document.querySelectorAll('.results-scroll')) {
+    if (shown(e) && e.scrollWidth > e.clientWidth + 1)
+      bad.push(`the results table needs scrolling sideways (${e.scrollWidth} > ${e.clientWidth})`);
+  }
   if (document.documentElement.scrollWidth > W) bad.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${W})`);
   return bad;
 }"""

@@ -64,7 +64,10 @@ export function resultsDialog({ phase, title, headline, placeLabel, playerLabel,
       "thead",
       h(
         "tr",
-        h("th.num.place", { scope: "col" }, placeLabel),
+        // "#" on the screen (a word like "Place" widened the table past a phone),
+        // the word itself for screen readers and as a tooltip
+        h("th.num.place", { scope: "col", title: placeLabel }, h("span", { "aria-hidden": "true" }, "#"),
+          h("span.sr-only", placeLabel)),
         h("th", { scope: "col" }, playerLabel),
         columns.map((c) => h("th.num", { scope: "col" }, c.label)),
       ),
