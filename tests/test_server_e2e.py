@@ -245,6 +245,31 @@ async def test_leave_during_play_hands_seat_to_substitute(server):
 
 
 @pytest.mark.asyncio
+async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
+    """Else the guests would be told to wait for a host who is gone, for ever."""
+    c = client(server)
+    t = await c.create_room("Ana", preset="standard", seats=2)
+    g = await c.join(t["code"], "Bo")
+    host, guest = await c.connect(t["code"], t["token"]), await c.connect(t["code"], g["token"])
+    try:
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("start")
+        await guest.wait_state(lambda s: s["room"]["status"] == "playing")
+        await host.send("leave")
+        st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
+        assert st["room"]["seats"][0]["substitute"]
+        final = await guest.play(make_bot("easy", seed=2), timeout=90)
+        assert final["room"]["status"] == "finished" and final["room"]["host"] == 1
+        await guest.send("start")  # the new host starts another game
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["match"] == 2
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.asyncio
 async def test_multi_round_match_moves_on_when_everyone_is_ready(server):
     c = client(server)
     t = await c.practice("Ana", bots=2, level="easy", preset="family", match="3")

@@ -4,7 +4,7 @@ an axe-core check with no serious or critical violations."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, shot, wait_table
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, shot, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -83,3 +83,19 @@ def test_rare_table_states_from_dev_scenes(open_page, scene):
     page.wait_for_function("window.__devReady === true")
     shot(page, f"scene-{scene}")
     axe_check(page, f"scene-{scene}")
+
+
+def test_the_end_of_each_kind_of_table_offers_a_way_on(open_page):
+    """The host plays again; a guest waits for the host; a Quick Match table has no host,
+    so each player is offered new players instead of waiting for ever."""
+    cat = catalog("en")
+    page = open_page(PHONE, path="/dev.html?scene=game-over")
+    page.wait_for_function("window.__devReady === true")
+    assert page.locator(".results button", has_text=cat["results.playAgain"]).count() == 1
+    page.goto("/dev.html?scene=game-over-guest")
+    page.wait_for_function("window.__devReady === true")
+    assert cat["results.waitHost"] in page.inner_text(".results")
+    page.goto("/dev.html?scene=game-over-quick")
+    page.wait_for_function("window.__devReady === true")
+    assert cat["results.waitHost"] not in page.inner_text(".results")
+    assert page.locator(".results button", has_text=cat["results.findPlayers"]).count() == 1

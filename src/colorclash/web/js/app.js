@@ -762,6 +762,16 @@ const tableActs = {
   playAgain() {
     send({ type: "start" });
   },
+  // Quick Match has no host to start another game: back to the queue, same game and table.
+  findPlayers() {
+    const room = state.room;
+    const game = room && room.game ? room.game : state.game;
+    state.game = game;
+    rememberGame(game);
+    navigate("/"); // the home page makes the game's form
+    if (room && room.settings && state.forms[game]) state.forms[game].quickPreset = room.settings.preset;
+    homeActs.quickMatch();
+  },
   leaveTable() {
     if (state.view && state.view.phase === "game_over") {
       navigate("/");

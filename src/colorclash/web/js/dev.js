@@ -365,6 +365,13 @@ const SCENES = {
   }),
 };
 
+// A Quick Match table at its end: no host, so each player may look for new players.
+SCENES["game-over-quick"] = () => {
+  const scene = SCENES["game-over-guest"]();
+  scene.room = { ...scene.room, kind: "quick-match", host: null };
+  return scene;
+};
+
 const SIX = (preset) => {
   const r = room(preset, "playing", 4);
   r.seats.push(

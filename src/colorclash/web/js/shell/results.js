@@ -26,13 +26,16 @@ export function gameOverHeadline(winners, model) {
 }
 
 // What a finished game's results offer: the host may play again, everyone may go home;
-// the others are told that the host decides. Returns {actions, status}.
+// the others are told that the host decides. A Quick Match table has no host: each
+// player may look for new players. Returns {actions, status}.
 export function gameOverActions(model, act) {
   const { room } = model;
   const actions = [];
   let status = null;
   if (room && room.host === model.me) {
     actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
+  } else if (room && room.host == null && act.findPlayers) {
+    actions.push(dialogButton(t("results.findPlayers"), () => act.findPlayers(), { primary: true, focusKey: "res:again" }));
   } else {
     status = h("p.status-line", t("results.waitHost"));
   }
