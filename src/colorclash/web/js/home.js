@@ -80,7 +80,9 @@ function gamePicker(ctx, act) {
             "span.game-text",
             h("span.game-name", game.name()),
             h("span.game-about", { id: `${id}-about` }, game.about(),
-              " ", h("span.game-seats", t("home.seatsRange", { min: def.seats.min, max: def.seats.max }))),
+              " ", h("span.game-seats", def.seats.min === def.seats.max
+                ? t("home.seatsExact", { n: def.seats.min })
+                : t("home.seatsRange", { min: def.seats.min, max: def.seats.max }))),
           ),
         );
       }),
