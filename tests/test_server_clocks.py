@@ -69,6 +69,10 @@ async def test_turn_clock_draw_policy_draws_one_and_passes(server):
         assert st["view"]["counts"] == [4, 2]
         assert "Y1" in st["view"]["hand"]
         assert not any(e["type"] == "play" for e in st["events"])
+        # everyone is told whose time ran out, before the move made for them
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn"}
+        seen = await b.wait_state(lambda s: s["seq"] == st["seq"], timeout=5)
+        assert seen["events"][0] == st["events"][0]
         # the other seat's clock now runs and expires the same way
         st = await b.wait_state(lambda s: s["seq"] == 2, timeout=5)
         assert st["view"]["turn"] == 0
@@ -87,6 +91,7 @@ async def test_turn_clock_bot_policy_plays_the_turn(server):
         assert st["view"]["top"] == "R1", "the fixed policy plays the first playable card"
         assert st["view"]["counts"] == [2, 2]
         assert any(e["type"] == "play" and e.get("seat") == 0 for e in st["events"])
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn"}
     finally:
         await a.close()
         await b.close()
@@ -107,6 +112,7 @@ async def test_drawn_card_choice_expires_and_the_table_plays_it(server):
                                 and s["view"]["turn"] == 1, timeout=5)
         assert st["view"]["top"] == "R5"
         assert st["clock"]["kind"] == "turn" and st["clock"]["seat"] == 1
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "drawn"}
     finally:
         await a.close()
         await b.close()
@@ -189,6 +195,7 @@ async def test_call_window_times_out_without_penalty(server):
         assert time.monotonic() - t0 >= 0.25
         assert st["view"]["counts"][0] == 1
         assert st["clock"]["kind"] == "turn" and st["clock"]["seat"] == 1
+        assert not any(e["type"] == "time_up" for e in st["events"])  # a window just closes
     finally:
         await a.close()
         await b.close()

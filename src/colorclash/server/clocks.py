@@ -188,10 +188,15 @@ class Clocks:
         if s is not None and s.kind == "human" and s.away_since is not None \
                 and room.clock.get("kind") == "turn":
             s.missed += 1  # a shorter turn clock for the rest of this absence
+        # The players are told whose time ran out (the move that follows was not theirs);
+        # the call window and the pause between rounds close without a word.
+        kind = room.clock.get("kind")
+        notice = None if kind in ("window", "next") else {"type": "time_up", "seat": seat,
+                                                          "clock": kind}
         try:
             if "timeout" in self.hub.table.server_actions(room):
-                self.hub.table.apply(room, seat, {"type": "timeout"})
-            elif not self.hub.computers.play_for(room, seat):
+                self.hub.table.apply(room, seat, {"type": "timeout"}, notice)
+            elif not self.hub.computers.play_for(room, seat, notice):
                 raise ProtocolError("internal", f"no move could be made for seat {seat}")
         except ProtocolError:
             # The game has no move here: restart the clock rather than spin.

@@ -123,12 +123,13 @@ class Computers:
                         exc.message)
             return False
 
-    def play_for(self, room: Room, seat: int) -> bool:
+    def play_for(self, room: Room, seat: int, notice: dict[str, Any] | None = None) -> bool:
         """An absent person's turn ran out: a computer player chooses their action."""
-        return self.bot_move(room, seat, self.new_bot(room, None), events=[])
+        return self.bot_move(room, seat, self.new_bot(room, None), events=[], notice=notice)
 
     def bot_move(self, room: Room, seat: int, bot: Any,
-                 events: list[dict[str, Any]] | None = None) -> bool:
+                 events: list[dict[str, Any]] | None = None,
+                 notice: dict[str, Any] | None = None) -> bool:
         if bot is None:
             bot = room.bots[seat] = self.new_bot(room, room.seats[seat].level)
         view = room.game.view(seat)
@@ -142,7 +143,7 @@ class Computers:
             action = None
         if action is not None:
             try:
-                self.hub.table.apply(room, seat, action)
+                self.hub.table.apply(room, seat, action, notice)
                 return True
             except ProtocolError as exc:
                 log.warning("bot at seat %s sent an illegal action %s: %s", seat, action,
@@ -151,7 +152,7 @@ class Computers:
             if fallback.get("type") in SERVER_ONLY:
                 continue
             try:
-                self.hub.table.apply(room, seat, fallback)
+                self.hub.table.apply(room, seat, fallback, notice)
                 return True
             except ProtocolError:
                 continue

@@ -120,8 +120,11 @@ class Table:
             raise ProtocolError("illegal_action", f"a {action['type']!r} action has no field "
                                 f"{', '.join(repr(k) for k in unknown)}", ref="action")
 
-    def apply(self, room: Room, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one action through the engine, store it, update clocks, tell everyone."""
+    def apply(self, room: Room, seat: int, action: dict[str, Any],
+              notice: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Apply one action through the engine, store it, update clocks, tell everyone.
+        ``notice``: a server event told before the engine's (``time_up``: the clock ran
+        out and this action was made for the seat)."""
         from colorclash.engine import IllegalAction
 
         hub = self.hub
@@ -162,7 +165,7 @@ class Table:
             raise ProtocolError("internal", "the action could not be stored; try again",
                                 ref="action") from None
         hub.computers.wait(room)
-        events = list(events or [])
+        events = ([notice] if notice else []) + list(events or [])
         if durable is not None:
             room.unacked += 1
             durable.add_done_callback(lambda f: self._durable(room, f))

@@ -19,6 +19,7 @@ import {
   requestOptions,
 } from "./shell/games.js";
 import { historyPanel, historyToggle, remember } from "./shell/history.js";
+import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { announce, h, morph, refreshToast, toast } from "./ui.js";
@@ -99,7 +100,7 @@ function momentKey() {
 function tableModel() {
   const game = gameOf(state.view);
   const describe = { room: state.room, me: state.me, view: state.view };
-  const lines = state.moments.map((m) => game.describeMoment(m.events, describe));
+  const lines = state.moments.map((m) => describeAll(game, m.events, describe));
   const last = [...lines].reverse().find(Boolean) || "";
   return {
     room: state.room,
@@ -518,9 +519,9 @@ function handleMessage(msg) {
   if (state.screen === "table") {
     const game = gameOf(view);
     const model = { room: state.room, me: state.me, view };
-    const line = game.describeMoment(events, model, ". ");
+    const line = describeAll(game, events, model, ". ");
     if (line) announce(line);
-    banners.show(game.bannersFor(events, model), momentKey());
+    banners.show(bannersAll(game, events, model), momentKey());
     game.animatePlay(main, events, state.me);
     if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));
   }

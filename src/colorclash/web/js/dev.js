@@ -9,6 +9,7 @@ import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
 import { settleFocus } from "./shell/focus.js";
 import { historyPanel, historyToggle } from "./shell/history.js";
+import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
@@ -365,6 +366,15 @@ const SCENES = {
   }),
 };
 
+// Your turn clock ran out: the server says so before the move made for you.
+SCENES["time-up"] = () => ({
+  ...SCENES.table(),
+  events: [
+    { type: "time_up", seat: 0, clock: "turn" },
+    { type: "draw", seat: 0, count: 1 },
+  ],
+});
+
 // A Quick Match table at its end: no host, so each player may look for new players.
 SCENES["game-over-quick"] = () => {
   const scene = SCENES["game-over-guest"]();
@@ -486,7 +496,7 @@ function render(scene) {
       ui: s.ui || {},
     };
     // each event as a moment of its own: the history shows them all
-    const lines = (s.events || []).map((e) => game.describeMoment([e], model)).filter(Boolean);
+    const lines = (s.events || []).map((e) => describeAll(game, [e], model)).filter(Boolean);
     model.lastLine = lines.slice(-2).join(" · ");
     model.history = historyPanel({
       title: t("history.title"),
@@ -516,7 +526,7 @@ function render(scene) {
     game.afterRender(main, { revealPlayable: true });
     tickClocks(main, clock);
     // every event is described and bannered (and so checked for missing strings)
-    const items = game.bannersFor(s.events || [], model);
+    const items = bannersAll(game, s.events || [], model);
     for (const item of items) item.text(); // worded now, so a missing string shows up
     banners.show(items, "dev");
     document.body.dataset.screen = "table";

@@ -1,0 +1,30 @@
+// The server's own events, the same at every game's table (the game modules word their
+// engine's events): "time_up", the clock ran out and the move that follows was made for
+// the seat. The shell words them and leaves every other event to the game.
+import { t } from "../i18n.js";
+import { seatName } from "./seats.js";
+
+const SERVER_EVENTS = new Set(["time_up"]);
+
+function serverLine(e, model) {
+  if (e.type === "time_up") {
+    return e.seat === model.me ? t("say.you.timeUp") : t("say.timeUp", { name: seatName(model.room, e.seat) });
+  }
+  return "";
+}
+
+// The words of one moment, in the order of its events.
+export function describeAll(game, events, model, sep = " · ") {
+  return (events || [])
+    .map((e) => (SERVER_EVENTS.has(e.type) ? serverLine(e, model) : game.describeMoment([e], model, sep)))
+    .filter(Boolean)
+    .join(sep);
+}
+
+// The banners of one moment: your own time running out first, then the game's.
+export function bannersAll(game, events, model) {
+  const own = (events || [])
+    .filter((e) => e.type === "time_up" && e.seat === model.me)
+    .map(() => ({ text: () => t("banner.time_up"), cls: "warn" }));
+  return [...own, ...game.bannersFor((events || []).filter((e) => !SERVER_EVENTS.has(e.type)), model)];
+}
