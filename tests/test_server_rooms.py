@@ -180,3 +180,15 @@ async def test_sweep_forgets_old_idle_rooms_and_tickets(tmp_path):
         if room.timer:
             room.timer.cancel()
     store.close()
+
+
+def test_people_at_one_table_never_share_a_name(hub):
+    room, _, _ = hub.create_private("Player", preset="standard", seats=4)
+    hub.join(room.code, "player")
+    hub.join(room.code, "Player")
+    assert [s.name for s in room.seats[:3]] == ["Player", "player 2", "Player 3"]
+    long = "Abcdefghijklmnopqrst"  # 20 characters: the number still fits the limit
+    other, _, _ = hub.create_private(long, preset="standard", seats=3)
+    hub.join(other.code, long)
+    assert other.seats[1].name == "Abcdefghijklmnopqr 2" and len(other.seats[1].name) == 20
+    assert hub.room_public(room)["seats"][1]["name"] == "player 2"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from colorclash.server import games
 from colorclash.server.model import COMPUTER, Room, Seat
 from colorclash.server.names import hash_token, new_token
-from colorclash.server.protocol import ProtocolError
+from colorclash.server.protocol import NAME_MAX, ProtocolError
 
 if TYPE_CHECKING:
     from colorclash.server.hub import Hub
@@ -24,10 +24,27 @@ class Lobby:
 
     # ------------------------------------------------------------------ seats
     def seat_human(self, room: Room, index: int, name: str) -> str:
+        name = self.distinct_name(room, index, name)
         token = new_token()
         room.seats[index] = Seat(kind="human", name=name, token_hash=hash_token(token),
                                  away_since=self.hub.now())
         return token
+
+    @staticmethod
+    def distinct_name(room: Room, index: int, name: str) -> str:
+        """``name``, or ``name 2``, ``name 3``... when another person at the table has it:
+        two "Player"s made "Player's turn" mean either of them."""
+        taken = {s.name.casefold() for i, s in enumerate(room.seats)
+                 if i != index and s.kind == "human" and s.name}
+        if name.casefold() not in taken:
+            return name
+        n = 2
+        while True:
+            suffix = f" {n}"
+            candidate = name[:NAME_MAX - len(suffix)].rstrip() + suffix
+            if candidate.casefold() not in taken:
+                return candidate
+            n += 1
 
     @staticmethod
     def seat_bot(room: Room, index: int, level: str) -> None:
