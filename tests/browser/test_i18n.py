@@ -24,7 +24,7 @@ LANGS = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
 SCENES = [
     "home", "quick", "join", "join-full", "join-started", "room-host", "room-guest", "table", "bomb",
     "siege", "window", "call", "called", "drawn", "pass", "color", "choose", "day-night",
-    "round-over", "game-over", "game-over-guest", "game-over-quick", "time-up", "substituted", "cards", "day-night-6",
+    "round-over", "game-over", "game-over-guest", "game-over-quick", "time-up", "clock-low", "substituted", "cards", "day-night-6",
     "long-hand", "leave", "rules", "history-open", "faces",
     "howto-classic-table", "howto-standard", "howto-family", "howto-siege", "howto-day-night",
     # Coloretto (js/games/coloretto/scenes.js)

@@ -366,6 +366,9 @@ const SCENES = {
   }),
 };
 
+// Your turn with 7 seconds left: the seconds show beside the ring.
+SCENES["clock-low"] = () => ({ ...SCENES.table(), clock: { kind: "turn", seat: 0, remaining_ms: 7000, seconds: 30 } });
+
 // Your turn clock ran out: the server says so before the move made for you.
 SCENES["time-up"] = () => ({
   ...SCENES.table(),

@@ -47,8 +47,13 @@ export function avatar(room, seat, icon = botIcon) {
   if (s && s.kind === "bot" && icon) a.append(icon());
   else a.append(h("span", initial(seatName(room, seat))));
   a.append(ring(seat));
+  a.append(h("span.clock-secs", { dataset: { seat: String(seat) } }));
   return a;
 }
+
+// The seconds are written beside the ring once few are left: the ring alone is easy to
+// miss, and a player should see that the table is about to move for them.
+const SECONDS_SHOWN_MS = 10_000;
 
 // Update every clock ring from the server clock (deadline kept as local monotonic time),
 // and every [data-countdown] text.
@@ -56,8 +61,10 @@ export function tickClocks(root, clock) {
   for (const el of root.querySelectorAll(".ring")) {
     const left = el.querySelector(".left");
     const seat = Number(el.dataset.seat);
+    const secs = el.parentElement && el.parentElement.querySelector(".clock-secs");
     if (!clock || clock.seat !== seat || clock.kind === "next") {
       el.style.visibility = "hidden";
+      if (secs) secs.classList.remove("show");
       continue;
     }
     const remaining = Math.max(0, clock.localDeadline - performance.now());
@@ -65,6 +72,11 @@ export function tickClocks(root, clock) {
     el.style.visibility = "visible";
     left.setAttribute("stroke-dashoffset", String(RING_LEN * (1 - frac)));
     el.classList.toggle("low", remaining < 5000);
+    if (secs) {
+      secs.textContent = String(Math.ceil(remaining / 1000));
+      secs.classList.toggle("show", remaining <= SECONDS_SHOWN_MS);
+      secs.classList.toggle("low", remaining < 5000);
+    }
     const sr = el.closest("[data-clock-owner], .opp, .me-bar");
     const text = sr && sr.querySelector(".clock-sr");
     if (text) text.textContent = t("table.secondsLeft", { n: Math.ceil(remaining / 1000) });
