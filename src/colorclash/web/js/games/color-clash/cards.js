@@ -135,6 +135,7 @@ function symbolNode(p) {
   } else {
     span.textContent = p.rank; // digits and +1 / +2 / +5
     if (p.rank.length > 1) span.classList.add("sym-text-long");
+    if (p.rank === "6" || p.rank === "9") span.classList.add("turn-mark");
   }
   return span;
 }
@@ -151,6 +152,7 @@ function cornerNode(p, where) {
     idx.append(iconSvg(RANK_ICON[p.rank], "idx-icon"));
   } else {
     idx.textContent = p.rank;
+    if (p.rank === "6" || p.rank === "9") idx.classList.add("turn-mark"); // 6 and 9 upside down
   }
   c.append(idx);
   if (p.color) c.append(shapeSvg(p.color, "corner-shape"));
