@@ -101,6 +101,7 @@ export function renderHome(ctx, act) {
     maxlength: "20",
     autocomplete: "nickname",
     "aria-describedby": "name-help",
+    placeholder: t("home.defaultName"), // the name used when the field is left empty
     dataset: { focusKey: "home:name" },
     oninput: (e) => act.setName(e.target.value),
   });

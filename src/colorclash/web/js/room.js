@@ -256,6 +256,7 @@ export function renderJoin(ctx, act) {
     value: name || "",
     maxlength: "20",
     autocomplete: "nickname",
+    placeholder: t("home.defaultName"), // the name used when the field is left empty
     oninput: (e) => act.setName(e.target.value),
   });
   const full = room && room.seats.every((s) => s.kind !== "empty");
