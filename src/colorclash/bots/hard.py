@@ -278,7 +278,7 @@ class Memory:
             elif t == "out":
                 if e.get("seat") is not None and e["seat"] not in self.out:
                     self.out.append(e["seat"])
-            elif t == "deal":
+            elif t == "deal" and "top" in e:  # (the server's own deal event has no card)
                 self.counts = None  # until the next view
                 if self.belief is not None:
                     self.belief.clear()
