@@ -269,3 +269,28 @@ async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
         assert [sec for q, sec in seen if q > back_at][0] == pytest.approx(full)
         await a.close()
         await b.close()
+
+
+@pytest.mark.asyncio
+async def test_a_field_only_other_actions_of_its_type_take_is_refused(server):
+    """'color' belongs to the Wild plays; on a coloured card it would be stored as sent and
+    published in the record (attacker's text in every record)."""
+    a, b = await table(server, "standard", 90, setup_for(["R1", "W", "B3"], ["R4", "G5"]))
+    try:
+        legal = a.state["view"]["legal"]
+        assert {"type": "play", "card": "R1"} in legal
+        assert any(x.get("card") == "W" and "color" in x for x in legal)
+        for junk in ("<i>junk</i>", 7, "G"):
+            await a.act({"type": "play", "card": "R1", "color": junk})
+            err = await a.wait_for(lambda m: m["type"] == "error", timeout=5)
+            assert err["code"] == "illegal_action" and "'color'" in err["message"]
+            assert a.state["seq"] == 0
+        await a.act({"type": "play", "card": "W", "color": "purple"})  # the engine's word
+        err = await a.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert err["code"] == "illegal_action" and a.state["seq"] == 0
+        await a.act({"type": "play", "card": "R1"})
+        st = await a.wait_state(lambda s: s["seq"] == 1, timeout=5)
+        assert st["view"]["top"] == "R1"
+    finally:
+        await a.close()
+        await b.close()

@@ -112,10 +112,18 @@ class Table:
         """A player's action may carry only fields the engine's legal actions of its type
         have: the engines read the fields they need and would store the rest in the log
         (an ``"evil": true`` riding along a legal play)."""
-        same = [a for a in room.game.legal_actions(seat) if a.get("type") == action.get("type")]
+        legal = room.game.legal_actions(seat)
+        if action in legal:
+            return
+        same = [a for a in legal if a.get("type") == action.get("type")]
         if not same:
             return  # the engine refuses the action itself, with its own reason
-        unknown = sorted(set(action) - set().union(*same))
+        # A legal action with fields added: fields that action does not have, even where
+        # another action of its type has them ("color" on a coloured card, beside the
+        # wild plays that take one), else they would ride along into the public record.
+        base = [a for a in same if all(action.get(k) == v for k, v in a.items())]
+        allowed = set().union(*base) if base else set().union(*same)
+        unknown = sorted(set(action) - allowed)
         if unknown:
             raise ProtocolError("illegal_action", f"a {action['type']!r} action has no field "
                                 f"{', '.join(repr(k) for k in unknown)}", ref="action")
