@@ -175,6 +175,34 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path):
+    """Strangers only: tickets queued from one address wait for other people instead of
+    being seated together (one person seeing several hands at a table of strangers)."""
+    def queue(url, address):
+        req = urllib.request.Request(url + "/api/quick-match", data=b'{"game": "rainbow"}',
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": address})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    def status(url, ticket):
+        with urllib.request.urlopen(f"{url}/api/quick-match/{ticket}", timeout=5) as r:
+            return json.loads(r.read())
+
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
+    with InProcessServer(_store(tmp_path, "qm.sqlite3"), settings) as srv:
+        mine = [queue(srv.url, "198.51.100.7")["ticket"] for _ in range(3)]
+        await asyncio.sleep(0.3)
+        assert [status(srv.url, t)["status"] for t in mine] == ["waiting"] * 3
+        stranger = queue(srv.url, "203.0.113.9")
+        assert stranger["status"] == "matched"
+        seated = [status(srv.url, t) for t in mine]
+        assert [s["status"] for s in seated] == ["matched", "waiting", "waiting"]
+        assert seated[0]["code"] == status(srv.url, stranger["ticket"])["code"]
+
+
+@pytest.mark.asyncio
 async def test_forwarded_address_is_trusted_only_from_a_configured_proxy(tmp_path):
     def create(url, forwarded):
         req = urllib.request.Request(url + "/api/rooms", data=b'{"name": "Ana"}',

@@ -362,9 +362,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def quick_match(request: Request, body: QuickMatchBody | None = None
                           ) -> dict[str, Any]:
         """Queue for a table of people only; you get an automatic animal name."""
-        limit(request, "queue")
+        address = limit(request, "queue")
         return await queue_op("qm_join", body.preset if body else None,
-                              body.game if body else None)
+                              body.game if body else None, address)
 
     async def queue_op(op: str, *args: Any) -> Any:
         """A Quick Match operation, on the process that holds the queue."""

@@ -27,6 +27,7 @@ class Settings:
     clock_scale: float = 1.0            # multiplies the room's turn clock (tests: 0.01)
     quick_match_wait: float = 20.0      # s the queue waits for more than 2 people
     quick_match_ticket_ttl: float = 60.0  # s an unpolled, unconnected ticket stays queued
+    quick_match_distinct_addresses: bool = True  # never two tickets of one address at a table
     gc_thresholds: str = "50000,50,100"  # the collector's thresholds (server/gctune.py)
     ws_compression: bool = False        # per-message deflate: ~3x less traffic, more CPU and memory
     max_frame: int = 8 * 1024           # bytes: larger frames get `too_large`

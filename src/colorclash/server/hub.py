@@ -478,8 +478,9 @@ class Hub:
     def tickets(self) -> dict[str, dict[str, Any]]:
         return self.quick.tickets
 
-    def qm_join(self, preset: str | None = None, game: str | None = None) -> dict[str, Any]:
-        return self.quick.join(game, preset)
+    def qm_join(self, preset: str | None = None, game: str | None = None,
+                address: str | None = None) -> dict[str, Any]:
+        return self.quick.join(game, preset, address)
 
     def qm_get(self, ticket: str) -> dict[str, Any]:
         return self.quick.get(ticket)

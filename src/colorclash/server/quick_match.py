@@ -4,11 +4,17 @@ A table starts at once when the game's Quick Match table size (``quick_match_sea
 its definition) has queued, or with fewer (at least the game's smallest table) once the
 first of them has waited ``quick_match_wait`` seconds. A ticket nobody polls or waits on
 is dropped after ``quick_match_ticket_ttl`` seconds.
+
+Strangers only: two tickets from one address never sit at one table
+(``quick_match_distinct_addresses``), else one person could queue several tickets and
+take several seats, seeing several hands at a table of strangers. Such a ticket waits
+for the next table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +40,8 @@ class QuickMatch:
         if self._timer:
             self._timer.cancel()
 
-    def join(self, game: str | None, preset: str | None) -> dict[str, Any]:
+    def join(self, game: str | None, preset: str | None,
+             address: str | None = None) -> dict[str, Any]:
         d = games.definition(game)
         preset = preset or d.default_preset
         if preset not in d.presets:
@@ -44,8 +51,11 @@ class QuickMatch:
         now = self.hub.now()
         waiting_names = [t["name"] for t in self.queue.values()
                          if (t["game"], t["preset"]) == (d.key, preset)]
+        # The address is kept only as a digest, and only to keep its tickets apart.
+        source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
         t = {"ticket": ticket, "name": animal_name(waiting_names), "game": d.key,
-             "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None}
+             "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
+             "source": source}
         self.queue[ticket] = t
         self.tickets[ticket] = t
         self.check()
@@ -120,13 +130,17 @@ class QuickMatch:
         for (game, preset), waiting in by_table.items():
             d = games.definition(game)
             full = d.quick_match_seats or d.max_seats
-            while len(waiting) >= full:
-                self.table(game, preset, waiting[:full])
-                waiting = waiting[full:]
-            if len(waiting) >= d.min_seats:
-                due = waiting[0]["joined"] + self.hub.settings.quick_match_wait
+            while True:
+                people = self._strangers(waiting, full)
+                if len(people) < full:
+                    break
+                self.table(game, preset, people)
+                waiting = [t for t in waiting if t not in people]
+            people = self._strangers(waiting, full)
+            if len(people) >= d.min_seats:
+                due = people[0]["joined"] + self.hub.settings.quick_match_wait
                 if now >= due:
-                    self.table(game, preset, waiting)
+                    self.table(game, preset, people)
                 else:
                     next_due = due if next_due is None else min(next_due, due)
         if self._timer:
@@ -135,6 +149,20 @@ class QuickMatch:
         if next_due is not None:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(max(0.0, next_due - now), self._tick)
+
+    def _strangers(self, waiting: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+        """Up to ``n`` tickets in arrival order, at most one per address."""
+        if not self.hub.settings.quick_match_distinct_addresses:
+            return waiting[:n]
+        people: list[dict[str, Any]] = []
+        sources: set[str] = set()
+        for t in waiting:
+            if t.get("source") not in sources:
+                people.append(t)
+                sources.add(t.get("source"))
+                if len(people) == n:
+                    break
+        return people
 
     def _tick(self) -> None:
         self._timer = None
