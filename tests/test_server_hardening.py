@@ -244,6 +244,41 @@ def test_rooms_that_never_started_expire_sooner(tmp_path):
     assert hub.store.load_room(room.code) is None
 
 
+@pytest.mark.asyncio
+async def test_practice_tables_and_abandoned_games_do_not_pile_up(tmp_path):
+    """Anyone may open ten Practice tables a minute without an account: finished or left,
+    they go after an hour, not a day; a game everybody left goes too (it stayed for ever)."""
+    from colorclash.server.rooms import Hub
+    from colorclash.store import open_store
+
+    now = [1000.0]
+    hub = Hub(open_store(_store(tmp_path)), Settings(practice_room_ttl=3600,
+                                                      finished_room_ttl=86400,
+                                                      bot_delay=0),
+              clock=lambda: now[0])
+    practice, _, _ = hub.create_practice("Ana", bots=1)
+    private, _, _ = hub.create_private("Bo", seats=2)
+    hub.lobby.seat_bot(private, 1, "easy")
+    hub.table.deal(private)
+    assert practice.status == private.status == "playing"
+    finished, _, _ = hub.create_practice("Cy", bots=1)
+    finished.status, finished.finished_at = "finished", now[0]
+    now[0] += 3599
+    hub.sweep()
+    assert {practice.code, private.code, finished.code} <= set(hub.rooms)
+    now[0] += 2
+    hub.sweep()
+    assert practice.code not in hub.rooms and finished.code not in hub.rooms
+    assert hub.store.load_room(practice.code) is None
+    assert private.code in hub.rooms          # a private game: a day
+    now[0] += 86400
+    hub.sweep()
+    assert private.code not in hub.rooms
+    for room in list(hub.rooms.values()):
+        if room.timer:
+            room.timer.cancel()
+
+
 # ------------------------------------------------------------------ 3. floods
 @pytest.mark.asyncio
 async def test_flooding_sockets_are_shed_and_a_bystander_keeps_playing(tmp_path):

@@ -40,6 +40,7 @@ class Settings:
     allowed_origins: list[str] = field(default_factory=list)
     public_url: str = ""                # base for invite links; default: from the request
     finished_room_ttl: float = 24 * 3600.0  # s a finished, empty room is kept
+    practice_room_ttl: float = 3600.0   # s the same for Practice and Play Now (no one else's)
     lobby_room_ttl: float = 20 * 60.0   # s a room that never started is kept once nobody is in it
     # -- connections (server/guard.py) --
     header_timeout: float = 10.0        # s to send complete request headers, else 408

@@ -159,6 +159,14 @@ class Hub:
                 continue
             idle_since = room.finished_at if room.status == "finished" else None
             ttl = self.settings.finished_room_ttl
+            if room.kind in ("practice", "play-now"):
+                # Nobody else's table, and anyone may open ten a minute: kept an hour
+                # (its record with it), not a day.
+                ttl = self.settings.practice_room_ttl
+            if room.status == "playing":
+                # A game everybody left (or that nobody ever opened) goes too, once its
+                # people have been away that long.
+                idle_since = max((s.away_since or 0) for s in room.seats) or room.created
             if room.status == "lobby":
                 # A room that never started is kept much less long than one with a game.
                 idle_since = max((s.away_since or 0) for s in room.seats) or room.created
