@@ -59,13 +59,28 @@ _LOOKALIKES = str.maketrans({
     "ı": "i", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
     "і": "i", "т": "t", "м": "m", "к": "k", "в": "b", "ο": "o", "ρ": "p", "τ": "t",
     "υ": "u", "α": "a", "ε": "e", "κ": "k", "μ": "m", "ν": "v",
+    # Cherokee capitals that are drawn as Latin ones (Unicode's confusables)
+    "Ꭺ": "a", "Ᏼ": "b", "Ꮯ": "c", "Ꭰ": "d", "Ꭼ": "e", "Ꮐ": "g", "Ꮋ": "h", "Ꭻ": "j",
+    "Ꮶ": "k", "Ꮮ": "l", "Ꮇ": "m", "Ꮎ": "o", "Ꮲ": "p", "Ꭱ": "r", "Ꮪ": "s", "Ꭲ": "t",
+    "Ꮜ": "u", "Ꮩ": "v", "Ꮃ": "w", "Ꮓ": "z", "Ꮤ": "w", "Ᏻ": "o",
 })
+# Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ) are Latin letters NFKD leaves
+# alone: their Unicode names say which letter they are.
+_LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$")
+
+
+def _latin_of(ch: str) -> str:
+    if ch.isascii():
+        return ch
+    match = _LETTER_NAME.search(unicodedata.name(ch, ""))
+    return match.group(1).lower() if match else ch
 
 
 def imitates_computer(name: str) -> bool:
     """True when ``name`` spells the computer players' label (in any of our languages,
     in any case, with accents, look-alike letters or separators in between)."""
-    folded = unicodedata.normalize("NFKD", name).casefold().translate(_LOOKALIKES)
+    folded = "".join(_latin_of(c) for c in unicodedata.normalize("NFKD", name))
+    folded = folded.translate(_LOOKALIKES).casefold().translate(_LOOKALIKES)
     folded = "".join(c for c in folded if not unicodedata.combining(c))
     words = re.findall(r"[a-z]+", folded)
     joined = "".join(words)
