@@ -8,6 +8,7 @@ non-finite numbers, and `legal` listing exactly what a connection may send.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import io
 import json
 import logging
@@ -496,6 +497,28 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
         assert _healthz(srv.url)["rooms"] == before
         status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","seats":4}')
         assert status == 201 and ticket["code"]
+
+
+def _post_chunked(port: int, path: str, chunks: list[bytes]) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("POST", path, body=iter(chunks), encode_chunked=True,
+                     headers={"Content-Type": "application/json",
+                              "Transfer-Encoding": "chunked"})
+        r = conn.getresponse()
+        return r.status, json.loads(r.read())
+    finally:
+        conn.close()
+
+
+@pytest.mark.asyncio
+async def test_a_body_sent_in_chunks_is_held_to_the_same_limit(tmp_path):
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        big = [b'{"name":"A","host_key":"', *([b"x" * 1000] * 20), b'"}']
+        status, answer = _post_chunked(srv.port, "/api/rooms", big)
+        assert (status, answer["error"]["code"]) == (413, "too_large")
+        status, answer = _post_chunked(srv.port, "/api/rooms", [b'{"name":', b'"Ana"}'])
+        assert status == 201 and answer["code"]
 
 
 @pytest.mark.asyncio

@@ -107,21 +107,31 @@ class BodyLimit:
         if declared > self.limit:
             await self._refuse(send)
             return
+        if not declared and b"chunked" not in headers.get(b"transfer-encoding", b""):
+            await self.app(scope, receive, send)  # no body
+            return
+        # The body is read here, whole (it is small), so that one sent in chunks past the
+        # limit is refused as too large: raised from inside the app's own reading, it came
+        # out as a parse error (400).
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Any:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body"):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay() -> Any:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Any) -> None:
         body = json.dumps({"error": {"code": "too_large", "message":
@@ -130,10 +140,6 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
