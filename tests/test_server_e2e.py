@@ -433,3 +433,40 @@ async def test_healthz_reports_how_long_actions_take_inside_the_server(server):
     assert 1 <= after["count"] - before["count"] <= len(mine)
     assert 0 < after["p50"] <= after["p95"] <= after["p99"] <= after["max"] < 5000
     assert after["window"] == min(after["count"], 4096)
+
+
+@pytest.mark.asyncio
+async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
+    """A guest who leaves a finished room frees the seat; the host's Play again then
+    reopens the lobby, where a computer player or a new guest can take it."""
+    c = client(server)
+    t = await c.create_room("Ana", preset="standard", seats=2)
+    g = await c.join(t["code"], "Bo")
+    host, guest = await c.connect(t["code"], t["token"]), await c.connect(t["code"], g["token"])
+    try:
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("start")
+        await host.wait_state(lambda s: s["room"]["status"] == "playing")
+        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
+                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await guest.send("leave")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "empty")
+        with pytest.raises(ClientError) as err:  # the finished room says why
+            await c.join(t["code"], "Cy")
+        assert err.value.code == "not_in_lobby" and "over" in str(err.value)
+        await host.send("start")  # Play again, with a free seat: back to the lobby
+        st = await host.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        assert st["room"]["records"] == [1]  # the finished match keeps its record
+        cy = await c.join(t["code"], "Cy")
+        assert cy["seat"] == 1
+        newcomer = await c.connect(t["code"], cy["token"])
+        await newcomer.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("start")
+        st = await host.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["match"] == 2
+        await newcomer.close()
+    finally:
+        await host.close()
+        await guest.close()

@@ -93,6 +93,9 @@ class Lobby:
 
     def join(self, code: str, name: str, seat: int | None = None) -> tuple[Room, int, str]:
         room = self.hub.get(code)
+        if room.status == "finished":
+            raise ProtocolError("not_in_lobby", "this room's game is over; its host can open "
+                                "the free seats again with Play again", status=409)
         if room.status != "lobby":
             raise ProtocolError("not_in_lobby", "the game has already started", status=409)
         if room.kind != "private":
@@ -193,6 +196,15 @@ class Lobby:
         self.need_host(room, seat, "start")
         if room.status == "playing":
             raise ProtocolError("not_in_lobby", "the game is already running", ref="start")
+        if room.status == "finished" and any(s.kind == "empty" for s in room.seats):
+            # Someone left after the game: back to the lobby, where the host can invite
+            # someone or seat a computer player (a rematch was impossible before).
+            room.status = "lobby"
+            for i, s in enumerate(room.seats):
+                s.ready = s.kind == "bot" or i == room.host
+            self.hub.persist(room)
+            self.hub.broadcast(room, [])
+            return
         if any(s.kind == "empty" for s in room.seats):
             raise ProtocolError("seats_empty", "fill or remove the empty seats first",
                                 ref="start")
