@@ -1,0 +1,54 @@
+"""The end of a Quick Match table, in the browser: nobody is host, so each player is
+offered new players (back to the queue, same game) instead of waiting for a host who does
+not exist. The deal is prepared so that one play ends the game."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, catalog, wait_table
+
+pytestmark = pytest.mark.browser
+
+SETUP = {"hands": [["R1"], ["G5", "G6", "B2"]], "top": "R9", "draw": ["Y1", "Y2", "Y3", "Y4"],
+         "first": 0}
+
+
+def _one_play_game(*, preset, seats, seed, options):
+    from colorclash.engine import new_game
+
+    return new_game("color-clash", preset=preset, seats=seats, setup=SETUP, options=options)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from colorclash.server.config import Settings
+    from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+
+    store = tmp_path_factory.mktemp("end") / "end.sqlite3"
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.05, quick_match_wait=0.3)
+    srv = InProcessServer(f"sqlite:///{store}", settings=settings,
+                          game_factory=_one_play_game).start()
+    yield srv
+    srv.stop()
+
+
+def test_a_quick_match_table_ends_with_find_new_players(open_page):
+    cat = catalog("en")
+    first = open_page(DESKTOP)
+    first.click("#btn-quick")
+    first.wait_for_selector(".queue-box")
+    second = open_page(PHONE)
+    second.click("#btn-quick")
+    for page in (first, second):
+        wait_table(page, timeout=20_000)
+    first.wait_for_function("window.__cc.view && window.__cc.view.turn === window.__cc.me")
+    first.click(".hand .card[data-card='R1']")
+    for page in (first, second):
+        page.wait_for_selector(".results", timeout=10_000)
+        text = page.inner_text(".results")
+        assert cat["results.waitHost"] not in text  # no host at a Quick Match table
+        assert page.locator(".results button", has_text=cat["results.findPlayers"]).count() == 1
+    second.click(f".results button:has-text('{cat['results.findPlayers']}')")
+    second.wait_for_selector(".queue-box")  # queued again, for the same game
+    assert second.evaluate("window.__cc.game") == "color-clash"
+    assert second.evaluate("window.__cc.queue && window.__cc.queue.ticket")
