@@ -162,7 +162,8 @@ def test_settings_from_environment(monkeypatch):
 async def test_sweep_forgets_old_idle_rooms_and_tickets(tmp_path):
     now = [1000.0]
     store = SQLiteStore(tmp_path / "s.sqlite3")
-    hub = Hub(store, Settings(finished_room_ttl=100, lobby_room_ttl=100, quick_match_ticket_ttl=10),
+    hub = Hub(store, Settings(finished_room_ttl=100, practice_room_ttl=100, lobby_room_ttl=100,
+                              quick_match_ticket_ttl=10),
               clock=lambda: now[0])
     lobby, _, _ = hub.create_private("Ana")
     done, _, _ = hub.create_practice("Bo", 1, "easy", "classic-table")
