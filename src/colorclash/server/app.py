@@ -32,7 +32,7 @@ from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits
 from colorclash.server.logs import install_redaction
 from colorclash.server.model import Room
-from colorclash.server.names import normalize_code
+from colorclash.server.names import hash_token, normalize_code
 from colorclash.server.protocol import (
     VERSION,
     CreateRoomBody,
@@ -517,9 +517,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                          4401)
             return
         await ws.accept()
+        if owner is None and not h.holds_seat(room, seat, hash_token(token)):
+            # The seat was freed (a leave) while the socket was being accepted.
+            await ws.send_json(ProtocolError(
+                "bad_token", "this token holds no seat in this room").to_message())
+            await ws.close(4401)
+            return
         conn = make_conn(ws)
         if owner is not None:  # proxied: messages to the owner, its states back
-            proxy = h.cluster.open_proxy(room.code, seat, conn, owner)
+            proxy = h.cluster.open_proxy(room.code, seat, conn, owner, hash_token(token))
             try:
                 await read_loop(ws, conn, lambda msg: h.cluster.forward(proxy, msg.model_dump()))
             except Exception:  # noqa: BLE001 - disconnects surface here

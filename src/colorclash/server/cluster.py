@@ -129,6 +129,7 @@ class Proxy:
         self.conn = conn
         self.ticket = ticket
         self.owner: str | None = None
+        self.token_hash: str | None = None  # the seat's token, checked again by each owner
 
 
 class Cluster:
@@ -251,7 +252,10 @@ class Cluster:
         for proxy in list(self.proxies.values()):  # our own proxied players: now local
             if proxy.code == code and proxy.seat is not None:
                 self.proxies.pop(proxy.conn_id, None)
-                self.hub.attach(room, proxy.seat, proxy.conn)
+                if self.hub.holds_seat(room, proxy.seat, proxy.token_hash):
+                    self.hub.attach(room, proxy.seat, proxy.conn)
+                else:
+                    proxy.conn.close(4401, "this token holds no seat in this room")
         self.hub.clocks.schedule(room)
         return room
 
@@ -419,12 +423,16 @@ class Cluster:
         self.post(m["from"], reply)
 
     # -- players whose room is elsewhere --
-    def open_proxy(self, code: str, seat: int, conn: Any, owner: str) -> Proxy:
+    def open_proxy(self, code: str, seat: int, conn: Any, owner: str,
+                   token_hash: str | None = None) -> Proxy:
         proxy = Proxy(secrets.token_hex(CONN_ID_LEN // 2), code, seat, conn)
         proxy.owner = owner
+        proxy.token_hash = token_hash
         self.proxies[proxy.conn_id] = proxy
+        # The owner checks the token again against the live seat: this process checked it
+        # against the stored room, which a leave an instant earlier may have changed.
         self.post(owner, {"op": "attach", "code": code, "seat": seat, "conn": proxy.conn_id,
-                          "from": self.id})
+                          "from": self.id, "token_hash": token_hash})
         return proxy
 
     def forward(self, proxy: Proxy, data: dict[str, Any]) -> None:
@@ -457,6 +465,10 @@ class Cluster:
             if room is None:  # not ours (any more): the gateway will look again
                 self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
                                       "reason": "the room moved; reconnect"})
+                return
+            if not self.hub.holds_seat(room, seat, m.get("token_hash")):
+                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 4401,
+                                      "reason": "this token holds no seat in this room"})
                 return
             remote = RemoteConn(self, m["from"], conn_id)
             self.remote[conn_id] = remote
@@ -510,7 +522,8 @@ class Cluster:
             if owner is not None and owner != self.id and self.alive(owner):
                 proxy.owner = owner
                 self.post(owner, {"op": "attach", "code": proxy.code, "seat": proxy.seat,
-                                  "conn": proxy.conn_id, "from": self.id})
+                                  "conn": proxy.conn_id, "from": self.id,
+                                  "token_hash": proxy.token_hash})
 
     # -- the Quick Match queue lives on the leader --
     def leader_id(self) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -371,6 +372,15 @@ class Hub:
         return self.table.record(room, match)
 
     # ------------------------------------------------------------------ connections
+    @staticmethod
+    def holds_seat(room: Room, seat: int | None, token_hash: str | None) -> bool:
+        """The seat is a person's, and ``token_hash`` is that person's token now."""
+        if seat is None or not token_hash or not 0 <= seat < len(room.seats):
+            return False
+        s = room.seats[seat]
+        return s.kind == "human" and bool(s.token_hash) and \
+            secrets.compare_digest(s.token_hash, token_hash)
+
     def attach(self, room: Room, seat: int, conn: Conn) -> None:
         old = room.conns.get(seat)
         if old is not None:
@@ -406,6 +416,9 @@ class Hub:
 
     def handle(self, room: Room, seat: int, msg: Any) -> None:
         """Run one validated client message for ``seat``; raise ProtocolError to refuse."""
+        if not 0 <= seat < len(room.seats) or room.seats[seat].kind != "human":
+            # (a socket left attached to a seat freed under it must never act for it)
+            raise ProtocolError("bad_token", "this seat is no longer yours")
         t = msg.type
         if t == "action":
             self._timing = self.frame_at if self.frame_at is not None else time.perf_counter()
