@@ -259,9 +259,17 @@ async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
         await host.send("leave")
         st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
         assert st["room"]["seats"][0]["substitute"]
+        await host.close()  # gone for good (the page closed)
         final = await guest.play(make_bot("easy", seed=2), timeout=90)
         assert final["room"]["status"] == "finished" and final["room"]["host"] == 1
-        await guest.send("start")  # the new host starts another game
+        # The new host's Play again: who left is not dealt in again; the lobby reopens
+        # with that seat free, for a guest or a computer player.
+        await guest.send("start")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        assert st["room"]["seats"][0]["kind"] == "empty"
+        await guest.send("add_bot", seat=0)
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["kind"] == "bot", timeout=10)
+        await guest.send("start")
         st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
         assert st["room"]["match"] == 2
     finally:

@@ -5,7 +5,7 @@ not exist. The deal is prepared so that one play ends the game."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, wait_table
+from browser_helpers import DESKTOP, PHONE, catalog, join_as_guest, set_room, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -52,3 +52,34 @@ def test_a_quick_match_table_ends_with_find_new_players(open_page):
     second.wait_for_selector(".queue-box")  # queued again, for the same game
     assert second.evaluate("window.__cc.game") == "color-clash"
     assert second.evaluate("window.__cc.queue && window.__cc.queue.ticket")
+
+
+def test_a_guest_who_goes_home_after_the_game_frees_the_seat_for_a_rematch(open_page):
+    """Home on the results leaves the table: the host's Play again then reopens the lobby
+    with that seat free, instead of dealing in an empty chair."""
+    cat = catalog("en")
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    set_room(host, seats=2)
+    guest = open_page(PHONE)
+    join_as_guest(guest, code, "Gus")
+    guest.wait_for_selector("#btn-ready")
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
+    host.click("#btn-start")
+    wait_table(host)
+    host.wait_for_function("window.__cc.view && window.__cc.view.turn === window.__cc.me")
+    host.click(".hand .card[data-card='R1']")  # the prepared deal: this ends the game
+    for page in (host, guest):
+        page.wait_for_selector(".results", timeout=10_000)
+    guest.click(f".results button:has-text('{cat['common.home']}')")
+    guest.wait_for_selector("#btn-play-now")
+    host.wait_for_function("window.__cc.room.seats[1].kind === 'empty'")
+    assert guest.evaluate(f"localStorage.getItem('cc.seat.{code}')") is None
+    host.click(f".results button:has-text('{cat['results.playAgain']}')")
+    host.wait_for_function("window.__cc.room.status === 'lobby'")
+    host.wait_for_selector("button[data-focus-key='add-bot:1']")  # the seat can be filled

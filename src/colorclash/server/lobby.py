@@ -196,6 +196,12 @@ class Lobby:
         self.need_host(room, seat, "start")
         if room.status == "playing":
             raise ProtocolError("not_in_lobby", "the game is already running", ref="start")
+        if room.status == "finished":
+            # Whoever left the table during the game (and has not come back) is not dealt
+            # into the next one: their seat is freed, like a leave after the end.
+            for i, s in enumerate(room.seats):
+                if s.kind == "human" and s.left and i not in room.conns and i != room.host:
+                    room.seats[i] = Seat()
         if room.status == "finished" and any(s.kind == "empty" for s in room.seats):
             # Someone left after the game: back to the lobby, where the host can invite
             # someone or seat a computer player (a rematch was impossible before).

@@ -767,6 +767,7 @@ const tableActs = {
   findPlayers() {
     const room = state.room;
     const game = room && room.game ? room.game : state.game;
+    leaveFinishedTable();
     state.game = game;
     rememberGame(game);
     navigate("/"); // the home page makes the game's form
@@ -775,6 +776,7 @@ const tableActs = {
   },
   leaveTable() {
     if (state.view && state.view.phase === "game_over") {
+      leaveFinishedTable();
       navigate("/");
       return;
     }
@@ -807,9 +809,19 @@ const tableActs = {
     render();
   },
   home() {
+    leaveFinishedTable();
     navigate("/");
   },
 };
+
+// Going home from a finished game leaves the table for good: the seat is freed (so the
+// host's Play again reopens the lobby for someone else instead of dealing in an empty
+// chair) and this browser forgets the seat.
+function leaveFinishedTable() {
+  if (!(state.view && state.view.phase === "game_over") || !state.code) return;
+  if (state.conn) state.conn.send({ type: "leave" });
+  forgetTicket(state.code);
+}
 
 document.addEventListener("keydown", (ev) => {
   if (state.screen !== "table") return;
