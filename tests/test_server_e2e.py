@@ -466,6 +466,7 @@ async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
         await host.send("start")  # Play again, with a free seat: back to the lobby
         st = await host.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
         assert st["room"]["records"] == [1]  # the finished match keeps its record
+        assert st["view"] is None             # a lobby has no view (not the last game's)
         cy = await c.join(t["code"], "Cy")
         assert cy["seat"] == 1
         newcomer = await c.connect(t["code"], cy["token"])

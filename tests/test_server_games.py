@@ -151,3 +151,28 @@ async def test_an_action_with_a_field_its_game_does_not_have_is_refused(server, 
     await conn.act(action)  # the same action without it is taken
     await conn.wait_state(lambda s: s["seq"] > st["seq"], timeout=10)
     await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_a_turn_of_several_actions_runs_out_once(tmp_path):
+    """Coloretto's turn is a draw then a place: when its clock runs out the table makes
+    both, and the players are told once that the time ran out."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=5.0, clock_scale=0.02, bot_workers=0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'once.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        for _ in range(20):  # a deal where the person starts
+            t = await c.create_room("Ana", game="coloretto", seats=2, clock=15)
+            me = await c.connect(t["code"], t["token"])
+            await me.send("add_bot", seat=1)
+            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+            await me.send("start")
+            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
+            if st["view"]["turn"] == 0:
+                break
+            await me.close()
+        start = st["seq"]
+        st = await me.wait_state(lambda s: s["view"]["turn"] == 1, timeout=10)
+        assert st["seq"] >= start + 2  # the table drew and placed for us
+        told = [e for e in me.events if e.get("type") == "time_up"]
+        assert told == [{"type": "time_up", "seat": 0, "clock": "turn"}]
+        await me.close()

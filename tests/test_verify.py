@@ -98,3 +98,13 @@ def test_cli_verify(tmp_path):
                               ).exit_code == 0
     assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", "0" * 64]
                               ).exit_code == 1
+
+
+def test_hostile_files_get_one_clear_line(tmp_path, capsys):
+    for name, text in (("deep.json", "[" * 100_000), ("deep_obj.json", '{"a":' * 100_000),
+                       ("nan.json", '{"seed": NaN'), ("bin.json", "\udcff")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        assert verify_record_file(str(path)) is False, name
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1, (name, err[:300])

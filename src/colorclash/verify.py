@@ -104,6 +104,9 @@ def verify_record_file(source: str, expected_log_hash: str | None = None) -> boo
     except ValueError as exc:
         print(f"error: {source} is not JSON: {exc}", file=sys.stderr)
         return False
+    except RecursionError:
+        print(f"error: {source} is not a record (JSON nested too deeply)", file=sys.stderr)
+        return False
     ok, notes = verify_record(record, expected_log_hash)
     for note in notes:
         print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + note)

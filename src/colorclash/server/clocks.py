@@ -191,8 +191,13 @@ class Clocks:
         # The players are told whose time ran out (the move that follows was not theirs);
         # the call window and the pause between rounds close without a word.
         kind = room.clock.get("kind")
-        notice = None if kind in ("window", "next") else {"type": "time_up", "seat": seat,
-                                                          "clock": kind}
+        # Once per clock: a turn of several actions (Coloretto's draw, then place) runs out
+        # once, though the table then makes each of its actions.
+        told = (kind, seat, room.clock.get("key"), room.clock.get("deadline"))
+        notice = None
+        if kind not in ("window", "next") and room.told_time_up != told:
+            notice = {"type": "time_up", "seat": seat, "clock": kind}
+            room.told_time_up = told
         try:
             if "timeout" in self.hub.table.server_actions(room):
                 self.hub.table.apply(room, seat, {"type": "timeout"}, notice)

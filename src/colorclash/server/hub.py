@@ -309,10 +309,16 @@ class Hub:
                 "remaining_ms": max(0, int((c["deadline"] - self.now()) * 1000)),
                 "seconds": c["seconds"]}
 
+    @staticmethod
+    def _shows_game(room: Room) -> bool:
+        """A game's view goes out while it is played and once it is over; a lobby (also
+        one reopened after a game) has none (protocol.md: ``view`` is null there)."""
+        return room.game is not None and room.status != "lobby"
+
     def state_msg(self, room: Room, seat: int | None, events: list[dict[str, Any]],
                   room_pub: dict[str, Any] | None = None,
                   clock_pub: dict[str, Any] | None = None) -> dict[str, Any]:
-        view = room.game.view(seat) if room.game is not None else None
+        view = room.game.view(seat) if self._shows_game(room) else None
         if view is not None and seat is not None:
             view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])
         return {"v": VERSION, "type": "state", "seq": room.seq,
@@ -355,9 +361,10 @@ class Hub:
                         "room": self.room_public(room), "events": events,
                         "clock": self.clock_public(room), "log_hash": room.log_hash})
         head = shared[:-1] + ',"view":'
+        shows_game = self._shows_game(room)
         out = []
         for seat, conn in list(room.conns.items()):
-            view = room.game.view(seat) if room.game is not None else None
+            view = room.game.view(seat) if shows_game else None
             if view is not None:
                 view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])
             out.append((conn, head + dumps(view) + "}"))

@@ -78,6 +78,7 @@ class Room:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     retry_after: dict[int, float] = field(default_factory=dict, repr=False)
     stall_until: float = 0.0
+    told_time_up: tuple[Any, ...] | None = field(default=None, repr=False)  # the clock told
     thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
     last_write: Any = field(default=None, repr=False)  # the store writer's latest future
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
