@@ -170,6 +170,7 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     with pytest.raises(ClientError) as err:
         await c.create_room("Ana", seats=6)
     saw(err.value.code, "guest_limit")
+
     with pytest.raises(ClientError) as err:
         await c.record(code)
     saw(err.value.code, "not_finished")
@@ -218,9 +219,17 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     saw("rate_limited" if "rate_limited" in codes else "?", "rate_limited")
     saw("flood" if "flood" in codes else "?", "flood")
     # REST-only codes
-    for _ in range(3):
-        await c.quick_match()
-    with pytest.raises(ClientError) as err:
+    settings = server.hub.settings  # (the tests' settings let one address queue freely)
+    settings.quick_match_distinct_addresses = True
+    try:
+        for _ in range(2):
+            await c.quick_match()
+        with pytest.raises(ClientError) as err:
+            await c.quick_match()
+        saw(err.value.code, "already_queued")
+    finally:
+        settings.quick_match_distinct_addresses = False
+    with pytest.raises(ClientError) as err:  # (a burst of 3 tickets)
         await c.quick_match()
     assert err.value.status == 429
     status, body = _http(server, "GET", "/api/nothing-here")

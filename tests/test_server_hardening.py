@@ -179,8 +179,9 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
 async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path):
     """Strangers only: tickets queued from one address wait for other people instead of
     being seated together (one person seeing several hands at a table of strangers)."""
-    def queue(url, address):
-        req = urllib.request.Request(url + "/api/quick-match", data=b'{"game": "rainbow"}',
+    def queue(url, address, game="rainbow"):
+        req = urllib.request.Request(url + "/api/quick-match",
+                                     data=json.dumps({"game": game}).encode(),
                                      method="POST",
                                      headers={"Content-Type": "application/json",
                                               "X-Forwarded-For": address})
@@ -193,14 +194,25 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
 
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm.sqlite3"), settings) as srv:
-        mine = [queue(srv.url, "198.51.100.7")["ticket"] for _ in range(3)]
+        mine = [queue(srv.url, "198.51.100.7")["ticket"] for _ in range(2)]
+        with pytest.raises(urllib.error.HTTPError) as err:  # more would only pile up
+            queue(srv.url, "198.51.100.7")
+        assert err.value.code == 409
+        assert json.loads(err.value.read())["error"]["code"] == "already_queued"
+        # the same machine over IPv6 (mapped IPv4) is the same person
+        with pytest.raises(urllib.error.HTTPError):
+            queue(srv.url, "::ffff:198.51.100.7")
         await asyncio.sleep(0.3)
-        assert [status(srv.url, t)["status"] for t in mine] == ["waiting"] * 3
+        assert [status(srv.url, t)["status"] for t in mine] == ["waiting"] * 2
         stranger = queue(srv.url, "203.0.113.9")
         assert stranger["status"] == "matched"
         seated = [status(srv.url, t) for t in mine]
-        assert [s["status"] for s in seated] == ["matched", "waiting", "waiting"]
+        assert [s["status"] for s in seated] == ["matched", "waiting"]
         assert seated[0]["code"] == status(srv.url, stranger["ticket"])["code"]
+        # one /64 is one home: two of its addresses are not two strangers
+        home = [queue(srv.url, f"2001:db8:5:6::{i}", "coloretto")["ticket"] for i in (1, 2)]
+        await asyncio.sleep(0.3)
+        assert [status(srv.url, t)["status"] for t in home] == ["waiting"] * 2
 
 
 @pytest.mark.asyncio

@@ -193,3 +193,12 @@ def test_people_at_one_table_never_share_a_name(hub):
     hub.join(other.code, long)
     assert other.seats[1].name == "Abcdefghijklmnopqr 2" and len(other.seats[1].name) == 20
     assert hub.room_public(room)["seats"][1]["name"] == "player 2"
+
+
+def test_animal_names_never_run_out():
+    from colorclash.server.names import ADJECTIVES, ANIMALS, animal_name
+
+    every = {f"{a} {b}" for a in ADJECTIVES for b in ANIMALS}
+    name = animal_name(every)
+    assert name not in every and name.rsplit(" ", 1)[1].isdigit()
+    assert animal_name(every | {name}) != name

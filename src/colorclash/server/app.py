@@ -29,7 +29,7 @@ from colorclash.server import games
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
 from colorclash.server.hub import Hub
-from colorclash.server.limits import MISS_COST, AddressLimits
+from colorclash.server.limits import MISS_COST, AddressLimits, person_address
 from colorclash.server.logs import install_redaction
 from colorclash.server.model import Room
 from colorclash.server.names import hash_token, normalize_code
@@ -165,8 +165,11 @@ _HTTP_CODES = {400: "bad_json", 404: "not_found", 405: "method_not_allowed",
 
 
 def client_address(scope_client: Any) -> str:
-    """The client's address as uvicorn reports it (a trusted proxy's forwarded one)."""
-    return str(scope_client[0]) if scope_client else "?"
+    """The client's address as uvicorn reports it (a trusted proxy's forwarded one), as
+    the per-address limits and Quick Match count people: an IPv4 address mapped into IPv6
+    is that IPv4 address, and an IPv6 address counts as its /64 (what one home or one
+    machine is given), else one person would be as many as the addresses they hold."""
+    return person_address(str(scope_client[0])) if scope_client else "?"
 
 
 def create_app(store_url: str | None = None, settings: Settings | None = None,

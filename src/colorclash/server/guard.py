@@ -32,6 +32,7 @@ from collections import OrderedDict
 from typing import Any
 
 from colorclash.server.config import Settings
+from colorclash.server.limits import person_address
 
 log = logging.getLogger("colorclash.server.guard")
 
@@ -163,7 +164,7 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
         def connection_made(self, transport: Any) -> None:  # noqa: D401
             super().connection_made(transport)
             peer = transport.get_extra_info("peername")
-            self._cc_address = str(peer[0]) if peer else "?"
+            self._cc_address = person_address(str(peer[0])) if peer else "?"
             self._cc_counted = False
             self._cc_closing = False
             self._cc_timer: asyncio.TimerHandle | None = None

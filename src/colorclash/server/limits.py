@@ -15,6 +15,7 @@ middleware rewrites the ASGI ``client`` only for those peers).
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -24,6 +25,22 @@ from colorclash.server.config import Settings
 from colorclash.server.protocol import ProtocolError
 
 MISS_COST = 5.0  # a look-up of a code that does not exist
+
+
+def person_address(raw: str) -> str:
+    """The address as the limits (and Quick Match) count people: an IPv4 address mapped
+    into IPv6 is that IPv4 address, and an IPv6 address counts as its /64 (what one home
+    or one machine is given), else one person would be as many people as the addresses
+    they hold (a dual-stack machine two, an IPv6 network 2^64)."""
+    try:
+        ip = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return raw
 
 
 @dataclass

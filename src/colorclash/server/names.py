@@ -49,8 +49,13 @@ def animal_name(avoid: Iterable[str] = ()) -> str:
         name = f"{secrets.choice(ADJECTIVES)} {secrets.choice(ANIMALS)}"
         if name not in used:
             return name
-    for adj in ADJECTIVES:  # pragma: no cover - only with hundreds of names in use
+    for adj in ADJECTIVES:  # only with hundreds of names in use
         for animal in ANIMALS:
             if f"{adj} {animal}" not in used:
                 return f"{adj} {animal}"
-    raise RuntimeError("no animal name left")
+    n = 2  # every pair in use: number them ("Blue Otter 2"), never fail
+    while True:
+        name = f"{secrets.choice(ADJECTIVES)} {secrets.choice(ANIMALS)} {n}"
+        if name not in used:
+            return name
+        n += 1

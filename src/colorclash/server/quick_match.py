@@ -30,6 +30,8 @@ log = logging.getLogger("colorclash.server")
 
 
 class QuickMatch:
+    TICKETS_PER_ADDRESS = 2  # waiting in one queue (game and preset) at once
+
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.queue: dict[str, dict[str, Any]] = {}   # tickets waiting, in arrival order
@@ -53,6 +55,15 @@ class QuickMatch:
                          if (t["game"], t["preset"]) == (d.key, preset)]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
+        if self.hub.settings.quick_match_distinct_addresses and sum(
+                1 for t in self.queue.values()
+                if t["source"] == source and (t["game"], t["preset"]) == (d.key, preset)
+        ) >= self.TICKETS_PER_ADDRESS:
+            # Its tickets never share a table, so more would only pile up (and use up
+            # the animal names); two let a household queue side by side.
+            raise ProtocolError("already_queued", f"this address already has "
+                                f"{self.TICKETS_PER_ADDRESS} tickets waiting for this table; "
+                                "wait for them or leave the queue", status=409)
         t = {"ticket": ticket, "name": animal_name(waiting_names), "game": d.key,
              "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
              "source": source}
