@@ -183,8 +183,8 @@ function rowLabel(model, row, i, action) {
   const free = row.slots - row.cards.length;
   const freeText = free ? t("coloretto.table.free", { n: free }) : t("coloretto.table.full");
   if (row.taken_by !== null && row.taken_by !== undefined) {
-    const name = row.taken_by === model.me ? t("coloretto.table.you") : seatName(model.room, row.taken_by);
-    return t("coloretto.table.rowTakenLabel", { n, name });
+    if (row.taken_by === model.me) return t("coloretto.table.rowTakenByYou", { n });
+    return t("coloretto.table.rowTakenLabel", { n, name: seatName(model.room, row.taken_by) });
   }
   if (action && action.type === "take") return t("coloretto.table.takeRow", { n, cards: cardsLabel(row.cards) });
   if (action && action.type === "place") {
