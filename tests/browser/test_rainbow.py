@@ -342,6 +342,9 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     table.wait_view()
     assert table.sent[-1]["action"] == {"type": "end"}
     assert "Computer 2" in page.inner_text("#turn-msg")
+    # End turn is gone with the turn: the focus stays on the table, never the page body
+    assert page.evaluate("document.activeElement !== document.body")
+    assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
     sent = [m["action"]["type"] for m in table.sent if m["type"] == "action"]
     assert sent == ["play", "flip", "play", "end"]
     history = page.inner_text("#history")

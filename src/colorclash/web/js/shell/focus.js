@@ -6,8 +6,12 @@
 // - A dialog that just opened takes the focus (its [data-autofocus] control, else its
 //   first button) and remembers where the focus was; when it closes, the focus goes back
 //   there (or, if that control is gone, to the screen's most useful control).
+// - A control that had the focus and is gone after a redraw (Rainbow's End turn, once
+//   pressed) hands it to the screen's most useful control: never the page body, where
+//   the next Tab would start again from the top of the page.
 
 let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
+let held = null; // the element that had the focus when the last redraw settled
 
 export function initialTarget(root) {
   let best = null;
@@ -64,7 +68,10 @@ export function settleFocus(main, { newScreen = false } = {}) {
   }
   if (newScreen && (lost(main) || !main.contains(document.activeElement))) {
     focusIn(main.querySelector("[autofocus]") || initialTarget(main) || main);
+  } else if (held && !document.contains(held) && lost(main)) {
+    focusIn(initialTarget(main) || main);
   }
+  held = document.activeElement !== document.body ? document.activeElement : null;
 }
 
 // Forget the remembered place (leaving a screen for good).
