@@ -22,8 +22,10 @@ GRACE = 1.5
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("e2e") / "rooms.sqlite3"
+    # Games here run at machine speed: a client sends far more than a person's 20
+    # messages a second, and a rematch's start right after could be refused as too fast.
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, reconnect_grace=GRACE, next_round_delay=0.3,
-                        quick_match_wait=1.0)
+                        quick_match_wait=1.0, rate_per_s=10_000, rate_burst=10_000)
     with InProcessServer(f"sqlite:///{db}", settings) as srv:
         yield srv
 

@@ -375,7 +375,9 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
 # ------------------------------------------------------------------ 5-6. records
 @pytest.mark.asyncio
 async def test_every_finished_match_keeps_its_record_and_the_log_hash_matches(tmp_path):
-    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS, bot_delay=0.0)) as srv:
+    # (a game at machine speed, then the rematch's start: not a person's 20 messages/s)
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, rate_per_s=10_000, rate_burst=10_000)
+    with InProcessServer(_store(tmp_path), settings) as srv:
         c = Client(srv.url)
         t = await c.practice("Ana", bots=1, level="easy", preset="classic-table")
         async with await c.connect(t["code"], t["token"]) as me:
