@@ -12,6 +12,7 @@ let catalog = {}; // the merged catalog of the current language
 let fallback = {}; // the merged English one
 const loaded = new Map(); // `${namespace}|${lang}` -> catalog ("" is the shell's)
 const inUse = new Set([""]); // namespaces in use: reloaded on a language switch
+let merged = new Set(); // the namespaces whose words `catalog` holds now
 const listeners = new Set();
 
 // Keys asked for but missing from the current catalog. The browser tests read this
@@ -47,18 +48,21 @@ async function fetchCatalog(ns, code) {
   return cat;
 }
 
-// Every catalog in use, of `code` and of English, fetched (once) and merged.
+// Every catalog in use, of `code` and of English, fetched (once) and merged. The merge
+// takes every namespace in use and fetched when the fetches are done, not only those of
+// this call: two loads at once (the start's and a table's) may finish in either order,
+// and the one finishing last must not drop the other's words.
 async function loadAll(code) {
-  const names = [...inUse];
   const langs = code === "en" ? ["en"] : [code, "en"];
-  await Promise.all(names.flatMap((ns) => langs.map((l) => fetchCatalog(ns, l))));
+  await Promise.all([...inUse].flatMap((ns) => langs.map((l) => fetchCatalog(ns, l))));
+  const names = [...inUse].filter((ns) => langs.every((l) => loaded.has(`${ns}|${l}`)));
   const merge = (l) => Object.assign({}, ...names.map((ns) => loaded.get(`${ns}|${l}`)));
-  return [merge(code), merge("en")];
+  return [merge(code), merge("en"), new Set(names)];
 }
 
 export async function setLang(code, { remember = false } = {}) {
   if (!LANGS.includes(code)) code = "en";
-  [catalog, fallback] = await loadAll(code);
+  [catalog, fallback, merged] = await loadAll(code);
   lang = code;
   document.documentElement.lang = code;
   if (remember) {
@@ -75,7 +79,7 @@ export async function setLang(code, { remember = false } = {}) {
 // Games' catalogs (namespaces, e.g. "coloretto"): true once all are merged in the
 // current language.
 export function catalogsReady(names) {
-  return names.filter(Boolean).every((ns) => inUse.has(ns) && loaded.has(`${ns}|${lang}`));
+  return names.filter(Boolean).every((ns) => merged.has(ns));
 }
 
 // Load games' catalogs (in the current language and English) and merge them in. The
@@ -85,10 +89,11 @@ export async function useCatalogs(names) {
   if (!fresh.length) return;
   for (const ns of fresh) inUse.add(ns);
   const code = lang;
-  const [cat, fb] = await loadAll(code);
+  const [cat, fb, done] = await loadAll(code);
   if (code === lang) {
     catalog = cat;
     fallback = fb;
+    merged = done;
   }
 }
 
