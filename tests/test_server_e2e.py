@@ -246,18 +246,24 @@ async def test_leave_during_play_hands_seat_to_substitute(server):
         assert err["code"] in ("substituted", "not_your_turn", "not_playing")
 
 
-@pytest.mark.asyncio
-async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
-    """Else the guests would be told to wait for a host who is gone, for ever."""
-    c = client(server)
+async def _two_playing(c):
+    """A private room of two people (standard rules), dealt: (ticket, host, guest)."""
     t = await c.create_room("Ana", preset="standard", seats=2)
     g = await c.join(t["code"], "Bo")
     host, guest = await c.connect(t["code"], t["token"]), await c.connect(t["code"], g["token"])
+    await guest.send("ready")
+    await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    await host.send("start")
+    await host.wait_state(lambda s: s["room"]["status"] == "playing")
+    await guest.wait_state(lambda s: s["room"]["status"] == "playing")
+    return t, host, guest
+
+
+@pytest.mark.asyncio
+async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
+    """Else the guests would be told to wait for a host who is gone, for ever."""
+    t, host, guest = await _two_playing(client(server))
     try:
-        await guest.send("ready")
-        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await host.send("start")
-        await guest.wait_state(lambda s: s["room"]["status"] == "playing")
         await host.send("leave")
         st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
         assert st["room"]["seats"][0]["substitute"]
@@ -450,14 +456,8 @@ async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
     """A guest who leaves a finished room frees the seat; the host's Play again then
     reopens the lobby, where a computer player or a new guest can take it."""
     c = client(server)
-    t = await c.create_room("Ana", preset="standard", seats=2)
-    g = await c.join(t["code"], "Bo")
-    host, guest = await c.connect(t["code"], t["token"]), await c.connect(t["code"], g["token"])
+    t, host, guest = await _two_playing(c)
     try:
-        await guest.send("ready")
-        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await host.send("start")
-        await host.wait_state(lambda s: s["room"]["status"] == "playing")
         await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
                              guest.play(make_bot("easy", seed=2), timeout=90))
         await guest.send("leave")
