@@ -166,9 +166,7 @@ _HTTP_CODES = {400: "bad_json", 404: "not_found", 405: "method_not_allowed",
 
 def client_address(scope_client: Any) -> str:
     """The client's address as uvicorn reports it (a trusted proxy's forwarded one), as
-    the per-address limits and Quick Match count people: an IPv4 address mapped into IPv6
-    is that IPv4 address, and an IPv6 address counts as its /64 (what one home or one
-    machine is given), else one person would be as many as the addresses they hold."""
+    the limits count people (:func:`~colorclash.server.limits.person_address`)."""
     return person_address(str(scope_client[0])) if scope_client else "?"
 
 
@@ -520,7 +518,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                          4401)
             return
         await ws.accept()
-        if owner is None and not h.holds_seat(room, seat, hash_token(token)):
+        token_hash = hash_token(token)
+        if owner is None and not h.holds_seat(room, seat, token_hash):
             # The seat was freed (a leave) while the socket was being accepted.
             await ws.send_json(ProtocolError(
                 "bad_token", "this token holds no seat in this room").to_message())
@@ -528,7 +527,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return
         conn = make_conn(ws)
         if owner is not None:  # proxied: messages to the owner, its states back
-            proxy = h.cluster.open_proxy(room.code, seat, conn, owner, hash_token(token))
+            proxy = h.cluster.open_proxy(room.code, seat, conn, owner, token_hash)
             try:
                 await read_loop(ws, conn, lambda msg: h.cluster.forward(proxy, msg.model_dump()))
             except Exception:  # noqa: BLE001 - disconnects surface here

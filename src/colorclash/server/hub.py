@@ -164,13 +164,11 @@ class Hub:
                 # Nobody else's table, and anyone may open ten a minute: kept an hour
                 # (its record with it), not a day.
                 ttl = self.settings.practice_room_ttl
-            if room.status == "playing":
-                # A game everybody left (or that nobody ever opened) goes too, once its
-                # people have been away that long.
+            if room.status in ("playing", "lobby"):
+                # Idle since its people went away: a game everybody left (or that nobody
+                # ever opened) goes too, and a room that never started much sooner.
                 idle_since = max((s.away_since or 0) for s in room.seats) or room.created
             if room.status == "lobby":
-                # A room that never started is kept much less long than one with a game.
-                idle_since = max((s.away_since or 0) for s in room.seats) or room.created
                 ttl = self.settings.lobby_room_ttl
             if idle_since is not None and now - idle_since > ttl:
                 self.drop_room(room)

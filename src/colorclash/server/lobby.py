@@ -202,15 +202,15 @@ class Lobby:
             for i, s in enumerate(room.seats):
                 if s.kind == "human" and s.left and i not in room.conns and i != room.host:
                     room.seats[i] = Seat()
-        if room.status == "finished" and any(s.kind == "empty" for s in room.seats):
-            # Someone left after the game: back to the lobby, where the host can invite
-            # someone or seat a computer player (a rematch was impossible before).
-            room.status = "lobby"
-            for i, s in enumerate(room.seats):
-                s.ready = s.kind == "bot" or i == room.host
-            self.hub.persist(room)
-            self.hub.broadcast(room, [])
-            return
+            if any(s.kind == "empty" for s in room.seats):
+                # Someone left: back to the lobby, where the host can invite someone or
+                # seat a computer player (a rematch was impossible before).
+                room.status = "lobby"
+                for i, s in enumerate(room.seats):
+                    s.ready = s.kind == "bot" or i == room.host
+                self.hub.persist(room)
+                self.hub.broadcast(room, [])
+                return
         if any(s.kind == "empty" for s in room.seats):
             raise ProtocolError("seats_empty", "fill or remove the empty seats first",
                                 ref="start")

@@ -51,20 +51,17 @@ class QuickMatch:
                                 status=422)
         ticket = new_token()
         now = self.hub.now()
-        waiting_names = [t["name"] for t in self.queue.values()
-                         if (t["game"], t["preset"]) == (d.key, preset)]
+        same_queue = [t for t in self.queue.values() if (t["game"], t["preset"]) == (d.key, preset)]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
         if self.hub.settings.quick_match_distinct_addresses and sum(
-                1 for t in self.queue.values()
-                if t["source"] == source and (t["game"], t["preset"]) == (d.key, preset)
-        ) >= self.TICKETS_PER_ADDRESS:
+                1 for t in same_queue if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up
             # the animal names); two let a household queue side by side.
             raise ProtocolError("already_queued", f"this address already has "
                                 f"{self.TICKETS_PER_ADDRESS} tickets waiting for this table; "
                                 "wait for them or leave the queue", status=409)
-        t = {"ticket": ticket, "name": animal_name(waiting_names), "game": d.key,
+        t = {"ticket": ticket, "name": animal_name(t["name"] for t in same_queue), "game": d.key,
              "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
              "source": source}
         self.queue[ticket] = t
