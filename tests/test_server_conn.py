@@ -157,3 +157,81 @@ def test_the_latency_window_keeps_the_last_durations_and_ranks_them() -> None:
     s = w.summary()
     assert (s["count"], s["window"]) == (200, 100)
     assert (s["p50"], s["p95"], s["p99"], s["max"]) == (151.0, 196.0, 200.0, 200.0)
+
+
+class DirectSocket(FakeSocket):
+    """A socket with a direct send that takes messages only while ``open_`` says so (as
+    the transport does until its buffer is over the high-water mark)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open_ = True
+        self.direct_sent = 0
+
+    def direct(self, text: str) -> bool:
+        if not self.open_:
+            return False
+        self.sent.append(text)
+        self.direct_sent += 1
+        return True
+
+
+@pytest.mark.asyncio
+async def test_a_direct_send_goes_out_at_once_without_the_writer_task() -> None:
+    sock = DirectSocket()
+    conn = Conn(sock.send_text, sock.close, sock.direct)
+    for i in range(5):
+        conn.send({"n": i})
+    # written synchronously: nothing was queued, the writer task never ran
+    assert [json.loads(t) for t in sock.sent] == [{"n": i} for i in range(5)]
+    assert sock.direct_sent == 5 and conn.pending == 0
+    conn.close(4000, "bye")
+    conn.send({"n": "after close"})
+    await _settle(conn)
+    assert sock.closed == (4000, "bye") and len(sock.sent) == 5
+
+
+@given(st.lists(st.sampled_from(["send", "pause", "resume", "yield"]), max_size=60))
+def test_direct_and_queued_sends_keep_the_order_whatever_the_socket_does(steps) -> None:
+    """Messages refused by the direct send (a full buffer) wait in the queue; later ones
+    never overtake them, however the buffer fills and drains in between."""
+
+    async def run() -> list[int]:
+        sock = DirectSocket()
+        conn = Conn(sock.send_text, sock.close, sock.direct)
+        n = 0
+        for step in steps:
+            if step == "send":
+                conn.send({"n": n})
+                n += 1
+            elif step == "pause":
+                sock.open_ = False
+                sock.gate.clear()  # the ASGI send waits for the drain too
+            elif step == "resume":
+                sock.open_ = True
+                sock.gate.set()
+            else:
+                await asyncio.sleep(0)
+        sock.open_ = True
+        sock.gate.set()
+        await _settle(conn)
+        conn.stop()
+        return [json.loads(t)["n"] for t in sock.sent], n
+
+    sent, n = asyncio.run(run())
+    assert sent == list(range(n))
+
+
+@pytest.mark.asyncio
+async def test_a_direct_socket_that_stays_full_is_closed_too_slow() -> None:
+    sock = DirectSocket()
+    sock.open_ = False
+    sock.gate.clear()
+    conn = Conn(sock.send_text, sock.close, sock.direct)
+    for i in range(Conn.MAX_QUEUE + 5):
+        conn.send({"n": i})
+    assert conn.closed
+    sock.open_ = True
+    sock.gate.set()
+    await _settle(conn)
+    assert sock.closed == (4408, "too slow")

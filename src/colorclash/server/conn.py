@@ -1,5 +1,8 @@
 """One WebSocket's outgoing side: an ordered queue drained by its own task, so that a slow
-reader never blocks the room that sends to it (over ``MAX_QUEUE`` queued: closed 4408)."""
+reader never blocks the room that sends to it (over ``MAX_QUEUE`` queued: closed 4408).
+
+With a direct send (``server/direct_ws.py``) a message goes out at once whenever nothing
+is queued before it and the socket can take it; only the rest waits in the queue."""
 
 from __future__ import annotations
 
@@ -20,9 +23,12 @@ class Conn:
     MAX_QUEUE = 500
 
     def __init__(self, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int, str], Awaitable[None]]) -> None:
+                 close: Callable[[int, str], Awaitable[None]],
+                 direct: Callable[[str], bool] | None = None) -> None:
         self._send_text = send_text
         self._close = close
+        self._direct = direct
+        self._sending = False  # the writer task is inside an (awaited) ASGI send
         # A deque and one future to wake the writer: cheaper than an asyncio.Queue, whose
         # put and get were ~5% of a busy process (four sends per action).
         self._pending: deque[tuple[str, Any]] = deque()
@@ -55,6 +61,9 @@ class Conn:
         """Send a message already encoded (as another process of the site sent it)."""
         if self.closed:
             return
+        if (self._direct is not None and not self._pending and not self._sending
+                and self._direct(text)):
+            return  # nothing queued before it, and the socket took it
         if len(self._pending) > self.MAX_QUEUE:  # a client that does not read
             # Its backlog is dropped: the close goes next, and a reconnection gets a
             # whole fresh state anyway.
@@ -83,10 +92,15 @@ class Conn:
                 if kind == "close":
                     await self._close(*item)
                     return
-                await self._send_text(item)
+                if self._direct is not None and self._direct(item):
+                    continue
+                self._sending = True
+                await self._send_text(item)  # waits for the socket's buffer to drain
             except Exception:  # noqa: BLE001 - the socket is gone
                 self.closed = True
                 return
+            finally:
+                self._sending = False
 
     def stop(self) -> None:
         self.closed = True

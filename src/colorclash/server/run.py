@@ -66,16 +66,18 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
                    log_level: str = "info", access_log: bool = False) -> Any:
     """uvicorn's settings for the site (``colorclash serve`` and the test servers alike):
-    the guarded HTTP protocol (server/guard.py), the WebSocket frame limit, and the
+    the guarded HTTP protocol (server/guard.py), the WebSocket protocol with a direct send
+    (server/direct_ws.py), the WebSocket frame limit, and the
     forwarded-address headers trusted only from ``settings.trusted_proxies``."""
     import uvicorn
 
+    from colorclash.server.direct_ws import ws_protocol
     from colorclash.server.guard import ConnectionGuard, http_protocol
 
     guard = ConnectionGuard(settings)
     trusted = ",".join(settings.trusted_proxies)
     config = uvicorn.Config(
-        app, host=host, port=port, http=http_protocol(guard),
+        app, host=host, port=port, http=http_protocol(guard), ws=ws_protocol(),
         ws_max_size=settings.hard_max_frame, log_level=log_level, access_log=access_log,
         ws_per_message_deflate=settings.ws_compression,
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
