@@ -212,6 +212,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
     rss_series.append([round(r / 1024, 1) for r in rss])
     gc_stats: list[Any] = []
     inside: list[Any] = []  # the server's own action latency (its last 4,096 actions)
+    commits: list[Any] = []  # group commit: writes and the commits they took
     for u in urls:
         try:
             health = json.loads(urllib.request.urlopen(u + "/healthz", timeout=5).read())
@@ -219,6 +220,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
             health = {}
         gc_stats.append(health.get("gc"))
         inside.append(health.get("actions"))
+        commits.append(health.get("store_writes"))
     lat = [x * 1000 for x in load.latencies[lat_before:]]
     import traceback
 
@@ -248,6 +250,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
         f"server_rss_mb_every_{RSS_EVERY_S}s": rss_series if pids else None,
         "gc": gc_stats,
         "server_action_ms": inside,
+        "store_writes": commits,
     }
 
 

@@ -106,3 +106,34 @@ async def test_an_in_memory_store_works_with_group_commit():
         async with await c.connect(t["code"], t["token"]) as me:
             st = await me.play(make_bot("easy", seed=3), timeout=60)
         assert len(srv.hub.store.load_actions(t["code"], 1)) == st["seq"]
+
+
+@pytest.mark.asyncio
+async def test_the_writes_of_one_loop_round_share_one_commit():
+    """What one round of the event loop writes (at full speed: the actions of every socket
+    read in it) is committed at once, in order; a later round's writes come after."""
+    from colorclash.server.writer import StoreWriter
+
+    commits: list[list[str]] = []
+    writer = StoreWriter(lambda ws: commits.append([w[0] for w in ws]),
+                         asyncio.get_running_loop())
+    first = [writer.submit((f"R{i}", {}, None, None)) for i in range(10)]
+    await asyncio.gather(*first)
+    second = [writer.submit((f"S{i}", {}, None, None)) for i in range(3)]
+    await asyncio.gather(*second)
+    writer.stop()
+    assert commits == [[f"R{i}" for i in range(10)], [f"S{i}" for i in range(3)]]
+    assert (writer.writes, writer.batches) == (13, 2)
+
+
+@pytest.mark.asyncio
+async def test_stopping_the_writer_commits_the_round_not_yet_handed_over():
+    from colorclash.server.writer import StoreWriter
+
+    commits: list[list[str]] = []
+    writer = StoreWriter(lambda ws: commits.append([w[0] for w in ws]),
+                         asyncio.get_running_loop())
+    future = writer.submit(("R1", {}, None, None))
+    writer.stop()  # before the loop round ended
+    assert commits == [["R1"]]
+    await asyncio.wait_for(future, 2)

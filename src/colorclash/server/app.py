@@ -287,6 +287,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
         out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms), "gc": gctune.stats(),
                                "actions": h.action_latency.summary()}
+        if h.writer is not None:  # group commit: how many writes share a commit
+            out["store_writes"] = {"writes": h.writer.writes, "commits": h.writer.batches}
         if h.cluster is not None:
             out["process"] = h.cluster.id
         return out

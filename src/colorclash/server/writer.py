@@ -8,6 +8,12 @@ then resolves each write's future on the event loop. An action is announced to t
 players only when its future resolves (``Table.apply``): nothing is acknowledged before it
 is durable, and a crash loses only actions nobody saw acknowledged.
 
+The writes made in one round of the event loop are handed to the thread together, once
+the round's callbacks have run (``loop.call_soon``): at full speed that is the actions of
+every socket read in that round, one commit for all of them, instead of the thread waking
+(and asking for the interpreter lock) for each. A commit costs about the same CPU whether
+it holds one action or sixteen (its fsync), so batches are what make it cheap.
+
 Writes of one room keep their order (one queue, one thread). If a batch fails, every write
 of that batch fails, and so does every later write of the same rooms until the room has
 been rebuilt from the store (``Hub`` does that once its pending writes are done), so a log
@@ -37,6 +43,7 @@ class StoreWriter:
         self._save_many = save_many
         self._loop = loop
         self._items: list[tuple[Write, asyncio.Future[None]]] = []
+        self._round: list[tuple[Write, asyncio.Future[None]]] = []  # this loop round's
         self._cond = threading.Condition()
         self._stopping = False
         self._failed_rooms: set[str] = set()
@@ -47,13 +54,23 @@ class StoreWriter:
         self._thread.start()
 
     def submit(self, write: Write) -> asyncio.Future[None]:
+        """Queue a write (on the event loop's thread); the future resolves when durable."""
+        if self._stopping:
+            raise RuntimeError("the store writer has stopped")
         future: asyncio.Future[None] = self._loop.create_future()
-        with self._cond:
-            if self._stopping:
-                raise RuntimeError("the store writer has stopped")
-            self._items.append((write, future))
-            self._cond.notify()
+        if not self._round:
+            self._loop.call_soon(self._hand_over)
+        self._round.append((write, future))
         return future
+
+    def _hand_over(self) -> None:
+        """The loop round is over: its writes go to the thread, in one go."""
+        if not self._round:
+            return
+        with self._cond:
+            self._items += self._round
+            self._cond.notify()
+        self._round = []
 
     def forget_failure(self, code: str) -> None:
         """The room was rebuilt from the store: its writes are accepted again."""
@@ -101,6 +118,7 @@ class StoreWriter:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Commit what is queued, then stop the thread."""
+        self._hand_over()
         with self._cond:
             self._stopping = True
             self._cond.notify()
