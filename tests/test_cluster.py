@@ -347,3 +347,29 @@ def test_the_beat_checks_any_number_of_proxied_players_in_two_round_trips(redis_
     assert [(pid, m["op"], m["code"]) for pid, m in posted] == [
         (cluster.id + "x", "attach", "ROOM007")]
     store.redis.close()
+
+
+@pytest.mark.asyncio
+async def test_a_swept_room_frees_its_code_and_leaves_no_key_behind(redis_db):
+    """Every room reserves its code in the whole site; once the room is deleted the
+    reservation goes too (it stayed forever: one key for every room ever made)."""
+    from colorclash.server.cluster import Cluster
+    from colorclash.server.config import Settings
+    from colorclash.server.hub import Hub
+    from colorclash.store.redis_store import RedisStore
+
+    store = RedisStore(redis_db)
+    hub = Hub(store, Settings(bot_delay=0))
+    hub.cluster = Cluster(hub, store)
+    await hub.cluster.start()
+    try:
+        room, _, _ = hub.create_private("Ana", seats=2)
+        assert store.redis.exists(store.key("code", room.code))
+        assert hub.code_taken(room.code)
+        hub.drop_room(room)
+        left = [k.decode() for k in store.redis.keys("*") if room.code in k.decode()]
+        assert left == []
+        assert store.load_room(room.code) is None and not hub.code_taken(room.code)
+    finally:
+        await hub.cluster.stop()
+        store.close()

@@ -235,6 +235,13 @@ class Cluster:
         self._release(keys=[self.key("owner", code), self.key("owned", self.id)],
                       args=[self.id, code])
 
+    def retire(self, code: str) -> None:
+        """The room is deleted for good: no longer ours, and its code is free again (as
+        on SQLite). The code's reservation used to stay in Redis forever, one key for
+        every room the site ever made (Practice tables included)."""
+        self.forget(code)
+        self.r.delete(self.key("code", code))
+
     def take(self, code: str) -> Any:
         """Own ``code`` now and load it (None if it does not exist or a live process has
         it)."""

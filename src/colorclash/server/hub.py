@@ -180,7 +180,7 @@ class Hub:
         self.rooms.pop(room.code, None)
         self.store.delete_room(room.code)
         if self.cluster is not None:
-            self.cluster.forget(room.code)
+            self.cluster.retire(room.code)
 
     # ------------------------------------------------------------------ persistence
     def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None
