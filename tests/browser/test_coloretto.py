@@ -309,3 +309,42 @@ def test_language_switch_and_keyboard_on_the_coloretto_table(open_page):
     page.keyboard.press("Escape")
     assert page.locator(".howto-overlay").count() == 0
     assert page.evaluate("document.activeElement.id") == "rules-btn"
+
+
+LAYOUT_OF_THE_ROWS = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const screen = document.querySelector(".table-screen");
+  screen.scrollTop = screen.scrollHeight;  // where the table scrolls, at its end
+  const rows = [...document.querySelectorAll(".ct-row")].map((e) => e.getBoundingClientRect());
+  const hints = [...document.querySelectorAll(".ct-row-hint:not(.taken)")];
+  return {
+    rowsBottom: Math.max(...rows.map((r) => r.bottom)),
+    movesTop: box(".last-row").top, movesBottom: box(".last-row").bottom,
+    meTop: box(".ct-me").top,
+    drawBottom: document.querySelector(".ct-draw") ? box(".ct-draw").bottom : null,
+    height: innerHeight, scrolls: screen.scrollHeight > screen.clientHeight,
+    hintsCut: hints.filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 320, "height": 568}, SMALL_PHONE,
+                                  {"width": 375, "height": 667}])
+@pytest.mark.parametrize("scene, lang", [("coloretto", "en"), ("coloretto-place", "en"),
+                                         ("coloretto-place", "es"), ("coloretto", "tr")])
+def test_the_rows_never_run_under_the_moves_button_or_your_bar_on_a_phone(
+        open_page, size, scene, lang):
+    """Five players on a phone: the rows, the Moves button and your bar each have their own
+    place (at 360×640 the rows ran over the Moves button and the last move; at 320×568
+    under your bar too). Where they cannot all fit (320×568), the table scrolls under your
+    bar, which stays on screen with its Draw button."""
+    page = open_page(viewport=size, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(LAYOUT_OF_THE_ROWS)
+    assert got["rowsBottom"] <= got["movesTop"] + 1, got
+    assert got["movesBottom"] <= got["meTop"] + 1, got
+    assert got["hintsCut"] == 0, got  # "Take" and "Place" whole, in every language
+    if scene == "coloretto":  # your turn: the Draw button is on the screen
+        assert got["drawBottom"] <= got["height"], got
+    if size["height"] >= 640:
+        assert not got["scrolls"], got  # room enough: nothing to scroll

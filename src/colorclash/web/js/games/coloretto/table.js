@@ -372,7 +372,8 @@ export function renderTable(model, act) {
       h("h1.sr-only", t("table.title")),
       h(
         "ul.ct-players",
-        { "aria-label": t("table.opponents"), dataset: { count: String(others.length) }, style: `--count:${others.length}` },
+        // (focusable: on a small phone the chips scroll sideways, also by keyboard)
+        { "aria-label": t("table.opponents"), tabindex: "0", dataset: { count: String(others.length) }, style: `--count:${others.length}` },
         others.map((s) => playerChip({ ...model, me }, s)),
       ),
       middle({ ...model, me }, act),
