@@ -140,3 +140,50 @@ def test_same_seed_same_game_other_seed_other_deal(key):
         new_game(key, seats=d.min_seats - 1, seed=1)
     with pytest.raises(ValueError):
         new_game(key, seats=d.default_seats, seed=1, options={"no-such-option": 1})
+
+
+def _vandalize(value) -> None:
+    """Change every list and dict inside ``value`` in place."""
+    if isinstance(value, dict):
+        for v in value.values():
+            _vandalize(v)
+        value["vandal"] = True
+    elif isinstance(value, list):
+        for v in value:
+            _vandalize(v)
+        value.append("vandal")
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**9), pick=st.integers(0, 10**9))
+def test_what_a_game_hands_out_is_the_callers_to_change(key, seed, pick):
+    """Views, events, start events and the result are the caller's: changing them (a bot,
+    the server) never changes the game, which plays on exactly like an untouched twin."""
+    rng = random.Random(pick)
+    seats = _seats(key, rng)
+    g, twin = new_game(key, seats=seats, seed=seed), new_game(key, seats=seats, seed=seed)
+    _vandalize(g.start_events)
+    while not g.over:
+        seat = g.to_act[0]
+        action = rng.choice(g.legal_actions(seat))
+        for s in [None, *range(seats)]:
+            _vandalize(g.view(s))
+        _vandalize(g.apply(seat, dict(action)))
+        twin.apply(seat, dict(action))
+        _vandalize(g.result)
+    assert g.result == twin.result and g.start_events == twin.start_events
+    for s in [None, *range(seats)]:
+        assert g.view(s) == twin.view(s)
+    assert g.log == twin.log
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("kind", [["draw"], {"a": 1}, 3, None, True])
+def test_an_action_type_that_is_not_a_word_is_refused(key, kind):
+    g = new_game(key, seats=GAMES[key].min_seats, seed=5)
+    seat = g.to_act[0]
+    before = json.dumps(g.view(None), sort_keys=True)
+    with pytest.raises(IllegalAction):
+        g.apply(seat, {"type": kind})
+    assert json.dumps(g.view(None), sort_keys=True) == before

@@ -29,6 +29,7 @@ including each skipped turn, counts one.
 from __future__ import annotations
 
 import hashlib
+from copy import deepcopy
 from typing import Any
 
 from colorclash.engine.base import (
@@ -594,7 +595,7 @@ class ColorClash(Game):
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self._result
+        return deepcopy(self._result)  # a copy: changing it never changes the game
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -689,7 +690,7 @@ class ColorClash(Game):
     @property
     def start_events(self) -> list[Event]:
         """Events of the deal of the current round (the turned card and its effect)."""
-        return list(self._start_events)
+        return deepcopy(self._start_events)
 
     # ------------------------------------------------------------------ action handlers
 
@@ -970,8 +971,8 @@ class ColorClash(Game):
             self.scores[s] += points[s]
         self.round_scores.append(points)
         winners = [] if winner is None else [winner]
-        events.append({"type": "round_over", "round": self.round_no, "winners": winners,
-                       "points": points, "scores": list(self.scores)})
+        events.append({"type": "round_over", "round": self.round_no, "winners": list(winners),
+                       "points": list(points), "scores": list(self.scores)})
         if o.rounds == 0:
             done = max(self.scores) >= o.target
         else:
@@ -990,7 +991,7 @@ class ColorClash(Game):
         self.phase = GAME_OVER
         self._result = {"scores": list(self.scores), "winners": match_winners,
                         "rounds": [list(r) for r in self.round_scores]}
-        events.append({"type": "game_over", **self._result,
+        events.append({"type": "game_over", **deepcopy(self._result),
                        "seed": self.seed if isinstance(self.seed, (int, str)) else None})
 
     def _do_draw(self, seat: int, action: Action) -> list[Event]:
@@ -1243,7 +1244,7 @@ class ColorClash(Game):
                          and s not in self.out],
             "substitutes": sorted(self.substitutes),
             "options": _options_dict(o),
-            "result": self._result,
+            "result": None if self._result is None else deepcopy(self._result),
         }
         if self.double_faced:
             other = self._faces_other

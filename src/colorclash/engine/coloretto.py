@@ -318,11 +318,11 @@ class Coloretto(Game):
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self._result
+        return deepcopy(self._result)  # a copy: changing it never changes the game
 
     @property
     def start_events(self) -> list[Event]:
-        return [dict(e) for e in self._start_events]
+        return deepcopy(self._start_events)
 
     def _open_rows(self) -> list[int]:
         """Rows still in the middle with a free slot."""
@@ -352,7 +352,7 @@ class Coloretto(Game):
         if not isinstance(action, dict):
             raise IllegalAction("an action is a dict with a 'type'")
         kind = action.get("type")
-        handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction(f"unknown action {kind!r} (Coloretto: draw, place, take)")
         if seat != self.turn:

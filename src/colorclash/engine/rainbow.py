@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from copy import deepcopy
 from typing import Any
 
 from colorclash.engine.base import (
@@ -281,11 +282,11 @@ class Rainbow(Game):
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self._result
+        return deepcopy(self._result)  # a copy: changing it never changes the game
 
     @property
     def start_events(self) -> list[Event]:
-        return [dict(e) for e in self._start_events]
+        return deepcopy(self._start_events)
 
     def showing(self) -> list[str]:
         """The faces showing on the table, place 0 first."""
@@ -390,7 +391,7 @@ class Rainbow(Game):
                                "cards": len(self.table)}
             self.table = []
             events.append({"type": kind, "round": self.round_no, "seat": seat,
-                           "winner": winner, "places": places, "faces": faces,
+                           "winner": winner, "places": list(places), "faces": list(faces),
                            "cards": len(faces), "scores": self.scores()})
             next_seat = other if kind == RAINBOW else seat  # the round's loser starts
         else:
@@ -414,7 +415,7 @@ class Rainbow(Game):
                 winners, draw = [0 if scores[0] > scores[1] else 1], False
             self._result = {"scores": scores, "winners": winners, "draw": draw}
             events.append({"type": "game_over", "reason": "deck_empty", "seat": seat,
-                           "result": dict(self._result)})
+                           "result": deepcopy(self._result)})
             return events
         if round_over:
             self.round_no += 1
@@ -457,7 +458,7 @@ class Rainbow(Game):
             "legal": self.legal_actions(seat) if seat is not None else [],
             "round": self.round_no,
             "scores": self.scores(),
-            "result": None if self._result is None else dict(self._result),
+            "result": None if self._result is None else deepcopy(self._result),
             "options": dict(self.options),
             "hand": list(hands[seat]["faces"]) if seat is not None else [],
             "hands": hands,
