@@ -103,6 +103,45 @@ def test_pass_only_when_neither_pile_has_a_card_and_dead_round_after_two_laps():
     assert g.over and g.result["winners"] == [] and g.result["scores"] == [0, 0]
 
 
+@pytest.mark.parametrize("preset", ["standard", "family"])
+def test_clocks_running_out_with_nothing_to_draw_never_end_a_round_players_could_play(preset):
+    """5.9: a round is dead when nobody could play or draw for two laps. A seat whose clock
+    runs out with nothing to draw but a card it could play ends its turn; that is no such
+    lap (it was counted as a pass, and four timeouts ended the round with no winner)."""
+    g = table(preset, [["R1", "R2", "R3"], ["R4", "R6", "R7"]], "R9", [])
+    events = []
+    for _ in range(6):
+        events += g.apply(g.to_act[0], {"type": "timeout"})
+    assert {"type": "dead_round"} not in events and not g.over
+    assert [e["type"] for e in events] == ["pass"] * 6
+    assert [len(h) for h in g.hands] == [3, 3]  # nothing played for them, nothing drawn
+    # once nobody can play, two laps of passes (timeouts or not) end the round
+    g = table(preset, [["B1", "B2"], ["G1", "G2"]], "R5", [], options={"rounds": 1})
+    events = []
+    for _ in range(4):
+        events += g.apply(g.to_act[0], {"type": "timeout"})
+    assert {"type": "dead_round"} in events
+
+
+def test_a_call_is_for_the_play_it_comes_before_and_ends_with_the_turn():
+    """5.6: you call as you play your second-to-last card. A call made after drawing (two
+    cards in hand) and then kept does not carry to the next turn: playing down to one card
+    then, without calling again, opens the catch window."""
+    g = table("standard", [["G1"], ["B1", "B2", "B3", "B4"]], "R5", ["R7", "B9", "B8"])
+    g.apply(0, {"type": "draw"})                    # draws R7: playable, two cards now
+    g.apply(0, {"type": "call"})
+    assert g.view(0)["called"] == [0]
+    g.apply(0, {"type": "keep"})
+    assert g.view(0)["called"] == []                # the call went with the turn
+    g.apply(1, {"type": "play", "card": "B1"}) if {"type": "play", "card": "B1"} in \
+        g.legal_actions(1) else g.apply(1, {"type": "draw"})
+    if g.phase == "drawn":
+        g.apply(1, {"type": "keep"})
+    play = next(a for a in g.legal_actions(0) if a["type"] == "play")
+    events = g.apply(0, play)
+    assert g.phase == "call_window" and g.window_seat == 0, events  # no call: catchable
+
+
 def test_pass_refused_while_a_card_can_be_drawn_or_played():
     g = table("standard", [["R1"], ["G1"]], "R5", ["B2"])
     with pytest.raises(IllegalAction, match="draw"):

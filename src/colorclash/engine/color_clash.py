@@ -1023,6 +1023,7 @@ class ColorClash(Game):
     def _do_keep(self, seat: int, action: Action) -> list[Event]:
         self._require_turn(seat, DRAWN)
         events: list[Event] = [{"type": "keep", "seat": seat}]
+        self.called[seat] = False  # a call is for the play it comes before, this turn only
         self._advance(events)
         return events
 
@@ -1052,6 +1053,7 @@ class ColorClash(Game):
 
     def _pass(self, seat: int) -> list[Event]:
         events: list[Event] = [{"type": "pass", "seat": seat}]
+        self.called[seat] = False  # a call is for the play it comes before, this turn only
         self.passes += 1
         if self.passes >= 2 * self._active_count():
             events.append({"type": "dead_round"})
@@ -1157,6 +1159,14 @@ class ColorClash(Game):
         if self.stack:
             return self._do_take(seat, action)
         if not self._can_draw():
+            if self._playable_faces(seat):
+                # Nothing to draw, but the seat could have played: its turn ends, and the
+                # table is not stuck (a dead round is nobody able to play or draw, 5.9).
+                self.called[seat] = False
+                self.passes = 0
+                events = [{"type": "pass", "seat": seat}]
+                self._advance(events)
+                return events
             return self._pass(seat)
         events = self._do_draw(seat, action)
         if self.phase == DRAWN and self.turn == seat:
