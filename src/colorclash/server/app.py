@@ -22,6 +22,7 @@ import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -559,6 +560,29 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
         return FileResponse(index, media_type="text/html")
+
+    # Every /api path the routes above do not answer with this method ends here, before
+    # the static files (which would answer any GET or HEAD with 404, and any other method
+    # with a 405 that allows GET): a known path with a wrong method is 405 with the methods
+    # it does allow, an unknown one 404, both in the error format.
+    api_routes = [r for r in app.router.routes
+                  if isinstance(r, APIRoute) and r.path.startswith("/api/")]
+
+    async def api_fallback(request: Request) -> JSONResponse:
+        path = request.url.path
+        allowed = sorted({m for r in api_routes if r.path_regex.match(path)
+                          for m in (r.methods or ())})
+        if allowed:
+            return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
+                                content={"error": {"code": "method_not_allowed", "message":
+                                         f"{request.method} is not allowed on {path}; "
+                                         f"use {', '.join(allowed)}"}})
+        return JSONResponse(status_code=404, content={"error": {
+            "code": "not_found", "message": f"no such path: {path}"}})
+
+    every_method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    for pattern in ("/api", "/api/{rest:path}"):
+        app.add_route(pattern, api_fallback, methods=every_method, include_in_schema=False)
 
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

@@ -1,0 +1,76 @@
+"""REST and WebSocket answers agree with docs/protocol.md sections 1, 5 and 7 in the
+corners an audit found: wrong methods, wrong JSON types, empty bodies, empty levels and
+out-of-range numbers."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from colorclash.server.config import Settings
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+
+pytestmark = pytest.mark.timeout(120)
+
+POST_ONLY = ("/api/rooms", "/api/practice", "/api/play-now", "/api/quick-match",
+             "/api/rooms/ABCDEF/join")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("rest") / "rest.sqlite3"
+    with InProcessServer(f"sqlite:///{db}", Settings(**LIFTED_LIMITS)) as srv:
+        yield srv
+
+
+def _request(srv, method: str, path: str, body: bytes | None = None,
+             content_type: str | None = "application/json"
+             ) -> tuple[int, dict, dict[str, str]]:
+    headers = {"Content-Type": content_type} if content_type else {}
+    req = urllib.request.Request(srv.url + path, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            raw, status, got = r.read(), r.status, dict(r.headers)
+    except urllib.error.HTTPError as exc:
+        raw, status, got = exc.read(), exc.code, dict(exc.headers)
+    return status, (json.loads(raw) if raw else {}), got
+
+
+@pytest.mark.parametrize("path", POST_ONLY)
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH"])
+def test_a_wrong_method_on_a_post_only_path_is_405_with_allow(server, path, method):
+    status, body, headers = _request(server, method, path)
+    assert status == 405, (method, path, body)
+    assert body["error"]["code"] == "method_not_allowed" and body["error"]["message"]
+    assert headers.get("allow") == "POST"
+
+
+def test_wrong_methods_elsewhere_in_the_api_name_the_methods_that_work(server):
+    status, body, headers = _request(server, "POST", "/api/games")
+    assert (status, body["error"]["code"], headers.get("allow")) == (
+        405, "method_not_allowed", "GET")
+    status, body, headers = _request(server, "PUT", "/api/quick-match/some-ticket")
+    assert (status, body["error"]["code"], headers.get("allow")) == (
+        405, "method_not_allowed", "DELETE, GET")
+    status, body, headers = _request(server, "HEAD", "/api/rooms")
+    assert (status, headers.get("allow")) == (405, "POST")
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])
+@pytest.mark.parametrize("path", ["/api/nothing-here", "/api/rooms/ABCDEF/join/more",
+                                  "/api"])
+def test_an_unknown_api_path_is_404_not_found_for_every_method(server, method, path):
+    status, body, _ = _request(server, method, path)
+    assert status == 404, (method, path, body)
+    if method != "HEAD":
+        assert body["error"]["code"] == "not_found" and body["error"]["message"]
+
+
+def test_the_browser_client_is_still_served(server):
+    with urllib.request.urlopen(server.url + "/", timeout=10) as r:
+        assert r.status == 200 and r.headers["content-type"].startswith("text/html")
+    status, body, _ = _request(server, "GET", "/api/games")
+    assert status == 200 and body["games"]
