@@ -74,3 +74,25 @@ def test_the_browser_client_is_still_served(server):
         assert r.status == 200 and r.headers["content-type"].startswith("text/html")
     status, body, _ = _request(server, "GET", "/api/games")
     assert status == 200 and body["games"]
+
+
+NAMED = ("/api/rooms", "/api/practice", "/api/play-now")
+
+
+@pytest.mark.parametrize("path", NAMED)
+@pytest.mark.parametrize("name", [123, None, True, ["Ana"], {"n": "Ana"}])
+def test_a_name_of_the_wrong_json_type_is_bad_message(server, path, name):
+    status, body, _ = _request(server, "POST", path, json.dumps({"name": name}).encode())
+    assert (status, body["error"]["code"]) == (422, "bad_message"), body
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "Computer", "a\tb"])
+def test_a_text_that_is_not_an_acceptable_name_is_still_bad_name(server, name):
+    for path in NAMED:
+        status, body, _ = _request(server, "POST", path, json.dumps({"name": name}).encode())
+        assert (status, body["error"]["code"]) == (422, "bad_name"), (path, body)
+    host = _request(server, "POST", "/api/rooms", b'{"name": "Ana"}')[1]
+    path = f"/api/rooms/{host['code']}/join"
+    assert _request(server, "POST", path, json.dumps({"name": name}).encode())[1][
+        "error"]["code"] == "bad_name"
+    assert _request(server, "POST", path, b'{"name": 7}')[1]["error"]["code"] == "bad_message"

@@ -275,8 +275,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         for err in errors[:3]:
             loc = [str(x) for x in err.get("loc", ()) if x != "body"]
             parts.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
-            if loc == ["name"] and err.get("type") != "extra_forbidden":
-                code = "bad_name"
+            if loc == ["name"] and err.get("type") == "value_error":
+                code = "bad_name"  # a text that is not an acceptable name (clean_name);
+                # a name of the wrong JSON type (123, null) stays bad_message
         return JSONResponse(status_code=422, content={"error": {
             "code": code, "message": "; ".join(parts) or "invalid request"}})
 
