@@ -4,8 +4,8 @@ out-of-range numbers."""
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
 import urllib.request
 
 import pytest
@@ -29,13 +29,16 @@ def server(tmp_path_factory):
 def _request(srv, method: str, path: str, body: bytes | None = None,
              content_type: str | None = "application/json"
              ) -> tuple[int, dict, dict[str, str]]:
+    """One request; ``content_type=None`` sends no Content-Type header at all (urllib
+    would add a form's)."""
     headers = {"Content-Type": content_type} if content_type else {}
-    req = urllib.request.Request(srv.url + path, data=body, method=method, headers=headers)
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            raw, status, got = r.read(), r.status, dict(r.headers)
-    except urllib.error.HTTPError as exc:
-        raw, status, got = exc.read(), exc.code, dict(exc.headers)
+        conn.request(method, path, body=body, headers=headers)
+        r = conn.getresponse()
+        raw, status, got = r.read(), r.status, {k.lower(): v for k, v in r.getheaders()}
+    finally:
+        conn.close()
     return status, (json.loads(raw) if raw else {}), got
 
 
@@ -96,3 +99,29 @@ def test_a_text_that_is_not_an_acceptable_name_is_still_bad_name(server, name):
     assert _request(server, "POST", path, json.dumps({"name": name}).encode())[1][
         "error"]["code"] == "bad_name"
     assert _request(server, "POST", path, b'{"name": 7}')[1]["error"]["code"] == "bad_message"
+
+
+@pytest.mark.parametrize("content_type", ["application/json", None])
+def test_an_empty_body_is_the_empty_object(server, content_type):
+    """Every field of the POST bodies is optional: no body at all means {}."""
+    for path, status in (("/api/rooms", 201), ("/api/practice", 201),
+                         ("/api/play-now", 201), ("/api/quick-match", 202)):
+        for body in (b"", None):
+            got, answer, _ = _request(server, "POST", path, body, content_type)
+            assert got == status, (path, body, content_type, answer)
+            assert answer.get("token") or answer.get("ticket")
+    host = _request(server, "POST", "/api/rooms", b"", content_type)[1]
+    room = _request(server, "GET", f"/api/rooms/{host['code']}")[1]
+    assert room["seats"][0]["name"] == "Player" and room["settings"]["preset"] == (
+        "classic-table")
+    got, ticket, _ = _request(server, "POST", f"/api/rooms/{host['code']}/join", b"",
+                              content_type)
+    assert got == 200 and ticket["seat"] == 1
+    room = _request(server, "GET", f"/api/rooms/{host['code']}")[1]
+    assert room["seats"][1]["name"] == "Player 2"  # a taken name gets a number
+
+
+def test_a_body_without_a_content_type_is_refused_as_not_json(server):
+    got, answer, _ = _request(server, "POST", "/api/rooms", b'{"name": "Ana"}', None)
+    assert (got, answer["error"]["code"]) == (400, "bad_json")
+    assert "Content-Type" in answer["error"]["message"]

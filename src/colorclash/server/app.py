@@ -267,7 +267,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         elif any(isinstance(err.get("input"), float) and not math.isfinite(err["input"])
                  for err in errors):
             not_json = "numbers must be finite: NaN, Infinity and 1e999 are not JSON"
-        elif "json" not in request.headers.get("content-type", "json"):
+        elif "json" not in request.headers.get("content-type", ""):
+            # text/plain, a form, or no Content-Type at all (FastAPI reads a body as JSON
+            # only when told so; an empty body, with or without it, is {})
             not_json = "send the body as JSON, with Content-Type: application/json"
         if not_json:
             return JSONResponse(status_code=400, content={"error": {
@@ -307,9 +309,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return games.presets_public()
 
     @app.post("/api/rooms", response_model=SeatTicket, status_code=201, tags=["rooms"])
-    async def create_room(body: CreateRoomBody, request: Request) -> dict[str, Any]:
-        """Create a private room; the host sits in seat 0."""
+    async def create_room(request: Request, body: CreateRoomBody | None = None
+                          ) -> dict[str, Any]:
+        """Create a private room; the host sits in seat 0. Every field is optional: an
+        empty body is ``{}``."""
         limit(request, "create")
+        body = body or CreateRoomBody()
         room, seat, token = hub().create_private(body.name, body.preset, body.seats,
                                                  body.clock, body.match, body.host_key,
                                                  game=body.game, options=body.options)
@@ -317,9 +322,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return seat_ticket(request, room.code, seat, token)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatTicket, tags=["rooms"])
-    async def join_room(code: str, body: JoinBody, request: Request) -> dict[str, Any]:
-        """Take a seat in a private room's lobby (an empty one unless `seat` is given)."""
+    async def join_room(code: str, request: Request, body: JoinBody | None = None
+                        ) -> dict[str, Any]:
+        """Take a seat in a private room's lobby (an empty one unless `seat` is given).
+        Every field is optional: an empty body is ``{}``."""
         limit(request, "join")
+        body = body or JoinBody()
         got = await on_room(request, "join", code, body.name, body.seat)
         return seat_ticket(request, got["code"], got["seat"], got["token"])
 
@@ -352,9 +360,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return await on_room(request, "record", code, match)
 
     @app.post("/api/practice", response_model=SeatTicket, status_code=201, tags=["play"])
-    async def practice(body: PracticeBody, request: Request) -> dict[str, Any]:
-        """You against 1-5 computer players; dealt at once."""
+    async def practice(request: Request, body: PracticeBody | None = None
+                       ) -> dict[str, Any]:
+        """You against 1-5 computer players; dealt at once. Every field is optional: an
+        empty body is ``{}``."""
         limit(request, "create")
+        body = body or PracticeBody()
         room, seat, token = hub().create_practice(body.name, body.bots, body.level,
                                                   body.preset, body.clock, body.match,
                                                   game=body.game, options=body.options)
