@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from colorclash.client import Client, ClientError
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
@@ -125,3 +126,32 @@ def test_a_body_without_a_content_type_is_refused_as_not_json(server):
     got, answer, _ = _request(server, "POST", "/api/rooms", b'{"name": "Ana"}', None)
     assert (got, answer["error"]["code"]) == (400, "bad_json")
     assert "Content-Type" in answer["error"]["message"]
+
+
+# ------------------------------------------------------------------ levels and ranges
+async def _error_of(conn, type_: str, **fields) -> dict:
+    await conn.send(type_, **fields)
+    return await conn.wait_for(lambda m: m["type"] in ("error", "state"))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+async def test_an_empty_level_is_refused_like_any_unknown_level(server, game):
+    c = Client(server.url)
+    for level in ("", "godlike"):
+        with pytest.raises(ClientError) as err:
+            await c.request("POST", "/api/practice", {"game": game, "level": level})
+        assert (err.value.status, err.value.code) == (422, "bad_settings"), level
+    host = await c.create_room("Ana", game=game, seats=2)
+    async with await c.connect(host["code"], host["token"]) as me:
+        await me.wait_state(lambda s: True)
+        for level in ("", "godlike"):
+            msg = await _error_of(me, "add_bot", seat=1, level=level)
+            assert (msg["type"], msg.get("code")) == ("error", "bad_settings"), (level, msg)
+        room = await c.room(host["code"])
+        assert room["seats"][1]["kind"] == "empty"
+        await me.send("add_bot", seat=1)  # no level: the game's default
+        st = await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+        listed = {g["key"]: g for g in (await c.request("GET", "/api/games"))["games"]}
+        assert st["room"]["seats"][1]["level"] == listed[game]["default_level"]
+

@@ -73,7 +73,9 @@ class Lobby:
         if not isinstance(bots, int) or not 1 <= bots <= d.max_seats - 1:
             raise ProtocolError("bad_settings", f"practice takes 1 to {d.max_seats - 1} "
                                 f"computer players in {d.name}", status=422)
-        level = games.check_level(d.key, level or games.default_level(d.key))
+        # None is "the game's default"; any text, "" included, must be one of its levels
+        level = games.check_level(d.key, games.default_level(d.key) if level is None
+                                  else level)
         settings = games.check_settings(d.key, preset, bots + 1, options, guest=False)
         room = self.hub.new_room(kind, settings)
         token = self.seat_human(room, 0, name)
@@ -168,7 +170,8 @@ class Lobby:
     def add_bot(self, room: Room, seat: int, target: int, level: str | None) -> None:
         self.need_host(room, seat, "add_bot")
         self.need_lobby(room, "add_bot")
-        level = level or games.default_level(room.game_key)
+        if level is None:  # "" is refused like any unknown level, not taken as the default
+            level = games.default_level(room.game_key)
         try:
             games.check_level(room.game_key, level)
         except ProtocolError as exc:
