@@ -155,3 +155,35 @@ async def test_an_empty_level_is_refused_like_any_unknown_level(server, game):
         listed = {g["key"]: g for g in (await c.request("GET", "/api/games"))["games"]}
         assert st["room"]["seats"][1]["level"] == listed[game]["default_level"]
 
+
+HUGE = (2**63, 10**30, -(10**30))
+
+
+@pytest.mark.asyncio
+async def test_out_of_range_integers_get_the_commands_own_code_however_large(server):
+    """protocol.md section 7: out of range is the command's code, whatever the size
+    (an integer beyond 64 bits was read as a float and refused as bad_message)."""
+    c = Client(server.url)
+    host = await c.create_room("Ana", seats=3)
+    async with await c.connect(host["code"], host["token"]) as me:
+        await me.wait_state(lambda s: True)
+        for n in HUGE:
+            for type_, fields, code in (
+                    ("add_bot", {"seat": n}, "bad_seat"),
+                    ("remove_bot", {"seat": n}, "bad_seat"),
+                    ("settings", {"settings": {"seats": n}}, "bad_settings"),
+                    ("settings", {"settings": {"clock": n}}, "bad_settings"),
+                    ("settings", {"settings": {"options": {"clock": n}}}, "bad_settings")):
+                msg = await _error_of(me, type_, **fields)
+                assert (msg["type"], msg.get("code")) == ("error", code), (type_, n, msg)
+        # a float is still a value of the wrong type
+        msg = await _error_of(me, "add_bot", seat=1e30)
+        assert msg.get("code") == "bad_message"
+    for n in HUGE:
+        for path, body, code in (("/api/rooms", {"seats": n}, "bad_settings"),
+                                 ("/api/rooms", {"clock": n}, "bad_settings"),
+                                 ("/api/practice", {"bots": n}, "bad_settings"),
+                                 (f"/api/rooms/{host['code']}/join", {"seat": n}, "bad_seat")):
+            with pytest.raises(ClientError) as err:
+                await c.request("POST", path, body)
+            assert (err.value.status, err.value.code) == (422, code), (path, body)

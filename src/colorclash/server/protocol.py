@@ -259,15 +259,25 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# Twenty digits in a row: possibly an integer beyond 64 bits, which orjson reads as a
+# float (10**30 became 1e30, and a seat or a clock of that size was refused as a value of
+# the wrong type, bad_message, instead of out of range).
+_LONG_DIGITS = re.compile(r"[0-9]{20}")
+
+
 def loads_strict(raw: str | bytes) -> Any:
     """``json.loads`` that refuses NaN, Infinity and numbers that overflow to infinity
     (Python's json module accepts all three; they are not JSON). orjson, which refuses
     them too, reads every frame first; what it refuses goes through the json module, so
-    that the error says why."""
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
+    that the error says why. A frame with a very long number goes to the json module
+    at once, so that an integer stays an integer however large (the command then refuses
+    it as out of range: ``bad_seat``, ``bad_settings``)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    if not _LONG_DIGITS.search(text):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
     return json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
