@@ -6,7 +6,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,29 @@ async def test_the_client_command_plays_a_seat_to_the_end(server, game):
     assert rc == 0
     result = json.loads(out.getvalue().strip().splitlines()[-1])
     assert set(result) >= {"scores", "winners"}
+
+
+@pytest.mark.asyncio
+async def test_the_client_command_says_what_the_server_refused_in_one_line(server):
+    """A refused request (here a name kept for computers) is one line with the server's
+    code and message and exit status 1, not a traceback."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = await _main(["--url", server.url, "--play-now", "--name", "Bot"])
+    assert rc == 1
+    lines = err.getvalue().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "bad_name" in lines[0] and "422" in lines[0] and "computer" in lines[0]
+
+
+def test_python_m_colorclash_client_exits_1_without_a_traceback(server):
+    src = Path(__file__).resolve().parent.parent / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(src), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "colorclash.client", "--url", server.url,
+                           "--play-now", "--name", "Bot"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
+    assert proc.stderr.startswith("python -m colorclash.client: error: bad_name (HTTP 422): ")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -351,7 +352,8 @@ class SeatConnection:
 async def _main(argv: list[str] | None = None) -> int:
     from colorclash.bots import default_level, make_bot
 
-    p = argparse.ArgumentParser(description="Play one seat with a computer player.")
+    p = argparse.ArgumentParser(prog="python -m colorclash.client",
+                                description="Play one seat with a computer player.")
     p.add_argument("--url", default="http://127.0.0.1:8000")
     p.add_argument("--code")
     p.add_argument("--token")
@@ -363,17 +365,22 @@ async def _main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", default=None,
                    help="the level that plays this seat (default: the game's default level)")
     args = p.parse_args(argv)
-    client = Client(args.url)
-    if args.play_now:
-        ticket = await client.play_now(args.name, game=args.game)
-        args.code, args.token = ticket["code"], ticket["token"]
-    if not (args.code and args.token):
+    if not args.play_now and not (args.code and args.token):
         p.error("give --code and --token, or --play-now")
-    async with await client.connect(args.code, args.token) as seat:
-        game = (seat.room or {}).get("game", args.game)
-        st = await seat.play(make_bot(args.level or default_level(game), game=game),
-                             timeout=3600)
-        print(json.dumps(st["view"]["result"]))
+    client = Client(args.url)
+    try:
+        if args.play_now:
+            ticket = await client.play_now(args.name, game=args.game)
+            args.code, args.token = ticket["code"], ticket["token"]
+        async with await client.connect(args.code, args.token) as seat:
+            game = (seat.room or {}).get("game", args.game)
+            st = await seat.play(make_bot(args.level or default_level(game), game=game),
+                                 timeout=3600)
+            print(json.dumps(st["view"]["result"]))
+    except ClientError as exc:  # the server refused: its code and message, no traceback
+        status = f" (HTTP {exc.status})" if exc.status else ""
+        print(f"{p.prog}: error: {exc.code}{status}: {exc.message}", file=sys.stderr)
+        return 1
     return 0
 
 
