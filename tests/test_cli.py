@@ -37,3 +37,19 @@ def test_each_named_benchmark_has_its_script():
 
     for name in BENCHMARKS:
         assert (_benchmarks_dir() / f"{name.replace('-', '_')}.py").exists(), name
+
+
+def test_dash_h_is_help_on_every_command():
+    for args in ([], ["serve"], ["simulate"], ["verify"], ["bench"]):
+        short = runner.invoke(app, [*args, "-h"])
+        assert short.exit_code == 0, (args, short.output)
+        text = _text(short.output)
+        assert "Usage:" in text and "--help -h" in text, args  # rich's help lists both
+        assert short.output == runner.invoke(app, [*args, "--help"]).output, args
+
+
+def test_after_a_benchmark_name_the_help_options_are_the_benchmarks():
+    for flag in ("-h", "--help"):
+        out = runner.invoke(app, ["bench", "engine", flag])
+        assert out.exit_code == 0, out.output
+        assert "usage: colorclash bench engine" in out.output

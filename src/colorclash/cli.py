@@ -16,6 +16,8 @@ app = typer.Typer(
     help="Color Clash: colour card games in the browser.",
     no_args_is_help=True,
     add_completion=False,
+    # -h as well as --help, on every command (the sub-commands inherit it)
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -79,7 +81,10 @@ BENCHMARKS = {
 }
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+# Everything after NAME is the benchmark's own (allow_interspersed_args off): `colorclash
+# bench engine -h` is the engine benchmark's help, `colorclash bench -h` this command's.
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                               "allow_interspersed_args": False},
              epilog="Benchmarks: " + "; ".join(f"{k}: {v}" for k, v in BENCHMARKS.items())
              + ". Their options: colorclash bench NAME -h.")
 def bench(
