@@ -187,3 +187,34 @@ async def test_out_of_range_integers_get_the_commands_own_code_however_large(ser
             with pytest.raises(ClientError) as err:
                 await c.request("POST", path, body)
             assert (err.value.status, err.value.code) == (422, code), (path, body)
+
+
+# ------------------------------------------------------------------ wording of messages
+def test_a_range_of_one_number_is_said_as_that_number(server):
+    status, body, _ = _request(server, "POST", "/api/rooms",
+                               b'{"game": "rainbow", "seats": 3}')
+    assert (status, body["error"]["code"]) == (422, "bad_settings")
+    assert body["error"]["message"] == "Rainbow is played by 2 seats"
+    status, body, _ = _request(server, "POST", "/api/practice", b'{"game": "rainbow", "bots": 2}')
+    assert body["error"]["message"] == "practice takes 1 computer player in Rainbow"
+    status, body, _ = _request(server, "POST", "/api/rooms", b'{"seats": 9}')
+    assert body["error"]["message"] == "Color Clash is played by 2 to 6 seats"
+    status, body, _ = _request(server, "POST", "/api/practice", b'{"bots": 6}')
+    assert body["error"]["message"] == "practice takes 1 to 5 computer players in Color Clash"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game, until", [("color-clash", "until the next round"),
+                                         ("coloretto", "until you connect to it again"),
+                                         ("rainbow", "until you connect to it again")])
+async def test_substituted_says_when_the_seat_comes_back_in_each_game(server, game, until):
+    c = Client(server.url)
+    ticket = await c.practice("Ana", game=game)
+    async with await c.connect(ticket["code"], ticket["token"]) as me:
+        await me.wait_state(lambda s: s["room"]["status"] == "playing")
+        await me.send("leave")
+        await me.wait_state(lambda s: s["room"]["seats"][0]["substitute"])
+        await me.act({"type": "draw"})
+        err = await me.wait_for(lambda m: m["type"] == "error")
+        assert err["code"] == "substituted"
+        assert err["message"].endswith(until), err

@@ -37,6 +37,13 @@ def engine_options(settings: dict[str, Any]) -> dict[str, Any]:
     return {name: settings[name] for name in option_names(settings) if name in settings}
 
 
+def count_range(low: int, high: int, noun: str) -> str:
+    """"2 to 6 seats", or "2 seats" when both bounds are one number ("1 seat")."""
+    if low == high:
+        return f"{low} {noun}" + ("" if low == 1 else "s")
+    return f"{low} to {high} {noun}s"
+
+
 def check_settings(game: str | None, preset: str | None, seats: int | None,
                    options: dict[str, Any], guest: bool) -> dict[str, Any]:
     """A room's settings, checked against the game's definition (``bad_settings``,
@@ -49,8 +56,8 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     seats = d.default_seats if seats is None else seats
     if not isinstance(seats, int) or isinstance(seats, bool) \
             or not d.min_seats <= seats <= d.max_seats:
-        raise ProtocolError("bad_settings", f"{d.name} is played by {d.min_seats} to "
-                            f"{d.max_seats} seats", status=422)
+        raise ProtocolError("bad_settings", f"{d.name} is played by "
+                            f"{count_range(d.min_seats, d.max_seats, 'seat')}", status=422)
     if guest and seats > GUEST_MAX_SEATS:
         raise ProtocolError("guest_limit", f"a room opened without a host key holds at most "
                             f"{GUEST_MAX_SEATS} seats", status=422)

@@ -71,8 +71,9 @@ class Lobby:
         if bots is None:
             bots = d.default_seats - 1
         if not isinstance(bots, int) or not 1 <= bots <= d.max_seats - 1:
-            raise ProtocolError("bad_settings", f"practice takes 1 to {d.max_seats - 1} "
-                                f"computer players in {d.name}", status=422)
+            raise ProtocolError("bad_settings", "practice takes "
+                                f"{games.count_range(1, d.max_seats - 1, 'computer player')}"
+                                f" in {d.name}", status=422)
         # None is "the game's default"; any text, "" included, must be one of its levels
         level = games.check_level(d.key, games.default_level(d.key) if level is None
                                   else level)

@@ -97,8 +97,13 @@ class Table:
             raise ProtocolError("illegal_action", f"{action['type']!r} is applied by the server "
                                 "only", ref="action")
         if room.seats[seat].substitute:
-            raise ProtocolError("substituted", "a computer substitute plays your seat until the "
-                                "next round", ref="action")
+            # Color Clash's rules keep a substitute to the end of the round; games whose
+            # rules do not track substitutes give the seat back when its player connects
+            # again (Hub.attach).
+            until = ("the next round" if "substitute" in self.server_actions(room)
+                     else "you connect to it again")
+            raise ProtocolError("substituted", "a computer substitute plays your seat until "
+                                f"{until}", ref="action")
         to_act = room.game.to_act
         if seat not in to_act:
             who = ", ".join(str(s) for s in to_act) or "nobody"
