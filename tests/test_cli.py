@@ -53,3 +53,18 @@ def test_after_a_benchmark_name_the_help_options_are_the_benchmarks():
         out = runner.invoke(app, ["bench", "engine", flag])
         assert out.exit_code == 0, out.output
         assert "usage: colorclash bench engine" in out.output
+
+
+def test_the_readme_simulate_line_names_levels_every_game_has():
+    import re
+    from pathlib import Path
+
+    from colorclash.bots import levels
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("colorclash simulate "))
+    games = re.search(r"--game (\S+)", line).group(1).split("|")
+    bots = re.search(r"--bots ([a-z,]+)", line).group(1).split(",")
+    assert games == ["color-clash", "coloretto", "rainbow"]
+    for game in games:
+        assert set(bots) <= set(levels(game)), (game, bots)

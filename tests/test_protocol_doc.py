@@ -337,3 +337,16 @@ async def _documented_objects(server) -> None:
     assert doc_record["options"] == record["options"]
     assert set(doc_record["result"]) <= set(record["result"])
     assert set(_example_with_key("qr")) == set(t)
+
+
+def test_play_now_section_names_each_games_default_level():
+    from colorclash.bots import default_level
+    from colorclash.engine import GAMES
+
+    start = DOC.index("### `POST /api/play-now`")
+    text = " ".join(DOC[start:DOC.index("\n###", start + 1)].split())
+    said = dict(re.findall(r"`([a-z]+)` in ([A-Z][a-z]+(?: [A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)",
+                           text))
+    for key, d in GAMES.items():
+        assert any(d.name in names and level == default_level(key)
+                   for level, names in said.items()), (key, said)
