@@ -298,8 +298,11 @@ def test_substitute_cannot_score_and_if_it_goes_out_first_nobody_scores():
     assert g.result["scores"] == [99, 0, 79]
     g = table("classic-table", [["R7"], ["R-skip", "W", "G9"], ["Y-bomb", "B0"]], "R5", FILLER)
     g.apply(0, {"type": "substitute", "on": True})
-    g.apply(0, {"type": "play", "card": "R7"})
+    events = g.apply(0, {"type": "play", "card": "R7"})
     assert g.result["scores"] == [0, 0, 0]
+    # nobody scores, and nobody wins: the seat nobody was playing does not win the match
+    assert g.result["winners"] == []
+    assert next(e for e in events if e["type"] == "round_over")["winners"] == []
     g = table("standard", [["R7"], ["R-skip", "W", "G9"]], "R5", FILLER)
     g.apply(0, {"type": "substitute", "on": True})
     g.apply(0, {"type": "play", "card": "R7"})

@@ -99,3 +99,16 @@ def test_the_end_of_each_kind_of_table_offers_a_way_on(open_page):
     page.wait_for_function("window.__devReady === true")
     assert cat["results.waitHost"] not in page.inner_text(".results")
     assert page.locator(".results button", has_text=cat["results.findPlayers"]).count() == 1
+
+
+def test_a_game_a_computer_substitute_ended_says_why_nobody_won(open_page):
+    """A substitute that goes out first scores nothing and wins nothing (spec 9): the
+    results say so, and tell it apart from a round nobody could finish."""
+    cat = catalog("en")
+    page = open_page(PHONE, path="/dev.html?scene=game-over-substitute")
+    page.wait_for_function("window.__devReady === true")
+    text = page.inner_text(".results")
+    assert cat["results.howSubstitute"] in text and cat["results.howNobody"] not in text
+    page.goto("/dev.html?scene=game-over-guest")  # nobody went out at all
+    page.wait_for_function("window.__devReady === true")
+    assert cat["results.howNobody"] in page.inner_text(".results")

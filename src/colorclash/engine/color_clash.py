@@ -970,7 +970,9 @@ class ColorClash(Game):
         for s in range(self.n):
             self.scores[s] += points[s]
         self.round_scores.append(points)
-        winners = [] if winner is None else [winner]
+        # A computer substitute going out first: "nobody scores that round" (spec 9), and
+        # nobody wins it either (the absent player's seat won one-round matches).
+        winners = [] if winner is None or winner in self.substitutes else [winner]
         events.append({"type": "round_over", "round": self.round_no, "winners": list(winners),
                        "points": list(points), "scores": list(self.scores)})
         if o.rounds == 0:

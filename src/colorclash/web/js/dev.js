@@ -366,6 +366,14 @@ const SCENES = {
   }),
 };
 
+// A computer substitute went out first: nobody scores, nobody wins (spec 9).
+SCENES["game-over-substitute"] = () => {
+  const scene = SCENES["game-over-guest"]();
+  scene.room = { ...scene.room, seats: scene.room.seats.map((x) => (x.seat === 1 ? { ...x, substitute: true, label: "Computer" } : x)) };
+  scene.view = { ...scene.view, out: [1], substitutes: [1], counts: [2, 0, 5, 3] };
+  return scene;
+};
+
 // Your turn with 7 seconds left: the seconds show beside the ring.
 SCENES["clock-low"] = () => ({ ...SCENES.table(), clock: { kind: "turn", seat: 0, remaining_ms: 7000, seconds: 30 } });
 
