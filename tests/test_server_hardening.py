@@ -93,6 +93,54 @@ def test_a_slow_client_is_cut_after_the_header_timeout(tmp_path):
         s.close()
 
 
+def test_huge_request_headers_are_refused_at_16_kib_and_cost_nothing_more(tmp_path):
+    """An endless header, URL or run of header lines is answered 431 as soon as it passes
+    16 KiB (one connection sending one for 9 s took 2 GB and stalled every room), while
+    ordinary requests, a body of 16 KiB in one segment included, go through."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        for head in (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 40_000,
+                     b"GET /" + b"u" * 40_000,
+                     b"GET /healthz HTTP/1.1\r\n" + b"X-A: b\r\n" * 6_000):
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            try:
+                s.sendall(head)
+            except OSError:
+                pass  # refused while still sending: fine
+            answer = _closed_by_server(s, wait=3.0)
+            s.close()
+            assert answer is not None and answer.startswith(b"HTTP/1.1 431"), answer
+        body = json.dumps({"name": "Ana", "pad": "x" * 16_000}).encode()[:16_300]
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        answer = s.recv(4096)
+        s.close()
+        assert not answer.startswith(b"HTTP/1.1 431"), answer  # the body is no header
+        assert _healthz(srv.url)["ok"] is True
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_like_slow_headers(tmp_path):
+    """The request's clock runs until its body has arrived: a slow body (a byte every few
+    seconds) was never cut, and 40 addresses of them could hold every connection."""
+    settings = Settings(header_timeout=0.6, max_pending_per_address=4)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        slow = []
+        for _ in range(10):
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{")
+            slow.append(s)
+        try:
+            assert srv.guard.stats()["pending"] <= 4  # evicted like slow headers
+            answers = [_closed_by_server(s, wait=3.0) for s in slow]
+            assert all(a is not None and b"408" in a for a in answers), answers
+            assert srv.guard.stats()["connections"] <= 1
+            assert _healthz(srv.url)["ok"] is True
+        finally:
+            for s in slow:
+                s.close()
+
+
 def _get(port: int) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
     s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -6,9 +6,13 @@ filled the process's file limit, and nobody else could connect. :class:`Connecti
 counts the connections of one server (per address and in total) and is used by the
 protocol classes that :func:`guarded_protocol` derives from uvicorn's:
 
-- **incomplete requests** ("pending": no complete request headers yet) are closed with
-  ``408`` after ``header_timeout`` seconds (from the connection, or from the end of the
-  previous response on a keep-alive connection);
+- **incomplete requests** ("pending": the request's headers and body have not all
+  arrived) are closed with ``408`` after ``header_timeout`` seconds (from the connection,
+  or from the end of the previous response on a keep-alive connection): a body sent a byte
+  every few seconds is as slow as headers sent that way;
+- request headers over ``MAX_HEAD_BYTES`` (16 KiB) get ``431`` at once: uvicorn keeps
+  whatever headers arrive, and their parsing slowed as they grew (one connection sending
+  an endless header for 9 s took 2 GB and stalled every room for seconds);
 - one address holds at most ``max_pending_per_address`` pending connections: a new one
   **evicts the oldest** pending one of that address, so a real request (whose headers
   arrive at once) always gets in, while a slow client only competes with itself;
@@ -59,7 +63,10 @@ def _response(status: str, code: str, message: str) -> bytes:
 
 
 TOO_SLOW = _response("408 Request Timeout", "too_slow",
-                     "the request headers did not arrive in time")
+                     "the request did not arrive in time")
+MAX_HEAD_BYTES = 16 * 1024
+TOO_LARGE_HEAD = _response("431 Request Header Fields Too Large", "too_large",
+                           f"request headers over {MAX_HEAD_BYTES // 1024} KiB")
 OVERLOADED = _response("503 Service Unavailable", "overloaded",
                        "too many connections; try again shortly")
 
@@ -110,7 +117,8 @@ class ConnectionGuard:
         self.pending_per_address[address] = self.pending_per_address.get(address, 0) + 1
 
     def request_arrived(self, proto: Any) -> None:
-        """The request headers are complete: no longer pending."""
+        """The request (its headers and body, or a WebSocket upgrade) is complete: no
+        longer pending."""
         address = self.pending.pop(proto, None)
         if address is not None:
             self._dec(self.pending_per_address, address)
@@ -167,6 +175,8 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
             self._cc_address = person_address(str(peer[0])) if peer else "?"
             self._cc_counted = False
             self._cc_closing = False
+            self._cc_head = 0  # bytes of the current request's headers so far
+            self._cc_in_head = True
             self._cc_timer: asyncio.TimerHandle | None = None
             if not self._cc_guard.admit(self, self._cc_address):
                 return
@@ -218,6 +228,12 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
         def data_received(self, data: bytes) -> None:
             if self._cc_closing:
                 return  # answered already: what the client still sends is dropped
+            if self._cc_in_head:
+                end = data.find(b"\r\n\r\n")
+                self._cc_head += len(data) if end < 0 else end
+                if self._cc_head > MAX_HEAD_BYTES:
+                    self.guard_close(TOO_LARGE_HEAD)
+                    return
             super().data_received(data)
 
         def eof_received(self) -> bool | None:
@@ -227,17 +243,25 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
             return super().eof_received()
 
         def on_headers_complete(self) -> None:
+            # still pending, and on the same clock, until the body has arrived too
+            self._cc_in_head = False
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
             self._cc_disarm()
             self._cc_guard.request_arrived(self)
-            super().on_headers_complete()
+            super().on_message_complete()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if self._cc_counted and not self.transport.is_closing() and not self.pipeline:
+                self._cc_head, self._cc_in_head = 0, True
                 self._cc_guard.idle_again(self, self._cc_address)
                 self._cc_arm()
 
         def handle_websocket_upgrade(self) -> None:
+            self._cc_disarm()
+            self._cc_guard.request_arrived(self)
             super().handle_websocket_upgrade()
             ws_protocol = self.transport.get_protocol()
             if ws_protocol is self or not self._cc_counted:
