@@ -235,3 +235,20 @@ async def test_a_direct_socket_that_stays_full_is_closed_too_slow() -> None:
     sock.gate.set()
     await _settle(conn)
     assert sock.closed == (4408, "too slow")
+
+
+@pytest.mark.asyncio
+async def test_a_socket_that_does_not_read_is_closed_at_once_not_behind_its_backlog() -> None:
+    """Queued, the 4408 close waited behind a send that waited for the client to read:
+    the client never got it. With a close-now it goes at once."""
+    sock = DirectSocket()
+    sock.open_ = False
+    sock.gate.clear()  # stuck: nothing drains
+    closed: list[tuple[int, str]] = []
+    conn = Conn(sock.send_text, sock.close, sock.direct, lambda c, r: closed.append((c, r)))
+    for i in range(Conn.MAX_QUEUE + 5):
+        conn.send({"n": i})
+    assert conn.closed and closed == [(4408, "too slow")] and conn.pending == 0
+    conn.send({"n": "more"})  # ignored
+    assert closed == [(4408, "too slow")]
+    conn.stop()

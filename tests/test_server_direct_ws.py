@@ -14,7 +14,14 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
-from colorclash.server.direct_ws import SEND_EXTENSION, DirectSendProtocol, ws_protocol
+from colorclash.server import direct_ws
+from colorclash.server.direct_ws import (
+    CLOSE_EXTENSION,
+    MAX_PINGS,
+    SEND_EXTENSION,
+    DirectSendProtocol,
+    ws_protocol,
+)
 
 pytestmark = pytest.mark.skipif(DirectSendProtocol is None, reason="uvicorn < 0.35")
 
@@ -24,6 +31,7 @@ class MemoryTransport(asyncio.Transport):
         super().__init__()
         self.out = bytearray()
         self.closing = False
+        self.aborted = False
 
     def write(self, data: bytes) -> None:
         self.out += data
@@ -33,6 +41,10 @@ class MemoryTransport(asyncio.Transport):
 
     def close(self) -> None:
         self.closing = True
+
+    def abort(self) -> None:
+        self.closing = True
+        self.aborted = True
 
     def pause_reading(self) -> None:
         pass
@@ -119,3 +131,62 @@ async def test_a_connection_lost_mid_game_refuses_the_direct_send() -> None:
     proto.connection_lost(ConnectionResetError())
     assert scope["extensions"][SEND_EXTENSION]("state") is False
     assert transport.take() == b""
+
+
+def frames(client: ClientProtocol, data: bytes) -> list[Frame]:
+    client.receive_data(data)
+    return [e for e in client.events_received() if isinstance(e, Frame)]
+
+
+def feed(proto: DirectSendProtocol, client: ClientProtocol) -> None:
+    proto.data_received(b"".join(client.data_to_send()))
+
+
+@pytest.mark.asyncio
+async def test_pongs_are_dropped_while_the_peer_reads_nothing_and_a_ping_flood_is_closed():
+    """uvicorn wrote a pong for every ping into a buffer nobody read: a ping flood grew a
+    process by 800 MB in 40 s. Pongs wait for a socket that reads, and past MAX_PINGS
+    pings in the window the socket is closed with 1008."""
+    proto, transport, client, _scope = await open_socket(False)
+    client.send_ping(b"1")
+    feed(proto, client)
+    assert [f.opcode for f in frames(client, transport.take())] == [Opcode.PONG]
+    proto.pause_writing()  # the peer does not read
+    for _ in range(5):
+        client.send_ping(b"x" * 125)
+        feed(proto, client)
+    assert transport.take() == b""  # no pongs piling up
+    proto.resume_writing()
+    for _ in range(MAX_PINGS):
+        client.send_ping(b"y")
+        feed(proto, client)
+    got = frames(client, transport.take())
+    assert got[-1].opcode is Opcode.CLOSE and client.close_rcvd.code == 1008
+    assert transport.closing
+    proto.connection_lost(None)
+
+
+@pytest.mark.asyncio
+async def test_invalid_utf8_closes_1007_without_a_traceback_in_the_log(caplog):
+    proto, transport, client, _scope = await open_socket(False)
+    client.send_text(b"\xff\xfe not text")
+    with caplog.at_level("INFO"):
+        feed(proto, client)
+    frames(client, transport.take())
+    assert client.close_rcvd is not None and client.close_rcvd.code == 1007
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+    proto.connection_lost(None)
+
+
+@pytest.mark.asyncio
+async def test_closing_now_goes_ahead_of_a_full_buffer_and_cuts_a_peer_that_never_reads(
+        monkeypatch):
+    monkeypatch.setattr(direct_ws, "ABORT_AFTER", 0.05)
+    proto, transport, client, scope = await open_socket(False)
+    proto.pause_writing()  # full: the ASGI send would wait for ever
+    scope["extensions"][CLOSE_EXTENSION](4408, "too slow")
+    frames(client, transport.take())
+    assert client.close_rcvd.code == 4408 and transport.closing
+    await asyncio.sleep(0.2)
+    assert not proto.tasks  # the app was told of the disconnect and has ended
+    assert transport.aborted  # the peer never read its close: the connection is cut

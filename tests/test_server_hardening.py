@@ -382,6 +382,29 @@ async def test_flooding_sockets_are_shed_and_a_bystander_keeps_playing(tmp_path)
         await me.close()
 
 
+@pytest.mark.asyncio
+async def test_a_websocket_ping_flood_is_closed_1008_and_costs_no_memory(tmp_path):
+    """Control frames never reach the app's rate limit: a client sending pings as fast as
+    it could (and reading nothing) grew the process by 800 MB in 40 s. Now the socket is
+    closed with 1008 after 30 pings in 10 s, and a bystander is answered at once."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana")
+        ws_url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={t['token']}"
+        async with websockets.connect(ws_url, ping_interval=None) as ws:
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                for i in range(200):
+                    await ws.ping(b"%03d" % i + b"x" * 120)
+                    await asyncio.sleep(0.001)
+                await ws.recv()  # (never reached: the flood is closed before)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        other = await c.create_room("Bo")
+        me = await c.connect(other["code"], other["token"])
+        await me.send("ping", t=3)
+        assert (await me.wait_for(lambda m: m["type"] == "pong", timeout=5))["t"] == 3
+        await me.close()
+
+
 # ------------------------------------------------------------------ 4. secrets in logs
 @pytest.mark.asyncio
 async def test_no_token_or_ticket_reaches_any_log(tmp_path):

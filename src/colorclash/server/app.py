@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from colorclash.server import games
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
-from colorclash.server.direct_ws import SEND_EXTENSION
+from colorclash.server.direct_ws import CLOSE_EXTENSION, SEND_EXTENSION
 from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits, person_address
 from colorclash.server.logs import install_redaction
@@ -411,8 +411,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         await ws.close(close_code)
 
     def make_conn(ws: WebSocket) -> Conn:
+        extensions = ws.scope.get("extensions") or {}
         return Conn(ws.send_text, lambda code, reason: ws.close(code, reason),
-                    ws.scope.get("extensions", {}).get(SEND_EXTENSION))
+                    extensions.get(SEND_EXTENSION), extensions.get(CLOSE_EXTENSION))
 
     async def read_loop(ws: WebSocket, conn: Conn, on_message: Any,
                         allowed: tuple[str, ...] | None = None) -> None:

@@ -24,10 +24,12 @@ class Conn:
 
     def __init__(self, send_text: Callable[[str], Awaitable[None]],
                  close: Callable[[int, str], Awaitable[None]],
-                 direct: Callable[[str], bool] | None = None) -> None:
+                 direct: Callable[[str], bool] | None = None,
+                 close_now: Callable[[int, str], None] | None = None) -> None:
         self._send_text = send_text
         self._close = close
         self._direct = direct
+        self._close_now = close_now  # ahead of the queue (server/direct_ws.py)
         self._sending = False  # the writer task is inside an (awaited) ASGI send
         # A deque and one future to wake the writer: cheaper than an asyncio.Queue, whose
         # put and get were ~5% of a busy process (four sends per action).
@@ -66,9 +68,15 @@ class Conn:
             return  # nothing queued before it, and the socket took it
         if len(self._pending) > self.MAX_QUEUE:  # a client that does not read
             # Its backlog is dropped: the close goes next, and a reconnection gets a
-            # whole fresh state anyway.
+            # whole fresh state anyway. Queued, the close would wait behind a send that
+            # waits for the client to read, that is for ever: it goes out at once where
+            # the socket allows it.
             self._pending.clear()
-            self.close(4408, "too slow")
+            if self._close_now is not None:
+                self.closed = True
+                self._close_now(4408, "too slow")
+            else:
+                self.close(4408, "too slow")
             return
         self._put(("msg", text))
 
