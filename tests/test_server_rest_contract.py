@@ -218,3 +218,40 @@ async def test_substituted_says_when_the_seat_comes_back_in_each_game(server, ga
         err = await me.wait_for(lambda m: m["type"] == "error")
         assert err["code"] == "substituted"
         assert err["message"].endswith(until), err
+
+
+def test_a_url_that_names_nothing_is_404_and_health_checks_may_use_head(tmp_path):
+    """A record number that is not a number named no record: it was 400 bad_json ('send
+    the body as JSON'). HEAD /healthz, what many health checkers send, was 404."""
+    import urllib.request
+
+    from colorclash.server.testing import InProcessServer
+
+    with InProcessServer(f"sqlite:///{tmp_path / 'u.sqlite3'}") as srv:
+        for tail in ("abc", "1.5", "9" * 50):
+            req = urllib.request.Request(srv.url + f"/api/rooms/ABCDEF/record/{tail}")
+            try:
+                urllib.request.urlopen(req, timeout=5)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 404, (tail, exc.code)
+                code = json.loads(exc.read())["error"]["code"]
+                # (a number, however long, is looked up: there is no room ABCDEF)
+                assert code == ("room_not_found" if tail.isdigit() else "record_not_found")
+            else:
+                raise AssertionError(tail)
+        req = urllib.request.Request(srv.url + "/healthz", method="HEAD")
+        with urllib.request.urlopen(req, timeout=5) as r:
+            assert r.status == 200 and r.read() == b""
+
+
+def test_the_frame_limit_counts_bytes_not_characters():
+    from colorclash.server.protocol import ProtocolError, parse_client_message
+
+    frame = '{"v":1,"type":"ping","t":1,"pad":"' + "\U0001f600" * 2100 + '"}'
+    assert len(frame) < 8192 < len(frame.encode())
+    with pytest.raises(ProtocolError) as err:
+        parse_client_message(frame, 8192)
+    assert err.value.code == "too_large"
+    with pytest.raises(ProtocolError) as err:  # small: on to the message's own checks
+        parse_client_message('{"v":1,"type":"ping","t":1,"pad":"' + "\U0001f600" * 10 + '"}')
+    assert err.value.code == "bad_message"

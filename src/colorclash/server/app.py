@@ -262,7 +262,16 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         code = "bad_message"
         errors = exc.errors()
         not_json = None
-        if any(err.get("type") == "json_invalid" for err in errors):
+        where = {(err.get("loc") or ("",))[0] for err in errors}
+        if where == {"path"}:  # /api/rooms/X/record/abc: no such thing, whatever the body
+            err = errors[0]
+            name = str(err["loc"][-1])
+            code = "record_not_found" if name == "match" else "not_found"
+            return JSONResponse(status_code=404, content={"error": {
+                "code": code, "message": f"no {name} {str(err.get('input'))[:20]!r} here"}})
+        if where <= {"path", "query"}:
+            pass  # the URL is wrong, not the body: no guessing about JSON below
+        elif any(err.get("type") == "json_invalid" for err in errors):
             not_json = "the request body is not valid JSON"
         elif any(isinstance(err.get("input"), float) and not math.isfinite(err["input"])
                  for err in errors):
@@ -284,7 +293,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             "code": code, "message": "; ".join(parts) or "invalid request"}})
 
     # ------------------------------------------------------------------ REST
-    @app.get("/healthz", tags=["ops"])
+    @app.api_route("/healthz", methods=["GET", "HEAD"], tags=["ops"])
     async def healthz() -> dict[str, Any]:
         h = hub()
         from colorclash.server import gctune

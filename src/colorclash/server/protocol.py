@@ -291,8 +291,12 @@ def dumps(msg: Any) -> str:
 def parse_client_message(raw: str | bytes, max_frame: int = 8192,
                          allowed: tuple[str, ...] | None = None) -> BaseModel:
     """Validate one incoming frame; raise :class:`ProtocolError` with a stable code."""
-    if len(raw) > max_frame:
-        raise ProtocolError("too_large", f"frame of {len(raw)} bytes exceeds {max_frame} bytes")
+    size = len(raw)
+    if isinstance(raw, str) and max_frame < 4 * size <= 4 * max_frame:
+        # a text's characters may take up to 4 bytes each: the limit is in bytes
+        size = len(raw.encode("utf-8", "surrogatepass"))
+    if size > max_frame:
+        raise ProtocolError("too_large", f"frame of {size} bytes exceeds {max_frame} bytes")
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
