@@ -1053,14 +1053,20 @@ class ColorClash(Game):
             raise IllegalAction("you can play a card: passing is only for when you cannot")
         return self._pass(seat)
 
-    def _pass(self, seat: int) -> list[Event]:
+    def _pass(self, seat: int, stuck: bool = True) -> list[Event]:
+        """The turn ends without a card. ``stuck``: the seat could neither play nor draw,
+        a pass toward a dead round (two laps of them, 5.9); a seat whose clock ran out
+        holding a card it could play is not stuck, and the table is not either."""
         events: list[Event] = [{"type": "pass", "seat": seat}]
         self.called[seat] = False  # a call is for the play it comes before, this turn only
-        self.passes += 1
-        if self.passes >= 2 * self._active_count():
-            events.append({"type": "dead_round"})
-            self._end_round(self.round_winner, events)
-            return events
+        if not stuck:
+            self.passes = 0
+        else:
+            self.passes += 1
+            if self.passes >= 2 * self._active_count():
+                events.append({"type": "dead_round"})
+                self._end_round(self.round_winner, events)
+                return events
         self._advance(events)
         return events
 
@@ -1161,15 +1167,7 @@ class ColorClash(Game):
         if self.stack:
             return self._do_take(seat, action)
         if not self._can_draw():
-            if self._playable_faces(seat):
-                # Nothing to draw, but the seat could have played: its turn ends, and the
-                # table is not stuck (a dead round is nobody able to play or draw, 5.9).
-                self.called[seat] = False
-                self.passes = 0
-                events = [{"type": "pass", "seat": seat}]
-                self._advance(events)
-                return events
-            return self._pass(seat)
+            return self._pass(seat, stuck=not self._playable_faces(seat))
         events = self._do_draw(seat, action)
         if self.phase == DRAWN and self.turn == seat:
             events += self._do_keep(seat, action)
