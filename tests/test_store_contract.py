@@ -57,6 +57,34 @@ def test_batched_writes_of_several_rooms(url):
     s.close()
 
 
+def test_records_are_stored_apart_with_their_write(url):
+    """Finished matches' records go with the write that ends their match, apart from the
+    document (which is written with every action): loaded by match number, replaced when
+    written again, refused with the write they came with, deleted with the room."""
+    s = open_store(url)
+    rec = {m: {"match": m, "seed": f"s{m}", "result": {"winners": [m % 2]}} for m in (1, 2, 10)}
+    s.save_room("ABCDEF", {"n": 0}, 1, [(0, 0, {"type": "draw"})], [rec[1]])
+    s.save_many([("ABCDEF", {"n": 1}, 10, [(0, 1, {"type": "pass"})], [rec[10]]),
+                 ("ABCDEF", {"n": 2}, 2, None, [rec[2]]),
+                 ("BBBBBB", {"b": 1}, None, None)])  # a write without records
+    assert s.load_room("ABCDEF") == {"n": 2}  # no records in the document
+    assert s.load_records("ABCDEF") == [rec[1], rec[2], rec[10]]  # 10 after 2, not before
+    assert s.load_records("BBBBBB") == [] and s.load_records("ZZZZZZ") == []
+    s.save_room("ABCDEF", {"n": 3}, None, None, [{**rec[2], "seed": "again"}])
+    assert [r["seed"] for r in s.load_records("ABCDEF")] == ["s1", "again", "s10"]
+    with pytest.raises(Exception):  # noqa: B017 - the log already has index 0 of match 1
+        s.save_room("ABCDEF", {"n": 99}, 1, [(0, 1, {"type": "pass"})],
+                    [{"match": 5, "seed": "lost"}])
+    assert [r["match"] for r in s.load_records("ABCDEF")] == [1, 2, 10]
+    assert s.load_room("ABCDEF") == {"n": 3}
+    s.close()
+    again = open_store(url)
+    assert [r["match"] for r in again.load_records("ABCDEF")] == [1, 2, 10]
+    again.delete_room("ABCDEF")
+    assert again.load_records("ABCDEF") == [] and again.load_room("BBBBBB") == {"b": 1}
+    again.close()
+
+
 def test_redis_refuses_a_stale_owner(redis_db):
     import redis
 

@@ -95,13 +95,19 @@ class Hub:
                 n += 1
         return n
 
-    def load_room(self, code: str) -> Room | None:
-        """One stored room into memory: its game rebuilt by replay, the same deadlines."""
+    def stored_room(self, code: str) -> Room | None:
+        """The room as the store holds it (document and records; no game), or None."""
         data = self.store.load_room(code)
         if not data:
             return None
+        return Room.from_data(data).with_records(self.store.load_records(code))
+
+    def load_room(self, code: str) -> Room | None:
+        """One stored room into memory: its game rebuilt by replay, the same deadlines."""
         try:
-            room = Room.from_data(data)
+            room = self.stored_room(code)
+            if room is None:
+                return None
             self.rebuild_game(room)
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
@@ -112,7 +118,7 @@ class Hub:
                 s.away_since = now
         if room.status == "finished" and room.game is not None and not any(
                 h["match"] == room.match_no for h in room.history):
-            room.history.append(self.table.match_record(room))  # stored before records
+            room.add_record(self.table.match_record(room))  # stored before records
         self.rooms[code] = room
         if room.status == "playing":
             self.computers.seat_all(room)
@@ -188,12 +194,18 @@ class Hub:
         """Write the room (and new action-log rows). With group commit, queued to the
         writer thread: the returned future resolves once it is durable (writes of a room
         stay in order); without, written now (None)."""
+        records = room.take_unsaved_records()
         if self.writer is None:
-            self.store.save_room(room.code, room.to_data(), room.match_no, actions)
+            try:
+                self.store.save_room(room.code, room.to_data(), room.match_no, actions,
+                                     records)
+            except BaseException:
+                room.unsaved_records[:0] = records  # for the next write
+                raise
             return None
         # Encoded here, on the loop: the writer thread never reads a room the loop changes.
         doc = orjson.dumps(room.to_data(), option=orjson.OPT_SORT_KEYS).decode()
-        future = self.writer.submit((room.code, doc, room.match_no, actions))
+        future = self.writer.submit((room.code, doc, room.match_no, actions, records))
         room.last_write = future
         future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
         return future

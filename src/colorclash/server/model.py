@@ -1,8 +1,9 @@
 """The room model: seats and rooms as stored (``Room.to_data``) plus their runtime parts.
 
 A room is stored as one JSON document (settings, seats with hashed tokens, the secret seed,
-status, clock deadlines, the records of its finished matches) plus the action log of each
-match; the engine game is rebuilt from (seed, actions).
+status, clock deadlines) plus the action log of each match and the records of its finished
+matches, each stored once when its match ends (``history``; older versions kept them
+inside the document); the engine game is rebuilt from (seed, actions).
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Room:
     told_time_up: tuple[Any, ...] | None = field(default=None, repr=False)  # the clock told
     thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
     last_write: Any = field(default=None, repr=False)  # the store writer's latest future
+    unsaved_records: list[dict[str, Any]] = field(default_factory=list, repr=False)
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
     broken: bool = False             # a write failed: rebuild once unacked is back to 0
 
@@ -89,9 +91,31 @@ class Room:
                    "history")
 
     def to_data(self) -> dict[str, Any]:
-        data = {k: getattr(self, k) for k in self.DATA_FIELDS}
+        """The room's document: written with every action, so without ``history`` (the
+        store keeps the records apart: ``take_unsaved_records``)."""
+        data = {k: getattr(self, k) for k in self.DATA_FIELDS if k != "history"}
         data["seats"] = [dict(vars(s)) for s in self.seats]
         return data
+
+    def take_unsaved_records(self) -> list[dict[str, Any]]:
+        """The records of finished matches the store does not have yet (for the next
+        write, which stores them with the room)."""
+        records, self.unsaved_records = self.unsaved_records, []
+        return records
+
+    def add_record(self, record: dict[str, Any]) -> None:
+        self.history.append(record)
+        self.unsaved_records.append(record)
+
+    def with_records(self, stored: list[dict[str, Any]]) -> Room:
+        """This room (loaded from its document) with the records stored apart. Records a
+        document of an older version still holds are kept and saved apart at the next
+        write."""
+        kept = {r["match"]: r for r in stored}
+        inline = [r for r in self.history if r["match"] not in kept]
+        self.history = sorted([*stored, *inline], key=lambda r: r["match"])
+        self.unsaved_records = inline
+        return self
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Room:

@@ -165,7 +165,7 @@ class Table:
             room.status = "finished"
             room.result = game.result
             room.finished_at = hub.now()
-            room.history.append(self.match_record(room))
+            room.add_record(self.match_record(room))
         hub.clocks.update(room, seat, action)
         try:
             durable = hub.persist(room, [(index, seat, action)])
@@ -174,6 +174,7 @@ class Table:
             (room.status, room.result, room.finished_at, room.clock,
              room.seats[seat].substitute, kept) = before
             del room.history[kept:]
+            room.unsaved_records = [r for r in room.unsaved_records if r in room.history]
             hub.rebuild_game(room)
             raise ProtocolError("internal", "the action could not be stored; try again",
                                 ref="action") from None
@@ -201,12 +202,10 @@ class Table:
             # player saw the lost actions acknowledged) and everyone gets the fresh state.
             log.error("room %s: a write failed; rebuilding from the store", room.code)
             room.broken = False
-            data = self.hub.store.load_room(room.code)
-            if data is not None:
-                restored = Room.from_data(data)
-                for name in Room.DATA_FIELDS:
+            restored = self.hub.stored_room(room.code)
+            if restored is not None:
+                for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
                     setattr(room, name, getattr(restored, name))
-                room.seats = restored.seats
             self.hub.rebuild_game(room)
             if self.hub.writer is not None:
                 self.hub.writer.forget_failure(room.code)

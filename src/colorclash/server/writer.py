@@ -26,11 +26,10 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+
+from colorclash.store import Write
 
 log = logging.getLogger("colorclash.server")
-
-Write = tuple[str, dict[str, Any], int | None, list[tuple[int, int, dict[str, Any]]] | None]
 
 
 class StoreWriter:

@@ -5,12 +5,14 @@ Keys (all under a prefix, ``cc:`` by default):
 - ``cc:room:{code}``: the room document (JSON);
 - ``cc:log:{code}:{match}``: the action log of one match, a list of ``[seat, action]``;
 - ``cc:matches:{code}``: the match numbers that have a log (to delete them with the room);
+- ``cc:records:{code}``: the records of the room's finished matches, a hash by match
+  number (each written once, with the action that ends its match);
 - ``cc:rooms``: every stored room code;
 - ``cc:fence:{code}``: the owner's epoch when several processes share the store
   (``server/cluster.py``): a write carrying an older epoch is refused (a fencing token).
 
-Every write is one Lua script, so the document and the log rows change together or not at
-all, and an action row is appended only at the index the log has reached (two writers can
+Every write is one Lua script, so the document, the log rows and the records change
+together or not at all, and an action row is appended only at the index the log has reached (two writers can
 never both append action ``n``). Durability is Redis's: with ``appendonly yes`` and
 ``appendfsync everysec`` (Redis's default for AOF) an acknowledged action survives a
 Redis restart; with ``appendfsync always`` a power cut too (docs/deployment.md).
@@ -22,10 +24,11 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from colorclash.store import Action, StoreError
+from colorclash.store import Action, StoreError, Write
 
-# KEYS: room, log, matches, rooms, fence
-# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), entries...
+# KEYS: room, log, matches, rooms, fence, records
+# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), number of
+#       records n, n pairs (match, record), entries...
 _SAVE = """
 local epoch = tonumber(ARGV[5])
 if epoch >= 0 then
@@ -35,14 +38,16 @@ if epoch >= 0 then
   end
 end
 local first = tonumber(ARGV[4])
+local records = tonumber(ARGV[6])
 if first >= 0 then
   local n = redis.call('LLEN', KEYS[2])
   if n ~= first then
     return redis.error_reply('CONFLICT the log holds ' .. n .. ' actions, not ' .. first)
   end
-  for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  for i = 7 + 2 * records, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
   redis.call('SADD', KEYS[3], ARGV[3])
 end
+for i = 7, 6 + 2 * records, 2 do redis.call('HSET', KEYS[6], ARGV[i], ARGV[i + 1]) end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('SADD', KEYS[4], ARGV[2])
 return 1
@@ -79,7 +84,8 @@ class RedisStore:
 
     # ------------------------------------------------------------------ writes
     def _args(self, code: str, data: dict[str, Any], match: int | None,
-              actions: list[tuple[int, int, Action]] | None) -> tuple[list[str], list[Any]]:
+              actions: list[tuple[int, int, Action]] | None,
+              records: list[dict[str, Any]] | None = None) -> tuple[list[str], list[Any]]:
         if actions and match is None:
             raise ValueError("actions need a match number")
         entries = [json.dumps([seat, action], separators=(",", ":"), sort_keys=True)
@@ -92,31 +98,34 @@ class RedisStore:
         else:
             first = -1
         keys = [self.key("room", code), self.key("log", code, match or 0),
-                self.key("matches", code), self.key("rooms"), self.key("fence", code)]
+                self.key("matches", code), self.key("rooms"), self.key("fence", code),
+                self.key("records", code)]
         doc = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"),
                                                              sort_keys=True)
-        argv = [doc, code, match or 0,
-                first, self.epochs.get(code, -1), *entries]
+        pairs = [part for record in (records or [])
+                 for part in (record["match"],
+                              json.dumps(record, separators=(",", ":"), sort_keys=True))]
+        argv = [doc, code, match or 0, first, self.epochs.get(code, -1),
+                len(pairs) // 2, *pairs, *entries]
         return keys, argv
 
     def save_room(self, code: str, data: dict[str, Any], match: int | None = None,
-                  actions: list[tuple[int, int, Action]] | None = None) -> None:
+                  actions: list[tuple[int, int, Action]] | None = None,
+                  records: list[dict[str, Any]] | None = None) -> None:
         import redis
 
-        keys, argv = self._args(code, data, match, actions)
+        keys, argv = self._args(code, data, match, actions, records)
         try:
             self._save(keys=keys, args=argv)
         except redis.ResponseError as exc:
             raise StoreError(f"room {code}: {exc}") from exc
 
-    def save_many(self, writes: list[tuple[str, dict[str, Any], int | None,
-                                           list[tuple[int, int, Action]] | None]]) -> None:
+    def save_many(self, writes: list[Write]) -> None:
         """Several writes in one round trip (each one atomic on its own). Raises if any
         was refused; the ones before it in the batch are stored."""
         import redis
 
-        calls = [self._args(code, data, match, actions)
-                 for code, data, match, actions in writes]
+        calls = [self._args(*write) for write in writes]
         results = self._evalsha_all(calls)
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
             # Redis lost its script cache (a restart): nothing of a NOSCRIPT write ran, so
@@ -157,6 +166,10 @@ class RedisStore:
         rows = self.redis.lrange(self.key("log", code, match), 0, -1)
         return [tuple(json.loads(r)) for r in rows]  # type: ignore[misc]
 
+    def load_records(self, code: str) -> list[dict[str, Any]]:
+        stored = self.redis.hgetall(self.key("records", code))
+        return [json.loads(stored[m]) for m in sorted(stored, key=int)]
+
     def clear_actions(self, code: str, match: int) -> None:
         self.redis.delete(self.key("log", code, match))
 
@@ -169,7 +182,7 @@ class RedisStore:
         for m in matches:
             pipe.delete(self.key("log", code, m.decode()))
         pipe.delete(self.key("room", code), self.key("matches", code),
-                    self.key("fence", code))
+                    self.key("fence", code), self.key("records", code))
         pipe.srem(self.key("rooms"), code)
         pipe.execute()
 

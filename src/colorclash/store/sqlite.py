@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from colorclash.store import Action, StoreError
+from colorclash.store import Action, StoreError, Write
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -25,6 +25,12 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (code, match, idx)
+);
+CREATE TABLE IF NOT EXISTS records (
+    code TEXT NOT NULL,
+    match INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (code, match)
 );
 """
 
@@ -82,8 +88,7 @@ class SQLiteStore:
             ) from None
         self._owner_fd = fd
 
-    def save_many(self, writes: list[tuple[str, dict[str, Any], int | None,
-                                           list[tuple[int, int, Action]] | None]]) -> None:
+    def save_many(self, writes: list[Write]) -> None:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
         Called from the server's writer thread, on a connection of its own, so that reads
         on the event loop never wait for a commit (WAL lets them read meanwhile)."""
@@ -100,20 +105,23 @@ class SQLiteStore:
         self._save_many(self._wdb, writes)
 
     @staticmethod
-    def _save_many(db: sqlite3.Connection, writes: list[tuple[
-            str, dict[str, Any], int | None, list[tuple[int, int, Action]] | None]]) -> None:
+    def _save_many(db: sqlite3.Connection, writes: list[Write]) -> None:
         # A room written several times in one batch: only its last document is stored.
-        last = {code: data for code, data, _match, _actions in writes}
+        last = {w[0]: w[1] for w in writes}
         rooms = {code: data if isinstance(data, str)  # encoded by the caller already
                  else json.dumps(data, separators=(",", ":"), sort_keys=True)
                  for code, data in last.items()}
         rows = []
-        for code, _data, match, actions in writes:
+        records = []
+        for code, _data, match, actions, *rest in writes:
             if actions and match is None:
                 raise ValueError("actions need a match number")
             rows += [(code, match, idx, seat,
                       json.dumps(action, separators=(",", ":"), sort_keys=True))
                      for idx, seat, action in (actions or [])]
+            records += [(code, record["match"],
+                         json.dumps(record, separators=(",", ":"), sort_keys=True))
+                        for record in (rest[0] if rest else None) or []]
         db.execute("BEGIN IMMEDIATE")
         try:
             db.executemany(
@@ -123,6 +131,9 @@ class SQLiteStore:
                 db.executemany(
                     "INSERT INTO actions(code, match, idx, seat, action) VALUES(?,?,?,?,?)",
                     rows)
+            if records:
+                db.executemany(
+                    "INSERT OR REPLACE INTO records(code, match, data) VALUES(?,?,?)", records)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -134,32 +145,10 @@ class SQLiteStore:
         data: dict[str, Any],
         match: int | None = None,
         actions: list[tuple[int, int, Action]] | None = None,
+        records: list[dict[str, Any]] | None = None,
     ) -> None:
-        blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
-        rows = [
-            (code, match, idx, seat, json.dumps(action, separators=(",", ":"), sort_keys=True))
-            for idx, seat, action in (actions or [])
-        ]
-        if rows and match is None:
-            raise ValueError("actions need a match number")
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO rooms(code, data) VALUES(?, ?) "
-                    "ON CONFLICT(code) DO UPDATE SET data=excluded.data, "
-                    "updated=julianday('now')",
-                    (code, blob),
-                )
-                if rows:
-                    self._db.executemany(
-                        "INSERT INTO actions(code, match, idx, seat, action) VALUES(?,?,?,?,?)",
-                        rows,
-                    )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            self._save_many(self._db, [(code, data, match, actions, records)])
 
     def load_room(self, code: str) -> dict[str, Any] | None:
         with self._lock:
@@ -179,6 +168,12 @@ class SQLiteStore:
             out.append((seat, json.loads(action)))
         return out
 
+    def load_records(self, code: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT data FROM records WHERE code=? ORDER BY match", (code,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
     def clear_actions(self, code: str, match: int) -> None:
         with self._lock:
             self._db.execute("DELETE FROM actions WHERE code=? AND match=?", (code, match))
@@ -192,6 +187,7 @@ class SQLiteStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute("DELETE FROM actions WHERE code=?", (code,))
+                self._db.execute("DELETE FROM records WHERE code=?", (code,))
                 self._db.execute("DELETE FROM rooms WHERE code=?", (code,))
                 self._db.execute("COMMIT")
             except BaseException:

@@ -1,0 +1,103 @@
+"""Finished matches' records are stored apart from the room's document: the document is
+written with every action, so it must not grow with every match friends play in a room."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from colorclash.server.config import Settings
+from colorclash.server.rooms import Hub
+from colorclash.store import open_store
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    return request.getfixturevalue("redis_db")
+
+
+def play_match(hub, room, host, rng):
+    hub.start(room, host)
+    while room.status == "playing":
+        seat = next(s for s in range(len(room.seats)) if room.game.legal_actions(s))
+        hub.apply(room, seat, rng.choice(room.game.legal_actions(seat)))
+
+
+async def two_player_room(hub):
+    room, host, _ = hub.create_private("Ana", seats=2, preset="standard")
+    _, guest, _ = hub.join(room.code, "Bo")
+    hub.lobby.ready(room, guest, True)
+    return room, host
+
+
+@pytest.mark.asyncio
+async def test_the_document_stays_small_and_every_record_survives_a_restart(store_url):
+    store = open_store(store_url)
+    hub = Hub(store, Settings(bot_delay=0))
+    hub.start_background()  # group commit: records go through the writer thread
+    room, host = await two_player_room(hub)
+    rng = random.Random(7)
+    sizes = []
+    for _ in range(12):
+        play_match(hub, room, host, rng)
+        await hub.durable(room)
+        sizes.append(len(json.dumps(store.load_room(room.code))))
+    assert "history" not in store.load_room(room.code)
+    assert max(sizes) - min(sizes) < 100, sizes  # 12 matches: no 12 records in it
+    assert [r["match"] for r in store.load_records(room.code)] == list(range(1, 13))
+    assert store.load_records(room.code) == room.history
+    history = [dict(r) for r in room.history]
+    await hub.shutdown()
+    store.close()
+
+    store = open_store(store_url)
+    again = Hub(store, Settings(bot_delay=0))
+    again.load_all()
+    back = again.get(room.code)
+    assert back.history == history
+    assert again.room_public(back)["records"] == list(range(1, 13))
+    record = again.record(back, 5)
+    assert record["seed"] == history[4]["seed"] and record["actions"]
+    await again.shutdown()
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_room_stored_with_its_records_inside_moves_them_out(store_url):
+    """A room written by an older version (records inside its document) loads with every
+    record, and its next write moves them apart."""
+    store = open_store(store_url)
+    hub = Hub(store, Settings(bot_delay=0))
+    room, host = await two_player_room(hub)
+    rng = random.Random(3)
+    for _ in range(3):
+        play_match(hub, room, host, rng)
+    history = [dict(r) for r in room.history]
+    old_doc = {**room.to_data(), "history": history}
+    store.delete_room(room.code)  # as an older version left it: no records apart
+    store.save_room(room.code, old_doc, None, None)
+    for m in (1, 2, 3):
+        assert store.load_actions(room.code, m) == []  # (deleted with the room above)
+    await hub.shutdown()
+
+    def reopen():
+        h = Hub(store, Settings(bot_delay=0))
+        h.load_all()
+        return h, h.get(room.code)
+
+    h, back = reopen()
+    assert back.history == history  # read from inside the document
+    h2, back2 = reopen()  # read again before any write: still there
+    assert back2.history == history
+    h.persist(back)  # the next write (any: here the room's own)
+    assert store.load_records(room.code) == history
+    assert "history" not in store.load_room(room.code)
+    h3, back3 = reopen()
+    assert back3.history == history and back3.unsaved_records == []
+    store.close()
