@@ -63,6 +63,33 @@ def test_wrong_methods_elsewhere_in_the_api_name_the_methods_that_work(server):
     assert (status, headers.get("allow")) == (405, "POST")
 
 
+def test_head_answers_what_get_answers_without_the_body(server):
+    """RFC 9110: a server that answers GET answers HEAD (``curl -I``, link checkers,
+    monitors). FastAPI's routes gave 405 where GET worked."""
+    status, created, _ = _request(server, "POST", "/api/rooms", json.dumps(
+        {"name": "Ana"}).encode())
+    assert status == 201, created
+    code = created["code"]
+    for path in ("/api/games", "/api/presets", f"/api/rooms/{code}", f"/r/{code}",
+                 f"/api/rooms/{code}/qr.svg", "/healthz", "/"):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            conn.request("GET", path)
+            got = conn.getresponse()
+            body = got.read()
+            conn.request("HEAD", path)
+            head = conn.getresponse()
+            assert head.read() == b""
+        finally:
+            conn.close()
+        assert (head.status, got.status) == (200, 200), path
+        assert head.getheader("content-type") == got.getheader("content-type"), path
+        if path != "/healthz":  # (its figures change between the two requests)
+            assert int(head.getheader("content-length")) == len(body), path
+    status, _, _ = _request(server, "HEAD", "/api/rooms/ZZZZZZ")
+    assert status == 404
+
+
 @pytest.mark.parametrize("method", ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])
 @pytest.mark.parametrize("path", ["/api/nothing-here", "/api/rooms/ABCDEF/join/more",
                                   "/api"])

@@ -90,6 +90,29 @@ class RateLimiter:
         return len(self.refused) >= self.flood_limit
 
 
+class HeadAsGet:
+    """``HEAD`` answered as ``GET`` without the body, on every path (RFC 9110: a server
+    that answers GET answers HEAD). FastAPI's routes answer only the methods they name, so
+    ``curl -I /api/games`` got 405; the static files already did this."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Any) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 class BodyLimit:
     """Refuse HTTP request bodies above ``limit`` bytes (413, code ``too_large``)."""
 
@@ -306,8 +329,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             out["process"] = h.cluster.id
         return out
 
-    # HEAD, as many health checkers send it (out of the schema: one operation is enough)
-    app.add_api_route("/healthz", healthz, methods=["HEAD"], include_in_schema=False)
+    # (HEAD, as many health checkers send it: HeadAsGet)
 
     @app.get("/api/games", tags=["rooms"])
     async def list_games() -> dict[str, Any]:
@@ -577,6 +599,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
     # ------------------------------------------------------------------ the browser client
     app.add_middleware(BodyLimit, limit=settings.max_frame * 2)
+    app.add_middleware(HeadAsGet)
     index = WEB_DIR / "index.html"
 
     @app.get("/r/{code}", include_in_schema=False)
