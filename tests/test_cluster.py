@@ -373,3 +373,98 @@ async def test_a_swept_room_frees_its_code_and_leaves_no_key_behind(redis_db):
     finally:
         await hub.cluster.stop()
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_dead_process_is_noticed_after_redis_lost_the_list_of_processes(redis_db):
+    """The others watch the set of processes for one that died. A Redis restarted without
+    its data had lost that set, and as every process named itself in it only at its start,
+    no death was noticed after that: a killed owner's rooms stayed without clocks and
+    computer players until someone asked for them."""
+    from colorclash.server.cluster import Cluster
+    from colorclash.server.config import Settings
+    from colorclash.server.hub import Hub
+    from colorclash.store.redis_store import RedisStore
+
+    sites = []
+    for _ in range(2):
+        store = RedisStore(redis_db)
+        hub = Hub(store, Settings(bot_delay=0, lease_ttl=0.6))
+        hub.cluster = Cluster(hub, store)
+        await hub.cluster.start()
+        sites.append(hub)
+    a, b = sites
+    try:
+        room, _, _ = a.create_private("Ana", seats=2)
+        assert _owner(redis_db, room.code) == a.cluster.id
+        a.store.redis.delete(a.store.key("procs"))  # as after a restart without data
+        await asyncio.sleep(0.5)  # a beat or two
+        for t in a.cluster._tasks:  # A dies: no more beats, nothing released
+            t.cancel()
+        for _ in range(50):
+            if room.code in b.rooms:
+                break
+            await asyncio.sleep(0.1)
+        assert room.code in b.rooms and _owner(redis_db, room.code) == b.cluster.id
+    finally:
+        await b.cluster.stop()
+        await a.cluster._aredis.aclose()
+        for hub in sites:
+            hub.store.close()
+
+
+def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(tmp_path):
+    """A load balancer must see that a process has lost its store (``/healthz`` said ok),
+    and a request must get the error format (it got a plain-text 500); once Redis is back,
+    both are as before."""
+    import sys
+    import time
+    import urllib.error
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from redis_server import RedisServer, available
+
+    if not available():
+        pytest.skip("redis-server is not installed")
+    rs = RedisServer(tmp_path).start()
+    site = Site(rs.url, 1)
+    url = site.urls[0]
+
+    def post_room() -> tuple[int, dict]:
+        req = urllib.request.Request(url + "/api/rooms", data=b'{"name": "Ana"}',
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def health() -> tuple[int, dict]:
+        try:
+            return 200, _health(url)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def wait_for(check, timeout=15.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = check()
+            if got:
+                return got
+            time.sleep(0.2)
+        raise AssertionError("timed out")
+
+    try:
+        assert health()[0] == 200 and post_room()[0] == 201
+        rs.stop(kill=True)
+        status, body = wait_for(lambda: (h := health())[0] == 503 and h)
+        assert body["ok"] is False and body["error"]["code"] == "store_unavailable"
+        status, body = post_room()
+        assert status == 503 and body["error"]["code"] == "store_unavailable", body
+        rs.start()
+        wait_for(lambda: health()[0] == 200)
+        assert post_room()[0] == 201
+    finally:
+        site.stop()
+        rs.stop()

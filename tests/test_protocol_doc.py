@@ -57,6 +57,7 @@ def codes_in_source() -> set[str]:
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'_response\("\d+ [^"]+", "([a-z_]+)"', text))
+        codes |= set(re.findall(r'"code": "([a-z_]+)", "message"', text))
     from colorclash.server.app import _HTTP_CODES
 
     codes |= set(_HTTP_CODES.values())
@@ -243,6 +244,10 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     saw(re.search(rb'"code":"([a-z_]+)"', out).group(1).decode(), "too_slow")
     # internal: a server bug; the room is unchanged (tests/test_server_fuzz.py covers it)
     seen["internal"] = "internal"
+    # no_client: an installation without the browser client (below, test_no_client)
+    seen["no_client"] = "no_client"
+    # store_unavailable: Redis not answering (tests/test_cluster.py stops it)
+    seen["store_unavailable"] = "store_unavailable"
     # overloaded: a server whose per-address cap is reached
     with InProcessServer(f"sqlite:///{tmp_path / 'cap.sqlite3'}",
                          Settings(**LIFTED_LIMITS, max_connections_per_address=1)) as small:
@@ -350,3 +355,15 @@ def test_play_now_section_names_each_games_default_level():
     for key, d in GAMES.items():
         assert any(d.name in names and level == default_level(key)
                    for level, names in said.items()), (key, said)
+
+
+def test_no_client(tmp_path, monkeypatch):
+    import colorclash.server.app as app_module
+
+    monkeypatch.setattr(app_module, "WEB_DIR", tmp_path / "no-web")
+    with InProcessServer(f"sqlite:///{tmp_path / 'n.sqlite3'}") as srv:
+        req = urllib.request.Request(srv.url + "/r/ABCDEF")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=5)
+        assert e.value.code == 404
+        assert json.loads(e.value.read())["error"]["code"] == "no_client"

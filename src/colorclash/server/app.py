@@ -24,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from redis import exceptions as redis_errors
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from colorclash.server import games
@@ -251,6 +252,24 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         return _error(exc)
 
+    async def _store_down(request: Request, exc: Exception) -> JSONResponse:
+        if request.scope["type"] != "http":
+            raise exc  # a WebSocket: closed with 1011 as before (the client reconnects)
+        log.warning("%s %s: the store did not answer (%s)", request.method,
+                    request.url.path, exc)
+        return JSONResponse(status_code=503, headers={"Retry-After": "5"}, content={
+            "error": {"code": "store_unavailable", "message": "the site's store does not "
+                      "answer; nothing was changed, try again in a moment"}})
+
+    app.add_exception_handler(redis_errors.ConnectionError, _store_down)
+    app.add_exception_handler(redis_errors.TimeoutError, _store_down)
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # (Starlette logs the traceback after this answer has gone out)
+        return JSONResponse(status_code=500, content={"error": {
+            "code": "internal", "message": "the server failed on this request; try again"}})
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
@@ -327,6 +346,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             out["store_writes"] = {"writes": h.writer.writes, "commits": h.writer.batches}
         if h.cluster is not None:
             out["process"] = h.cluster.id
+            silent = h.cluster.redis_silent_for()
+            if silent:  # a load balancer sends nobody here until Redis answers again
+                out["ok"] = False
+                out["error"] = {"code": "store_unavailable", "message":
+                                f"Redis has not answered for {silent:.0f} s"}
+                return JSONResponse(status_code=503, content=out)
         return out
 
     # (HEAD, as many health checkers send it: HeadAsGet)

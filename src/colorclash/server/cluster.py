@@ -146,6 +146,7 @@ class Cluster:
         self.remote: dict[str, RemoteConn] = {}    # owner side, by conn id
         self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
         self.leader = False
+        self.beat_ok_at = time.monotonic()
         self._aredis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox: asyncio.Queue[tuple[str, str]] | None = None
@@ -158,7 +159,7 @@ class Cluster:
         import redis.asyncio as aredis
 
         self.beat()
-        self.r.sadd(self.key("procs"), self.id)
+        self.beat_ok_at = time.monotonic()
         self._aredis = aredis.Redis.from_url(self.store.url, health_check_interval=10)
         self._outbox = asyncio.Queue()
         ready = asyncio.Event()
@@ -186,7 +187,18 @@ class Cluster:
             await self._aredis.aclose()
 
     def beat(self) -> None:
-        self.r.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
+        """This process lives: its key renewed, and its name in the set of processes
+        the others watch (again at every beat: a Redis restarted without its data lost
+        the set, and no process's death was noticed after that)."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
+        pipe.sadd(self.key("procs"), self.id)
+        pipe.execute()
+
+    def redis_silent_for(self) -> float:
+        """Seconds since the last beat Redis answered (0 while it answers: /healthz)."""
+        silent = time.monotonic() - self.beat_ok_at
+        return silent if silent > self.hub.settings.lease_ttl else 0.0
 
     def alive(self, pid: str) -> bool:
         return pid == self.id or bool(self.r.exists(self.key("proc", pid)))
@@ -197,6 +209,7 @@ class Cluster:
             await asyncio.sleep(period)
             try:
                 self.beat()
+                self.beat_ok_at = time.monotonic()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 self._take_over_dead()
