@@ -108,3 +108,33 @@ def test_python_m_colorclash_client_exits_1_without_a_traceback(server):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
     assert proc.stderr.startswith("python -m colorclash.client: error: bad_name (HTTP 422): ")
+
+
+@pytest.mark.asyncio
+async def test_the_client_command_has_one_line_for_every_other_failure(server):
+    """A token that holds no seat, a server that is not there, a level the game does
+    not have: one line each, exit status 1 (2 for a bad option), no traceback; an unknown
+    level is refused before a Play Now table is made for nothing."""
+    from colorclash.server.testing import free_port
+
+    async def run(*argv: str) -> tuple[int, list[str]]:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            try:
+                rc = await _main(list(argv))
+            except SystemExit as exc:  # argparse's own errors
+                rc = exc.code
+        return rc, err.getvalue().strip().splitlines()
+
+    room = await Client(server.url).create_room("Ana")
+    rc, lines = await run("--url", server.url, "--code", room["code"], "--token", "nope")
+    assert rc == 1 and len(lines) == 1 and "closed the connection (44" in lines[0], lines
+    rc, lines = await run("--url", f"http://127.0.0.1:{free_port()}", "--play-now")
+    assert rc == 1 and len(lines) == 1 and "cannot reach" in lines[0], lines
+    before = len(server.app.state.hub.rooms)
+    rc, lines = await run("--url", server.url, "--play-now", "--level", "genius")
+    assert rc == 2 and "unknown bot level 'genius'" in lines[-1], lines
+    assert len(server.app.state.hub.rooms) == before  # no table made
+    rc, lines = await run("--url", server.url, "--code", room["code"], "--token",
+                          room["token"], "--level", "genius")
+    assert rc == 1 and len(lines) == 1 and "unknown bot level" in lines[0], lines

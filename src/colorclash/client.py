@@ -358,7 +358,7 @@ async def _main(argv: list[str] | None = None) -> int:
     p.add_argument("--code")
     p.add_argument("--token")
     p.add_argument("--play-now", action="store_true",
-                   help="take a seat at a new table with two computer players")
+                   help="take a seat at a new Play Now table, with computer players")
     p.add_argument("--game", default="color-clash", help="with --play-now (GET /api/games)")
     p.add_argument("--name", default="Player",
                    help="with --play-now; names that claim to be a computer are refused")
@@ -367,7 +367,17 @@ async def _main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not args.play_now and not (args.code and args.token):
         p.error("give --code and --token, or --play-now")
+    if args.play_now and args.level is not None:
+        try:  # before a table is made for nothing
+            make_bot(args.level, game=args.game)
+        except ValueError as exc:
+            p.error(str(exc))
     client = Client(args.url)
+
+    def fail(message: str) -> int:
+        print(f"{p.prog}: error: {message}", file=sys.stderr)
+        return 1
+
     try:
         if args.play_now:
             ticket = await client.play_now(args.name, game=args.game)
@@ -379,8 +389,19 @@ async def _main(argv: list[str] | None = None) -> int:
             print(json.dumps(st["view"]["result"]))
     except ClientError as exc:  # the server refused: its code and message, no traceback
         status = f" (HTTP {exc.status})" if exc.status else ""
-        print(f"{p.prog}: error: {exc.code}{status}: {exc.message}", file=sys.stderr)
-        return 1
+        return fail(f"{exc.code}{status}: {exc.message}")
+    except websockets.ConnectionClosed as exc:  # e.g. 4404 no such room, 4401 bad token
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (1006, "")
+        return fail(f"the server closed the connection ({code}{': ' if reason else ''}"
+                    f"{reason})")
+    except urllib.error.URLError as exc:
+        return fail(f"cannot reach {args.url}: {exc.reason}")
+    except (OSError, websockets.InvalidHandshake) as exc:
+        return fail(f"cannot reach {args.url}: {exc}")
+    except TimeoutError as exc:
+        return fail(str(exc) or "the server did not answer in time")
+    except ValueError as exc:  # a level the room's game does not have
+        return fail(str(exc))
     return 0
 
 
