@@ -3,6 +3,7 @@ one server per SQLite file, and every refusal is one clear line that harms nothi
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -17,9 +18,11 @@ from colorclash.server.testing import ServerProcess, free_port
 pytestmark = pytest.mark.timeout(120)
 
 
-def _serve(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+def _serve(*args: str, timeout: float = 30, env: dict[str, str] | None = None
+           ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "colorclash.cli", "serve", *args],
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def _health(url: str) -> str:
@@ -53,6 +56,26 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     assert f"cannot listen on 127.0.0.1:{port}" in out.stderr
     assert "open http" not in out.stdout                # no URL that leads nowhere
     assert not db.exists()                              # nothing restored, nothing run
+
+
+@pytest.mark.parametrize(("variable", "value", "says"), [
+    ("RECONNECT_GRACE", "abc", "must be a number"),
+    ("LEASE_TTL", "-1", "at least 0"),
+    ("RATE_PER_S", "nan", "finite"),
+    ("BOT_WORKERS", "1.5", "whole number"),
+    ("GROUP_COMMIT", "maybe", "true/false"),
+    ("GC_THRESHOLDS", "foo", "whole numbers separated by commas"),
+])
+def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variable, value,
+                                                                  says):
+    db = tmp_path / "never.sqlite3"
+    out = _serve("--port", "0", "--store", f"sqlite:///{db}",
+                 env={f"COLORCLASH_{variable}": value})
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        f"error: COLORCLASH_{variable} {out.stderr.split(variable, 1)[1].strip()}"]
+    assert says in out.stderr and repr(value) in out.stderr
+    assert not db.exists()
 
 
 @pytest.mark.parametrize("port", ["-5", "65536", "99999"])

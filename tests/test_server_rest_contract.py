@@ -122,6 +122,8 @@ def test_a_text_that_is_not_an_acceptable_name_is_still_bad_name(server, name):
     for path in NAMED:
         status, body, _ = _request(server, "POST", path, json.dumps({"name": name}).encode())
         assert (status, body["error"]["code"]) == (422, "bad_name"), (path, body)
+        message = body["error"]["message"]  # written for people, without pydantic's prefix
+        assert message.startswith("name: ") and "Value error" not in message, message
     host = _request(server, "POST", "/api/rooms", b'{"name": "Ana"}')[1]
     path = f"/api/rooms/{host['code']}/join"
     assert _request(server, "POST", path, json.dumps({"name": name}).encode())[1][

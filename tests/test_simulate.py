@@ -187,3 +187,12 @@ def test_bench_bots_rejects_a_bad_pair():
     bench = _bench_bots()
     with pytest.raises(SystemExit):
         bench.main(["--pairs", "hard-medium"])
+
+
+def test_a_game_of_one_seat_count_says_so():
+    from colorclash.simulate import simulate
+
+    with pytest.raises(ValueError, match=r"--players must be 2 for rainbow$"):
+        simulate(game="rainbow", players=3, games=1, bots=["easy"])
+    with pytest.raises(ValueError, match=r"between 2 and 6"):
+        simulate(players=7, games=1, bots=["easy"])

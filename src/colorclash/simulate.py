@@ -40,6 +40,8 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
         raise ValueError(f"unknown preset {preset!r} for {game}; known: "
                          f"{', '.join(definition.presets)}")
     if not definition.min_seats <= players <= definition.max_seats:
+        if definition.min_seats == definition.max_seats:
+            raise ValueError(f"--players must be {definition.min_seats} for {game}")
         raise ValueError(f"--players must be between {definition.min_seats} and "
                          f"{definition.max_seats} for {game}")
     if games < 1:

@@ -47,6 +47,7 @@ from colorclash.server.protocol import (
     QueueTicket,
     QuickMatchBody,
     SeatTicket,
+    error_text,
     parse_client_message,
 )
 from colorclash.store import Store, open_store
@@ -327,7 +328,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 "code": "bad_json", "message": not_json}})
         for err in errors[:3]:
             loc = [str(x) for x in err.get("loc", ()) if x != "body"]
-            parts.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
+            parts.append(f"{'.'.join(loc) or 'body'}: {error_text(err)}")
             if loc == ["name"] and err.get("type") == "value_error":
                 code = "bad_name"  # a text that is not an acceptable name (clean_name);
                 # a name of the wrong JSON type (123, null) stays bad_message

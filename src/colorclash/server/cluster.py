@@ -419,8 +419,10 @@ class Cluster:
             reply = await asyncio.wait_for(future, timeout)
         except TimeoutError:
             self.calls.pop(call_id, None)
-            raise ProtocolError("internal", "the process that holds this room did not "
-                                "answer; try again", status=503) from None
+            holder = ("runs the Quick Match queue" if op.startswith("qm_")
+                      else "holds this room")
+            raise ProtocolError("internal", f"the process that {holder} did not answer; "
+                                "try again", status=503) from None
         if not reply["ok"]:
             e = reply["error"]
             raise ProtocolError(e["code"], e["message"], status=e.get("status", 400),

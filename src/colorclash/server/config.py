@@ -3,8 +3,37 @@ variables (``COLORCLASH_*``) so operators can tune and tests can shrink them."""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field, fields
+
+
+class SettingsError(ValueError):
+    """A ``COLORCLASH_*`` variable the server cannot use (the message names it)."""
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+
+
+def _number(name: str, raw: str, kind: type) -> int | float:
+    """``raw`` as a number of ``kind`` that is finite and not negative, or SettingsError."""
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise SettingsError(f"{name} must be {what}, not {raw!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise SettingsError(f"{name} must be a finite number of at least 0, not {raw!r}")
+    return value
+
+
+def _thresholds(name: str, raw: str) -> str:
+    parts = raw.strip().split(",")
+    if raw.strip() and (len(parts) > 3 or not all(p.strip().isdigit() for p in parts)):
+        raise SettingsError(f"{name} must be up to 3 whole numbers separated by commas "
+                            f"(for example 50000,50,100), not {raw!r}")
+    return raw.strip()
 
 
 def _env(name: str, default: str) -> str:
@@ -69,26 +98,36 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
+        """The settings, with every ``COLORCLASH_*`` variable set; a value that cannot be
+        used raises :class:`SettingsError` naming the variable (``colorclash serve``
+        prints that one line)."""
         s = cls()
         for f in fields(cls):
-            raw = os.environ.get(f"COLORCLASH_{f.name.upper()}")
+            name = f"COLORCLASH_{f.name.upper()}"
+            raw = os.environ.get(name)
             if raw is None:
                 continue
             if f.name in ("host_keys", "allowed_origins", "trusted_proxies"):
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
                 s.public_url = raw.rstrip("/")
+            elif f.name == "gc_thresholds":
+                s.gc_thresholds = _thresholds(name, raw)
             elif isinstance(getattr(s, f.name), str):
                 setattr(s, f.name, raw.strip())
             elif isinstance(getattr(s, f.name), bool):
-                setattr(s, f.name, raw.strip().lower() in ("1", "true", "yes", "on"))
+                word = raw.strip().lower()
+                if word not in _TRUE + _FALSE:
+                    raise SettingsError(f"{name} must be 1/0, true/false, yes/no or on/off, "
+                                        f"not {raw!r}")
+                setattr(s, f.name, word in _TRUE)
             elif isinstance(getattr(s, f.name), int):
-                setattr(s, f.name, int(raw))
+                setattr(s, f.name, _number(name, raw, int))
             else:
-                setattr(s, f.name, float(raw))
+                setattr(s, f.name, _number(name, raw, float))
         for k, v in overrides.items():
             setattr(s, k, v)
         return s
 
 
-__all__ = ["Settings"]
+__all__ = ["Settings", "SettingsError"]

@@ -236,11 +236,18 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
 }
 
 
+def error_text(err: Any) -> str:
+    """What one of pydantic's errors says, without its "Value error, " prefix (our own
+    checks' messages are written for people already)."""
+    msg = str(err.get("msg") or "invalid")
+    return msg.removeprefix("Value error, ") if err.get("type") == "value_error" else msg
+
+
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
         loc = ".".join(str(x) for x in err.get("loc", ())) or "message"
-        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+        parts.append(f"{loc}: {error_text(err)}")
     return "; ".join(parts)
 
 

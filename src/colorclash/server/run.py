@@ -7,7 +7,7 @@ import socket
 import sys
 from typing import Any
 
-from colorclash.server.config import Settings
+from colorclash.server.config import Settings, SettingsError
 
 
 def run_server(host: str = "127.0.0.1", port: int = 8000,
@@ -17,7 +17,11 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     from colorclash.server.app import create_app
     from colorclash.store import StoreError, open_store
 
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.
     try:
