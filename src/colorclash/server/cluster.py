@@ -41,6 +41,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+import redis
+
 from colorclash.server.protocol import ProtocolError, dumps
 
 if TYPE_CHECKING:
@@ -216,7 +218,10 @@ class Cluster:
                 self._check_proxies()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis away: try again at the next beat
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                # Redis away: try again at the next beat (/healthz says so meanwhile)
+                log.warning("cluster heartbeat: Redis does not answer (%s)", exc)
+            except Exception:  # noqa: BLE001
                 log.exception("cluster heartbeat failed")
 
     # ------------------------------------------------------------------ ownership
