@@ -199,3 +199,32 @@ def test_the_desktop_table_uses_the_screen(open_page):
     face = page.evaluate("document.querySelector('.opp .faces .card').offsetWidth")
     assert face >= 28, face
     assert not page.evaluate(IN_VIEW_JS)
+
+
+BADGES_IN_CHIPS_JS = """() => {
+  const bad = [];
+  for (const o of document.querySelectorAll('.opp')) {
+    const r = o.getBoundingClientRect();
+    for (const b of o.querySelectorAll('.badge, .tag')) {
+      const q = b.getBoundingClientRect();
+      if (q.left < r.left - 0.5 || q.right > r.right + 0.5 || q.bottom > r.bottom + 0.5)
+        bad.push(`${b.textContent}: ${Math.round(q.left)}..${Math.round(q.right)} in a chip `
+                 + `of ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+  }
+  return [bad, document.querySelectorAll('.opp .badge, .opp .tag').length];
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 320, "height": 568}, SMALL_PHONE,
+                                  {"width": 844, "height": 390}, DESKTOP])
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_an_opponents_badges_stay_in_its_chip(open_page, size, lang):
+    """"Suplente de la computadora" (a computer substitute plays the seat), "¡UNA CARTA!"
+    and "Ausente" ran out of the opponents' chips on phones, past the screen's edge at 320
+    px, in every language; they wrap inside now."""
+    page = open_page(viewport=size, path=f"/dev.html?scene=table&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    bad, seen = page.evaluate(BADGES_IN_CHIPS_JS)
+    assert seen >= 3  # the scene has the substitute, the last card and the away badges
+    assert not bad, bad

@@ -97,8 +97,10 @@ export function resultsDialog({ phase, title, headline, placeLabel, playerLabel,
       h("p.results-headline#results-headline", headline),
       h("div.results-scroll", table),
       details,
-      note.length ? h("div.results-note", note.map((line) => h("p", line))) : null,
+      // the status (the next round's countdown) before the note: a long note pushed it
+      // out of a phone's view, and the round moved on without warning
       status,
+      note.length ? h("div.results-note", note.map((line) => h("p", line))) : null,
     ],
     actions,
   });

@@ -142,7 +142,8 @@ function opponentChip(model, act, seat) {
       h(
         "div.meta",
         h("span.name", { "aria-hidden": "true" }, name),
-        h("span.line", { "aria-hidden": "true" }, h("span.count-pill", renderBack(), String(count)), badges),
+        h("span.line", { "aria-hidden": "true" }, h("span.count-pill", renderBack(), String(count))),
+        badges.length ? h("span.badges", { "aria-hidden": "true" }, badges) : null,
         h("span.sr-only", parts.join(", ")),
         isTurn ? h("span.sr-only.clock-sr") : null,
       ),
