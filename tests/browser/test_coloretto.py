@@ -348,3 +348,16 @@ def test_the_rows_never_run_under_the_moves_button_or_your_bar_on_a_phone(
         assert got["drawBottom"] <= got["height"], got
     if size["height"] >= 640:
         assert not got["scrolls"], got  # room enough: nothing to scroll
+
+
+@pytest.mark.parametrize("size", [{"width": 320, "height": 568}, SMALL_PHONE])
+@pytest.mark.parametrize("lang", ["es", "tr"])
+def test_the_players_names_are_whole_on_a_phone(open_page, size, lang):
+    """Every computer player's name was cut to "Computad…" (es) on a phone, so they could
+    not be told apart; a long name now takes a second line."""
+    page = open_page(viewport=size, path=f"/dev.html?scene=coloretto&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    names = page.evaluate("""() => [...document.querySelectorAll('.ct-name')].map(e => [
+        e.textContent, e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1])""")
+    assert len(names) >= 4
+    assert all(whole for _, whole in names), names
