@@ -203,8 +203,10 @@ class Hub:
                 room.unsaved_records[:0] = records  # for the next write
                 raise
             return None
-        # Encoded here, on the loop: the writer thread never reads a room the loop changes.
+        # Encoded here, on the loop: the writer thread never reads a room the loop changes
+        # (the records too: copies of their own, made once a match).
         doc = orjson.dumps(room.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+        records = [orjson.loads(orjson.dumps(r)) for r in records]
         future = self.writer.submit((room.code, doc, room.match_no, actions, records))
         room.last_write = future
         future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
