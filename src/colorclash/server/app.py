@@ -260,7 +260,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     request.url.path, exc)
         return JSONResponse(status_code=503, headers={"Retry-After": "5"}, content={
             "error": {"code": "store_unavailable", "message": "the site's store does not "
-                      "answer; nothing was changed, try again in a moment"}})
+                      "answer; try again in a moment"}})
 
     app.add_exception_handler(redis_errors.ConnectionError, _store_down)
     app.add_exception_handler(redis_errors.TimeoutError, _store_down)
