@@ -228,3 +228,20 @@ def test_an_opponents_badges_stay_in_its_chip(open_page, size, lang):
     bad, seen = page.evaluate(BADGES_IN_CHIPS_JS)
     assert seen >= 3  # the scene has the substitute, the last card and the away badges
     assert not bad, bad
+
+
+PILES_AT_JS = """() => { const r = document.querySelector('.pile .card').getBoundingClientRect();
+  return [Math.round(r.top), Math.round(r.height)]; }"""
+
+
+@pytest.mark.parametrize("size", [{"width": 320, "height": 568}, SMALL_PHONE, PHONE])
+def test_the_piles_stay_put_between_your_turn_and_anothers_on_a_phone(open_page, size):
+    """Your bar held a row of buttons on your turn and a line of text on another's: the
+    piles above moved up and down with every turn."""
+    page = open_page(viewport=size, path="/dev.html?scene=table&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    mine = page.evaluate(PILES_AT_JS)
+    page.goto("/dev.html?scene=bomb&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    assert page.locator(".actions button").count() == 0  # another's turn: no buttons
+    assert page.evaluate(PILES_AT_JS) == mine
