@@ -373,7 +373,7 @@ class Coloretto(Game):
         if not self.supply:
             raise IllegalAction("the supply is empty: take a row")
         if not self._open_rows():
-            raise IllegalAction("every row is full: take a row")
+            raise IllegalAction("every row still in play is full: take a row")
         events: list[Event] = []
         card = self.supply.pop()
         if card == LAST:
