@@ -161,7 +161,6 @@ class Cluster:
         import redis.asyncio as aredis
 
         self.beat()
-        self.beat_ok_at = time.monotonic()
         self._aredis = aredis.Redis.from_url(self.store.url, health_check_interval=10)
         self._outbox = asyncio.Queue()
         ready = asyncio.Event()
@@ -196,6 +195,7 @@ class Cluster:
         pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
         pipe.sadd(self.key("procs"), self.id)
         pipe.execute()
+        self.beat_ok_at = time.monotonic()  # Redis answered (redis_silent_for)
 
     def redis_silent_for(self) -> float:
         """Seconds since the last beat Redis answered (0 while it answers: /healthz)."""
@@ -211,7 +211,6 @@ class Cluster:
             await asyncio.sleep(period)
             try:
                 self.beat()
-                self.beat_ok_at = time.monotonic()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 self._take_over_dead()

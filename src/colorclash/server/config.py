@@ -36,10 +36,6 @@ def _thresholds(name: str, raw: str) -> str:
     return raw.strip()
 
 
-def _env(name: str, default: str) -> str:
-    return os.environ.get(f"COLORCLASH_{name}", default)
-
-
 @dataclass
 class Settings:
     reconnect_grace: float = 90.0       # s away before a computer substitute plays the seat
