@@ -178,6 +178,24 @@ async def test_quick_match_starts_two_after_the_wait(server):
     assert len(room["seats"]) == 2 and room["settings"]["preset"] == "standard"
 
 
+@pytest.mark.asyncio
+async def test_quick_match_wait_that_gives_up_leaves_the_queue(server):
+    """A client that stops waiting takes its ticket out: no table is later made with a
+    seat nobody takes, and a retry is not refused as already queued."""
+    c = client(server)
+    t = await c.quick_match("day-night")
+    with pytest.raises(TimeoutError, match="left the queue"):
+        await c.wait_for_match(t["ticket"], timeout=0.3)
+    with pytest.raises(ClientError) as err:
+        await c.quick_match_status(t["ticket"])
+    assert err.value.code == "ticket_not_found"
+    # Someone else queues now: they wait alone instead of meeting the ghost.
+    t2 = await c.quick_match("day-night")
+    await asyncio.sleep(1.3)  # past the fixture's quick_match_wait
+    assert (await c.quick_match_status(t2["ticket"]))["status"] == "waiting"
+    await c.request("DELETE", f"/api/quick-match/{t2['ticket']}")
+
+
 async def _wait_my_turn(conn):
     return await conn.wait_state(lambda s: s["view"] and s["view"]["turn"] == conn.seat
                                  and s["view"]["phase"] == "play", timeout=20)

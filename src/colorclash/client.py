@@ -123,17 +123,46 @@ class Client:
         return await self.request("GET", f"/api/quick-match/{ticket}")
 
     async def wait_for_match(self, ticket: str, timeout: float = 60.0) -> dict[str, Any]:
-        """Wait on the queue WebSocket until the table is ready; returns ``matched``."""
+        """Wait on the queue WebSocket until the table is ready; returns ``matched``.
+
+        After ``timeout`` seconds without a table the ticket leaves the queue (so that a
+        retry is not refused as ``already_queued``, and no table starts with a seat
+        nobody takes) and ``TimeoutError`` is raised.
+        """
         url = self._ws_url(f"/ws/quick-match?ticket={ticket}")
         async with websockets.connect(url, **self._ws_kwargs()) as ws:
-            async with asyncio.timeout(timeout):
-                async for raw in ws:
-                    msg = json.loads(raw)
-                    if msg["type"] == "matched":
-                        return msg
-                    if msg["type"] == "error":
-                        raise ClientError(0, msg["code"], msg["message"])
+            try:
+                async with asyncio.timeout(timeout):
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg["type"] == "matched":
+                            return msg
+                        if msg["type"] == "error":
+                            raise ClientError(0, msg["code"], msg["message"])
+            except TimeoutError:
+                matched = await self._leave_queue(ws, ticket)
+                if matched is not None:  # the table was made as we gave up: take it
+                    return matched
+                raise TimeoutError(f"no Quick Match table within {timeout:g} s; "
+                                   "the ticket left the queue") from None
         raise ClientError(0, "closed", "the queue socket closed before a match")
+
+    async def _leave_queue(self, ws: Any, ticket: str) -> dict[str, Any] | None:
+        """Take ``ticket`` out of the queue; the ``matched`` message if a table came first."""
+        try:
+            await ws.send(json.dumps({"type": "leave"}))
+            async with asyncio.timeout(5):
+                async for raw in ws:  # until the server closes it ("left the queue")
+                    msg = json.loads(raw)
+                    if msg.get("type") == "matched":
+                        return msg
+        except (TimeoutError, websockets.ConnectionClosed):
+            pass
+        try:  # the socket may have been on another process: the REST call is the sure one
+            await self.request("DELETE", f"/api/quick-match/{ticket}")
+        except ClientError:
+            pass  # already gone
+        return None
 
     # ------------------------------------------------------------------ WebSocket
     def _ws_url(self, path: str) -> str:
