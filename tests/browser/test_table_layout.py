@@ -245,3 +245,28 @@ def test_the_piles_stay_put_between_your_turn_and_anothers_on_a_phone(open_page,
     page.wait_for_function("window.__devReady === true")
     assert page.locator(".actions button").count() == 0  # another's turn: no buttons
     assert page.evaluate(PILES_AT_JS) == mine
+
+
+OPPONENTS_IN_VIEW_JS = """() => {
+  const bad = [];
+  const opps = [...document.querySelectorAll('.opp')];
+  for (const o of opps) {
+    const r = o.getBoundingClientRect();
+    const name = o.querySelector('.name').textContent;
+    if (r.left < 0 || r.right > innerWidth + 0.5) bad.push(`${name}: ${r.left}-${r.right}`);
+    const f = o.querySelector('.faces');
+    if (f && f.scrollWidth > f.clientWidth + 1) bad.push(`${name}: faces ${f.scrollWidth}/${f.clientWidth}`);
+  }
+  return [bad, opps.length];
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
+def test_five_opponents_all_show_on_a_phone_held_sideways(open_page, size):
+    """With six at the table the opponents' row ran past the screen's right edge on a
+    phone held sideways: the fourth and fifth were out of sight unless scrolled to."""
+    page = open_page(viewport=size, path="/dev.html?scene=day-night-6&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    bad, seen = page.evaluate(OPPONENTS_IN_VIEW_JS)
+    assert seen == 5
+    assert not bad, bad
