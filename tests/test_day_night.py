@@ -251,7 +251,7 @@ def test_flip_turns_hands_draw_pile_and_discard_pile_keeping_their_order():
     g = dn(hands, "R7//Y3", draw, discard=["R6//B-reverse"])
     before_draw, before_discard = list(g.draw_pile), list(g.discard)
     ev = play(g, 0, "R-flip")
-    assert {"type": "flip", "side": "night", "top": "Y9", "seat": 0} in ev
+    assert {"type": "flip", "cause": "card", "side": "night", "top": "Y9", "seat": 0} in ev
     assert g.draw_pile == before_draw and g.discard == before_discard + ["R-flip//Y9"]
     assert g.hands == [["R2//B6"], ["Y1//Y6", "B2//Y-flip"], ["B1//G6", "G2//R2"]]
     v = g.view(1)
@@ -262,7 +262,7 @@ def test_flip_turns_hands_draw_pile_and_discard_pile_keeping_their_order():
     assert v["discard_count"] == 3
     # the flipped top face has no effect of its own; seat 1 plays on Y9 as usual
     ev = play(g, 1, "Y-flip")
-    assert {"type": "flip", "side": "day", "top": "B2", "seat": 1} in ev
+    assert {"type": "flip", "cause": "card", "side": "day", "top": "B2", "seat": 1} in ev
     v = g.view(2)
     assert v["side"] == "day" and v["top"] == "B2" and v["color"] == "B" and v["turn"] == 2
     assert v["hand"] == ["B1", "G2"] and v["draw_top"] == "R7"
@@ -367,12 +367,12 @@ def test_clock_turns_the_table_three_turns_after_it_is_set():
     ev = play(g, 0, "W-clock", "R")
     assert {"type": "clock_set", "seat": 0, "turns": 3} in ev
     assert g.view(1)["clock"] == 3  # the setter's own handover is not counted
-    assert "clock_flip" not in types(play(g, 1, "R3"))
+    assert "flip" not in types(play(g, 1, "R3"))
     assert g.view(2)["clock"] == 2
-    assert "clock_flip" not in types(play(g, 2, "R3"))
+    assert "flip" not in types(play(g, 2, "R3"))
     assert g.view(0)["clock"] == 1 and g.view(0)["side"] == "day"
     ev = play(g, 0, "R1")
-    assert {"type": "clock_flip", "side": "night", "top": "R8"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "night", "top": "R8"} in ev
     v = g.view(1)
     assert v["side"] == "night" and v["clock"] is None and v["turn"] == 1
     assert v["top"] == "R8" and v["color"] == "R"
@@ -386,7 +386,7 @@ def test_clock_counts_skipped_turns_like_the_bomb_fuse():
     assert {"type": "skip", "seat": 2} in ev
     assert g.turn == 0 and g.view(0)["clock"] == 1
     ev = play(g, 0, "R1")
-    assert "clock_flip" in types(ev) and g.view(0)["side"] == "night"
+    assert {"type": "flip", "cause": "clock"}.items() <= of_type(ev, "flip")[0].items() and g.view(0)["side"] == "night"
 
 
 def test_a_second_clock_relights_the_count_at_three():
@@ -402,7 +402,7 @@ def test_a_second_clock_relights_the_count_at_three():
     play(g, 1, "R6")
     assert g.view(2)["clock"] == 1 and g.view(2)["side"] == "day"
     ev = play(g, 2, "R9")
-    assert {"type": "clock_flip", "side": "night", "top": "Y2"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "night", "top": "Y2"} in ev
     assert g.view(0)["side"] == "night" and g.view(0)["clock"] is None
 
 
@@ -413,12 +413,12 @@ def test_a_flip_does_not_stop_the_clock():
     g = dn(hands, "R5//Y4", FILLER)
     play(g, 0, "W-clock", "R")
     ev = play(g, 1, "R-flip")
-    assert {"type": "flip", "side": "night", "top": "Y9", "seat": 1} in ev
+    assert {"type": "flip", "cause": "card", "side": "night", "top": "Y9", "seat": 1} in ev
     assert g.view(2)["clock"] == 2
     play(g, 2, "Y4")
     assert g.view(0)["clock"] == 1 and g.view(0)["hand"] == ["Y7", "B6"]
     ev = play(g, 0, "Y7")
-    assert {"type": "clock_flip", "side": "day", "top": "Y4"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "day", "top": "Y4"} in ev
     assert g.view(1)["side"] == "day" and g.view(1)["clock"] is None
     assert g.view(1)["hand"] == ["R6", "R7"] and g.color == "Y"
 
@@ -429,7 +429,7 @@ def test_clock_turning_up_a_colourless_face_lets_the_player_who_got_the_turn_cho
     play(g, 1, "R3")
     play(g, 2, "R9")
     ev = play(g, 0, "R8")  # the card R8//W: at night the top is the plain Wild
-    assert {"type": "clock_flip", "side": "night", "top": "W"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "night", "top": "W"} in ev
     assert g.phase == "color" and g.to_act == [1] and g.turn == 1
     refused(g, 0, {"type": "color", "color": "G"})
     g.apply(1, {"type": "color", "color": "Y"})
@@ -449,7 +449,7 @@ def test_clock_colourless_top_during_a_skip_is_chosen_by_the_player_who_gets_to_
     play(g, 2, "R9")
     ev = play(g, 0, "R-skip")  # seat 1 is skipped; the table turns as the turn reaches it
     assert {"type": "skip", "seat": 1} in ev
-    assert {"type": "clock_flip", "side": "night", "top": "W"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "night", "top": "W"} in ev
     assert g.turn == 2 and g.phase == "color" and g.to_act == [2]
     g.apply(2, {"type": "color", "color": "G"})
     assert g.turn == 2 and g.phase == "play" and g.color == "G"
@@ -466,7 +466,7 @@ def test_clock_wild_under_a_waiting_plus1_timeout_chooses_colour_then_takes():
     play(g, 1, "Y1")
     play(g, 2, "Y2")
     ev = play(g, 0, "Y+1")
-    assert {"type": "clock_flip", "side": "night", "top": "W"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "night", "top": "W"} in ev
     assert g.phase == "color" and g.turn == 1 and g.stack == 1
     assert g.legal_actions(1) == [{"type": "color", "color": c} for c in COLORS]
     ev = g.apply(1, {"type": "timeout"})
@@ -495,7 +495,7 @@ def test_clock_turns_the_table_while_a_plus1_waits_on_you_so_you_must_take_it():
     play(g, 2, "R9")
     assert g.view(1)["hand"] == ["G+1", "Y3", "R6"]  # a +1 answer is in seat 1's hand by day
     ev = play(g, 0, "R+1")
-    assert types(ev).index("stacked") < types(ev).index("clock_flip")
+    assert types(ev).index("stacked") < types(ev).index("flip")
     assert {"type": "stacked", "seat": 1, "total": 1, "kind": "+1"} in ev
     v = g.view(1)
     assert v["side"] == "night" and v["stack"] == 1 and v["stack_kind"] == "+1"
@@ -521,7 +521,7 @@ def test_clock_turns_the_table_under_a_waiting_plus5_so_you_must_take_five():
     assert g.view(1)["hand"] == ["B7", "B+5", "B8"]  # a +5 answer is in seat 1's hand by night
     ev = play(g, 0, "Y+5")
     assert {"type": "stacked", "seat": 1, "total": 5, "kind": "+5"} in ev
-    assert {"type": "clock_flip", "side": "day", "top": "B5"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "day", "top": "B5"} in ev
     v = g.view(1)
     assert v["side"] == "day" and v["stack"] == 5 and v["hand"] == ["G+1", "B-skip", "R6"]
     assert v["legal"] == [{"type": "take"}]
@@ -602,7 +602,7 @@ def test_color_hunt_hunts_the_chosen_colour_even_if_the_clock_turns_the_table():
     play(g, 2, "Y2")
     assert g.view(0)["clock"] == 1 and g.view(0)["hand"] == ["W-hunt", "G4"]
     ev = play(g, 0, "W-hunt", "G")
-    assert {"type": "clock_flip", "side": "day", "top": "R4"} in ev
+    assert {"type": "flip", "cause": "clock", "side": "day", "top": "R4"} in ev
     assert {"type": "hunt", "seat": 1, "color": "G", "count": 3} in ev
     assert g.view(2)["hand"] == ["Y7"] and g.turn == 2
     assert g.color == "R"  # the new top, R4, sets the colour for the next play
@@ -644,7 +644,7 @@ def test_skip_everyone_counts_every_skipped_turn_for_the_clock():
     play(g, 1, "R-flip")
     assert g.view(2)["clock"] == 2
     ev = play(g, 2, "Y-skipall")
-    assert "clock_flip" in types(ev) and g.turn == 2 and g.view(2)["side"] == "day"
+    assert {"type": "flip", "cause": "clock"}.items() <= of_type(ev, "flip")[0].items() and g.turn == 2 and g.view(2)["side"] == "day"
 
 
 # ---------------------------------------------------------------- same active face twice
@@ -775,7 +775,7 @@ def test_flips_preserve_every_pile_order_and_swap_what_each_seat_sees(setup, cho
             break
         side = g.view(None)["side"]
         ev = random_step(g, choice)
-        flips = [e for e in ev if e["type"] in ("flip", "clock_flip")]
+        flips = [e for e in ev if e["type"] == "flip"]
         now = g.view(None)["side"]
         assert (side != now) == (len(flips) % 2 == 1)
         assert [e["side"] for e in flips] == (
@@ -784,7 +784,7 @@ def test_flips_preserve_every_pile_order_and_swap_what_each_seat_sees(setup, cho
     zones = ([list(h) for h in g.hands], list(g.draw_pile), list(g.discard))
     views = {s: g.view(s) for s in [None, *range(g.n)]}
     events = []
-    g._flip_table(events, cause="flip", seat=None)
+    g._flip_table(events, cause="card", seat=None)
     assert ([list(h) for h in g.hands], list(g.draw_pile), list(g.discard)) == zones
     assert events[0]["type"] == "flip" and events[0]["side"] == g.view(None)["side"]
     after = {s: g.view(s) for s in [None, *range(g.n)]}
@@ -817,7 +817,7 @@ class ClockModel:
                     self.remaining, self.fresh = 3, True
             start = len(events)
             original(game, events)
-            flipped = any(e["type"] == "clock_flip" for e in events[start:])
+            flipped = any(e["type"] == "flip" and e.get("cause") == "clock" for e in events[start:])
             expect = False
             if self.remaining is not None:
                 if self.fresh:

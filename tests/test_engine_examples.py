@@ -244,6 +244,17 @@ def test_penalty_card_as_last_card_ends_match_nobody_draws(preset):
     assert "stacked" not in types(ev) and "draw" not in types(ev)
 
 
+def test_answering_a_stack_with_the_last_card_leaves_no_stack_on_the_final_table():
+    g = table("classic-table", [["R+2", "R1"], ["B+2"], ["G1", "G2"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R+2"})
+    assert g.view(None)["stack"] == 2
+    g.apply(1, {"type": "play", "card": "B+2"})
+    assert g.over and g.result["winners"] == [1]
+    final = g.view(None)
+    assert final["stack"] == 0 and final.get("stack_kind") is None
+    assert [len(h) for h in g.hands] == [1, 0, 2]  # nobody drew the stack of 4
+
+
 def test_w4_as_last_card_still_asks_for_colour_first():
     g = table("classic-table", [["W+4"], ["B1", "B2"]], "R5", FILLER)
     with pytest.raises(IllegalAction, match="colour"):

@@ -291,7 +291,7 @@ class Memory:
                 self.stack_kind = None
             elif t == "reshuffle":
                 self.pile = self.pile[-1:]
-            elif t in ("flip", "clock_flip"):
+            elif t == "flip":
                 self.side = 1 if e.get("side") == "night" else 0
                 top = e.get("top")
                 if top in FACES and FACES[top].color:

@@ -884,7 +884,7 @@ class ColorClash(Game):
             events.append({"type": "skip_all", "seat": seat})
             self._advance(events, self._active_count())
         elif kind == FLIP:
-            self._flip_table(events, cause="flip", seat=seat)
+            self._flip_table(events, cause="card", seat=seat)
             if FACES[self.top_face].color is None:
                 self.phase = COLOR
                 self._color_then = "advance"
@@ -919,7 +919,9 @@ class ColorClash(Game):
         top = FACES[self.top_face]
         if top.color is not None:
             self.color = top.color
-        events.append({"type": "clock_flip" if cause == "clock" else "flip",
+        # One event type for every turn of the table, whatever turned it (``cause``:
+        # ``card`` for a Flip card, ``clock`` for the Midnight Clock).
+        events.append({"type": "flip", "cause": cause,
                        "side": "night" if self.side else "day", "top": top.name,
                        **({"seat": seat} if seat is not None else {})})
 
@@ -956,6 +958,10 @@ class ColorClash(Game):
     def _end_round(self, winner: int | None, events: list[Event]) -> None:
         o = self.options
         self.window_seat = None
+        # A penalty card that empties a hand wins at once: its stack never reaches anyone
+        # (spec 6), so none is shown waiting on the final table.
+        self.stack = 0
+        self.stack_kind = None
         if winner is None:
             points = [0] * self.n
         elif o.scoring == "table":

@@ -306,11 +306,11 @@ const SCENES = {
       legal: [{ type: "play", card: "G-flip" }, { type: "draw" }],
     }),
     events: [
-      { type: "flip", side: "night", top: "G-flip", seat: 1 },
+      { type: "flip", cause: "card", side: "night", top: "G-flip", seat: 1 },
       { type: "clock_set", seat: 2, turns: 3 },
       { type: "hunt", seat: 3, color: "Y", count: 5 },
       { type: "skip_all", seat: 1 },
-      { type: "clock_flip", side: "day", top: "W" },
+      { type: "flip", cause: "clock", side: "day", top: "W" },
       { type: "color_chosen", seat: 2, color: "Y" },
     ],
   }),

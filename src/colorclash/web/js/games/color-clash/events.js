@@ -26,7 +26,6 @@ export function bannerFor(e, model) {
     last_card: () => ({ text: () => t("banner.last_card"), cls: "" }),
     caught: () => ({ text: () => t("banner.caught"), cls: "warn" }),
     flip: () => ({ text: () => t("banner.flip", { side: side(e) }), cls: "info" }),
-    clock_flip: () => ({ text: () => t("banner.flip", { side: side(e) }), cls: "info" }),
     hunt: () => ({ text: () => t("banner.hunt", { color: colorName(e.color) }), cls: "warn" }),
     clock_set: () => ({ text: () => t("banner.clock_set"), cls: "info" }),
     color_chosen: () => ({
@@ -91,7 +90,6 @@ export function describeEvent(e, model) {
     case "out":
       return t(me ? "say.you.out" : "say.out", { name: who, n: e.place });
     case "flip":
-    case "clock_flip":
       return t("banner.flip", { side: side(e) });
     case "hunt":
       return t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorName(e.color) });
