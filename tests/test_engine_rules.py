@@ -141,13 +141,27 @@ def test_a_call_is_for_the_play_it_comes_before_and_ends_with_the_turn():
     assert g.phase == "call_window" and g.window_seat == 0, events  # no call: catchable
 
 
-def test_pass_refused_while_a_card_can_be_drawn_or_played():
+def test_pass_refused_while_a_card_can_be_drawn():
     g = table("standard", [["R1"], ["G1"]], "R5", ["B2"])
+    assert {"type": "pass"} not in g.legal_actions(0)
     with pytest.raises(IllegalAction, match="draw"):
         g.apply(0, {"type": "pass"})
-    g = table("standard", [["R1", "B1"], ["G1"]], "R5", [])
-    with pytest.raises(IllegalAction, match="play"):
-        g.apply(0, {"type": "pass"})
+
+
+@pytest.mark.parametrize("preset", ["standard", "classic-table"])
+def test_with_both_piles_empty_a_seat_that_could_play_may_pass(preset):
+    """5.3: a draw may be chosen over a play, and with neither pile holding a card the
+    pass stands in for the draw ("legal only then"). Such passes are no dead round (5.9):
+    the seats could play."""
+    g = table(preset, [["R1", "B1", "B2"], ["R2", "G1", "G2"]], "R5", [])
+    assert g.legal_actions(0) == [{"type": "play", "card": "R1"}, {"type": "pass"}]
+    events = []
+    for _ in range(6):
+        events += g.apply(g.turn, {"type": "pass"})
+    assert [e["type"] for e in events] == ["pass"] * 6
+    assert not g.over and [len(h) for h in g.hands] == [3, 3]
+    g.apply(0, {"type": "play", "card": "R1"})  # and may still play when it likes
+    assert g.view(None)["top"] == "R1"
 
 
 def test_a_stack_bigger_than_the_piles_gives_what_there_is():

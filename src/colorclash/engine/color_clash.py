@@ -627,7 +627,7 @@ class ColorClash(Game):
                 actions.append({"type": "take"})
             elif self.draw_pile or len(self.discard) > 1:
                 actions.append({"type": "draw"})
-            elif not actions:
+            else:  # neither pile has a card (5.3): passing stands in for drawing
                 actions.append({"type": "pass"})
         elif phase == DRAWN:
             if seat != self.turn:
@@ -1055,9 +1055,9 @@ class ColorClash(Game):
             raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
         if self._can_draw():
             raise IllegalAction("you may pass only when no card is left to draw")
-        if self._playable_faces(seat):
-            raise IllegalAction("you can play a card: passing is only for when you cannot")
-        return self._pass(seat)
+        # As a draw may be chosen over a play (5.3), so may the pass that stands in for
+        # it; only a seat that could not play counts toward a dead round (5.9).
+        return self._pass(seat, stuck=not self._playable_faces(seat))
 
     def _pass(self, seat: int, stuck: bool = True) -> list[Event]:
         """The turn ends without a card. ``stuck``: the seat could neither play nor draw,
