@@ -205,6 +205,7 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
     settings = Settings(limit_lookup_burst=50, limit_lookup_per_min=1)
     with InProcessServer(_store(tmp_path), settings) as srv:
         c = Client(srv.url)
+        mine = await c.practice("Ana")  # a seat held before the budget runs dry
         misses = 0
         with pytest.raises(ClientError) as err:
             for _ in range(50):
@@ -216,11 +217,20 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
                     misses += 1
         assert err.value.code == "rate_limited"
         assert misses <= 10  # a miss costs five look-ups
-        # the WebSocket door counts against the same budget
-        url = srv.url.replace("http", "ws") + "/ws/ZZZZZZ?token=x"
-        async with websockets.connect(url) as ws:
-            msg = json.loads(await ws.recv())
-            assert msg["code"] == "rate_limited"
+        # the WebSocket door counts against the same budget: over it, a missing room and
+        # a real room with a wrong token get the same answer, a close meaning "try later"
+        base = srv.url.replace("http", "ws")
+        for path in ("/ws/ZZZZZZ?token=x", f"/ws/{mine['code']}?token=x"):
+            async with websockets.connect(base + path) as ws:
+                msg = json.loads(await ws.recv())
+                assert msg["code"] == "rate_limited"
+                with pytest.raises(websockets.ConnectionClosed):
+                    await ws.recv()
+                assert ws.close_code == 1013
+        # but a seat's own token still gets in: a player is never locked out of a game
+        # because their address (or a page in their browser) spent the look-ups
+        async with await c.connect(mine["code"], mine["token"]) as seat:
+            assert seat.seat == 0 and seat.state["type"] == "state"
 
 
 @pytest.mark.asyncio

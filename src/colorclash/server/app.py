@@ -569,11 +569,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return
         h = hub()
         address = client_address(ws.client)
+        # Look-ups are counted per address, so that codes cannot be guessed; but a seat's
+        # own token always gets in, also over the budget (whoever shares the address, or
+        # a page that spent it from the player's browser, cannot lock a player out of
+        # their game). Over the budget every other answer is the same: 1013, try later.
+        over_budget: ProtocolError | None = None
         try:
             limits_now().take("lookup", address)
         except ProtocolError as exc:
-            await refuse(ws, exc, 4429)
-            return
+            over_budget = exc
         owner = None
         try:
             if h.cluster is not None:
@@ -586,11 +590,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             else:
                 room = h.get(code)
         except ProtocolError as exc:
+            if over_budget is not None:
+                await refuse(ws, over_budget, 1013)
+                return
             limits_now().charge("lookup", address, MISS_COST - 1)
             await refuse(ws, exc, 4404)
             return
         seat = room.seat_of_token(token) if token else None
         if seat is None:
+            if over_budget is not None:
+                await refuse(ws, over_budget, 1013)
+                return
             limits_now().charge("lookup", address, MISS_COST - 1)
             await refuse(ws, ProtocolError("bad_token", "this token holds no seat in this room"),
                          4401)
