@@ -16,7 +16,6 @@ from collections import deque
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import segno
 from fastapi import FastAPI, Request, WebSocket
@@ -50,6 +49,7 @@ from colorclash.server.protocol import (
     error_text,
     parse_client_message,
 )
+from colorclash.server.web_guard import CrossSiteGuard, origin_allowed
 from colorclash.store import Store, open_store
 
 log = logging.getLogger("colorclash.server")
@@ -170,13 +170,8 @@ class BodyLimit:
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
-    origin = ws.headers.get("origin")
-    if not origin:
-        return True  # not a browser: bots and colorclash.client send no Origin
-    if origin in settings.allowed_origins or "*" in settings.allowed_origins:
-        return True
-    host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    return origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""),
+                          settings.allowed_origins)
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
@@ -636,6 +631,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     # ------------------------------------------------------------------ the browser client
     app.add_middleware(BodyLimit, limit=settings.max_frame * 2)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
     index = WEB_DIR / "index.html"
 
     @app.get("/r/{code}", include_in_schema=False)

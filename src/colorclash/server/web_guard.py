@@ -1,0 +1,91 @@
+"""What a browser may be made to do from another site, and the headers that say so.
+
+- **Other sites' requests.** A page on any site can make its visitor's browser send a
+  form-like ``POST`` to this one (no CORS check applies to those), with the visitor's
+  address: it could take seats in a room whose code it knows, or spend the visitor's
+  budgets (``server/limits.py``). Requests that change something (every method but
+  ``GET``, ``HEAD`` and ``OPTIONS``) are refused with ``403 bad_origin`` when the browser
+  says they come from another site: an ``Origin`` that is not the site's own (nor in
+  ``COLORCLASH_ALLOWED_ORIGINS``), or ``Sec-Fetch-Site: cross-site``. Bots and
+  ``colorclash.client`` send neither header and are not concerned. The WebSockets apply
+  the same test to their ``Origin`` (``origin_allowed``).
+- **Headers on every answer**: ``X-Content-Type-Options: nosniff``; no framing by other
+  sites (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: a framed table could be
+  clicked through); ``Referrer-Policy: same-origin`` (an invite link's code is not told
+  to the sites a page links to).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+def origin_allowed(origin: str | None, host: str, allowed: Iterable[str]) -> bool:
+    """May a browser page from ``origin`` use this site (whose ``Host`` is ``host``)?"""
+    if not origin:
+        return True  # not a browser: bots and colorclash.client send no Origin
+    allowed = list(allowed)
+    if origin in allowed or "*" in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+class CrossSiteGuard:
+    """Refuse state-changing HTTP requests that a browser says come from another site, and
+    add the security headers to every HTTP answer."""
+
+    def __init__(self, app: Any, allowed_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = list(allowed_origins)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in SAFE_METHODS and self._cross_site(scope):
+            await self._refuse(send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+    def _cross_site(self, scope: Any) -> bool:
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        origin = headers.get(b"origin", b"").decode("latin-1") or None
+        if origin is not None:
+            host = headers.get(b"host", b"").decode("latin-1")
+            return not origin_allowed(origin, host, self.allowed)
+        # No Origin: a browser that sends Sec-Fetch-Site still says where it comes from.
+        return headers.get(b"sec-fetch-site") == b"cross-site" and "*" not in self.allowed
+
+    @staticmethod
+    async def _refuse(send: Any) -> None:
+        body = json.dumps({"error": {"code": "bad_origin", "message":
+                                     "requests from pages of other sites are refused"}}).encode()
+        await send({"type": "http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["CrossSiteGuard", "origin_allowed"]

@@ -1,0 +1,101 @@
+"""Requests a page of another site makes the visitor's browser send are refused; every
+answer carries the security headers (server/web_guard.py)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from colorclash.server.config import Settings
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+from colorclash.server.web_guard import origin_allowed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("guard") / "g.sqlite3"
+    settings = Settings(**LIFTED_LIMITS, allowed_origins=["https://friends.example"])
+    with InProcessServer(f"sqlite:///{db}", settings) as srv:
+        yield srv
+
+
+def _send(url: str, method: str = "GET", body: bytes | None = None,
+          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def _room(server) -> dict:
+    status, _, body = _send(server.url + "/api/rooms", "POST", json.dumps(
+        {"name": "Ana", "seats": 4}).encode(), {"Content-Type": "application/json"})
+    assert status == 201
+    return json.loads(body)
+
+
+def _seats(server, code: str) -> list[str]:
+    _, _, body = _send(f"{server.url}/api/rooms/{code}")
+    return [s["kind"] for s in json.loads(body)["seats"]]
+
+
+def test_a_page_of_another_site_cannot_take_a_seat(server):
+    """A form on any site could post an empty join to a room whose code it knows, from
+    its visitors' browsers, until every seat was taken by nobody."""
+    room = _room(server)
+    join = f"{server.url}/api/rooms/{room['code']}/join"
+    for headers in ({"Origin": "https://evil.example", "Content-Type": "text/plain"},
+                    {"Origin": "null"},
+                    {"Origin": server.url.replace("http://", "ftp://")},
+                    {"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"}):
+        status, _, body = _send(join, "POST", b"", headers)
+        assert status == 403, headers
+        assert json.loads(body)["error"]["code"] == "bad_origin"
+    status, _, _ = _send(server.url + "/api/practice", "POST", b"name=Mallory",
+                         {"Origin": "https://evil.example",
+                          "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 403
+    assert _seats(server, room["code"]) == ["human", "empty", "empty", "empty"]  # none taken
+
+
+def test_the_sites_own_pages_allowed_origins_and_bots_still_join(server):
+    room = _room(server)
+    join = f"{server.url}/api/rooms/{room['code']}/join"
+    body = json.dumps({"name": "Bo"}).encode()
+    for headers in ({"Origin": server.url, "Sec-Fetch-Site": "same-origin"},
+                    {"Origin": "https://friends.example"},   # COLORCLASH_ALLOWED_ORIGINS
+                    {}):                                      # a bot: no Origin at all
+        status, _, _ = _send(join, "POST", body, {"Content-Type": "application/json", **headers})
+        assert status == 200, headers
+    assert _seats(server, room["code"]) == ["human", "human", "human", "human"]
+    # reading is not guarded: a link from anywhere opens
+    status, _, _ = _send(f"{server.url}/api/rooms/{room['code']}",
+                         headers={"Origin": "https://evil.example",
+                                  "Sec-Fetch-Site": "cross-site"})
+    assert status == 200
+
+
+@pytest.mark.parametrize("path", ["/", "/api/games", "/r/ABCDEF", "/no-such-file.js"])
+def test_every_answer_carries_the_security_headers(server, path):
+    _status, headers, _ = _send(server.url + path)
+    headers = {k.lower(): v for k, v in headers.items()}
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["referrer-policy"] == "same-origin"
+
+
+def test_origin_allowed():
+    assert origin_allowed(None, "a.example", [])
+    assert origin_allowed("https://a.example", "a.example", [])
+    assert origin_allowed("http://A.example:8000", "a.example:8000", [])
+    assert not origin_allowed("https://a.example.evil", "a.example", [])
+    assert not origin_allowed("chrome-extension://a.example", "a.example", [])
+    assert not origin_allowed("null", "a.example", [])
+    assert origin_allowed("https://b.example", "a.example", ["https://b.example"])
+    assert origin_allowed("https://c.example", "a.example", ["*"])
