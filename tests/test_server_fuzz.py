@@ -22,7 +22,7 @@ ERROR_CODES = {
     "bad_json", "bad_version", "unknown_type", "bad_message", "too_large", "rate_limited",
     "not_playing", "not_your_turn", "illegal_action", "substituted", "not_host",
     "not_in_lobby", "bad_settings", "bad_seat", "seat_taken", "room_full", "seats_empty",
-    "not_ready", "bad_name", "guest_limit", "internal",
+    "not_ready", "bad_name", "guest_limit", "internal", "removed",
 }
 CARDS = ["R7", "W", "W+4", "B-skip", "G+2", "Y-bomb", "R-shield", "X9", "", "R" * 30, "w+4"]
 TYPES = ["play", "draw", "keep", "take", "call", "catch", "color", "pass", "timeout", "next",

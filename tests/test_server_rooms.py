@@ -86,6 +86,38 @@ def test_host_commands_and_lobby_rules(hub):
 
 
 @pytest.mark.asyncio
+async def test_the_host_frees_the_seats_of_people_who_never_came(hub):
+    """Anyone who knew a room's code could fill its lobby with seats nobody would ever
+    open; the host could neither start nor shrink the room."""
+    room, _, _ = hub.create_private("Ana", seats=4)
+    seats = [hub.join(room.code, "Player")[1] for _ in range(3)]
+    with pytest.raises(ProtocolError) as e:
+        hub.start(room, 0)
+    assert code(e) == "not_ready"
+    for who, target, expected in ((seats[0], seats[1], "not_host"), (0, 0, "bad_seat")):
+        with pytest.raises(ProtocolError) as e:
+            hub.remove_player(room, who, target)
+        assert code(e) == expected
+    for target in seats:
+        hub.remove_player(room, 0, target)
+    assert [s.kind for s in room.seats] == ["human", "empty", "empty", "empty"]
+    hub.add_bot(room, 0, 1, "easy")
+    with pytest.raises(ProtocolError) as e:
+        hub.remove_player(room, 0, 1)  # a computer player goes with remove_bot
+    assert code(e) == "bad_seat"
+    _, again, token = hub.join(room.code, "Bo")  # someone removed may come back by the link
+    assert room.seat_of_token(token) == again
+    hub.change_settings(room, 0, {"seats": 3})
+    hub.remove_player(room, 0, again)
+    assert room.seat_of_token(token) is None  # the token stops working
+    hub.change_settings(room, 0, {"seats": 2})
+    hub.start(room, 0)
+    with pytest.raises(ProtocolError) as e:
+        hub.remove_player(room, 0, 1)
+    assert code(e) == "not_in_lobby"
+
+
+@pytest.mark.asyncio
 async def test_start_deals_publishes_commitment_and_hides_seed(hub):
     room, _, _ = hub.create_private("Ana", preset="classic-table", seats=2)
     hub.add_bot(room, 0, 1, "easy")

@@ -112,3 +112,27 @@ def test_a_game_a_computer_substitute_ended_says_why_nobody_won(open_page):
     page.goto("/dev.html?scene=game-over-guest")  # nobody went out at all
     page.wait_for_function("window.__devReady === true")
     assert cat["results.howNobody"] in page.inner_text(".results")
+
+
+def test_the_host_removes_a_guest_from_the_lobby(open_page):
+    """A seat taken by someone who never came (or anyone with the code) held a lobby for
+    good; the host now frees it, and the guest is told why the table closed."""
+    host = open_page()
+    host.fill("#player-name", "Dana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    guest = open_page(path=f"/r/{code}", locale="es-ES")
+    guest.fill("#join-name", "Eli")
+    guest.click("#btn-join-room")
+    guest.wait_for_selector("#room-code")
+    button = host.locator('[data-focus-key="rm-player:1"]')
+    button.wait_for()
+    assert "Eli" in button.get_attribute("aria-label")
+    assert host.locator('[data-focus-key="rm-player:0"]').count() == 0  # not yourself
+    shot(host, "room-host-guest")
+    button.click()
+    host.wait_for_selector('li.seat-row[data-seat="1"][data-kind="empty"]')
+    guest.wait_for_function(
+        "document.body.innerText.includes('El anfitrión te quitó de esta mesa')")
+    axe_check(guest, "removed")

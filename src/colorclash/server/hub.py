@@ -456,6 +456,8 @@ class Hub:
             self.lobby.add_bot(room, seat, msg.seat, msg.level)
         elif t == "remove_bot":
             self.lobby.remove_bot(room, seat, msg.seat)
+        elif t == "remove_player":
+            self.lobby.remove_player(room, seat, msg.seat)
         elif t == "start":
             self.lobby.start(room, seat)
         elif t == "leave":
@@ -499,6 +501,9 @@ class Hub:
 
     def remove_bot(self, room: Room, seat: int, target: int) -> None:
         self.lobby.remove_bot(room, seat, target)
+
+    def remove_player(self, room: Room, seat: int, target: int) -> None:
+        self.lobby.remove_player(room, seat, target)
 
     def start(self, room: Room, seat: int) -> None:
         self.lobby.start(room, seat)

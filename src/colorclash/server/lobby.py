@@ -196,6 +196,26 @@ class Lobby:
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 
+    def remove_player(self, room: Room, seat: int, target: int) -> None:
+        """The host frees a person's seat before the game: someone who took a seat and
+        never came (or anyone who knew the code) cannot hold a room's lobby forever. Their
+        token stops working; they may join again with the link while a seat is free."""
+        self.need_host(room, seat, "remove_player")
+        self.need_lobby(room, "remove_player")
+        if not 0 <= target < len(room.seats) or room.seats[target].kind != "human":
+            raise ProtocolError("bad_seat", f"seat {target} has no person",
+                                ref="remove_player")
+        if target == seat:
+            raise ProtocolError("bad_seat", "you cannot remove yourself: leave the room "
+                                "instead", ref="remove_player")
+        conn = room.conns.pop(target, None)
+        room.seats[target] = Seat()
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+        if conn is not None:
+            conn.send(ProtocolError("removed", "the host took you off this table").to_message())
+            conn.close(4410, "removed")
+
     def start(self, room: Room, seat: int) -> None:
         self.need_host(room, seat, "start")
         if room.status == "playing":

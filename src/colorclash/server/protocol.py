@@ -201,6 +201,12 @@ class RemoveBotMsg(_Strict):
     seat: int
 
 
+class RemovePlayerMsg(_Strict):
+    v: Literal[1]
+    type: Literal["remove_player"]
+    seat: int
+
+
 class StartMsg(_Strict):
     v: Literal[1]
     type: Literal["start"]
@@ -230,6 +236,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "settings": SettingsMsg,
     "add_bot": AddBotMsg,
     "remove_bot": RemoveBotMsg,
+    "remove_player": RemovePlayerMsg,
     "start": StartMsg,
     "leave": LeaveMsg,
     "ping": PingMsg,

@@ -420,10 +420,11 @@ function onClosed(code, info) {
   const kind = {
     4404: ["error.room_not_found", null],
     4409: ["error.replaced", retry],
+    4410: ["error.removed", null],
     4403: ["error.bad_origin", null],
     4429: ["error.flood", retry],
   }[info.code] || ["error.unknown", retry];
-  if (info.code === 4404) forgetTicket(code);
+  if (info.code === 4404 || info.code === 4410) forgetTicket(code);
   state.fatal = { title: "fatal.title", text: kind[0], retry: kind[1] };
   state.screen = "fatal";
   render();
@@ -712,6 +713,7 @@ const roomActs = {
   settings: (settings) => send({ type: "settings", settings }),
   addBot: (seat) => send({ type: "add_bot", seat, ...(roomLevel() ? { level: roomLevel() } : {}) }),
   removeBot: (seat) => send({ type: "remove_bot", seat }),
+  removePlayer: (seat) => send({ type: "remove_player", seat }),
   ready: (ready) => send({ type: "ready", ready }),
   start() {
     const btn = document.getElementById("btn-start");

@@ -72,7 +72,7 @@ export function forgetTicket(code) {
 }
 
 // Close codes after which reconnecting cannot help.
-const FATAL = new Set([4401, 4403, 4404, 4409, 4429]);
+const FATAL = new Set([4401, 4403, 4404, 4409, 4410, 4429]);
 
 // A WebSocket that reconnects by itself with backoff and a ping watchdog.
 // Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)

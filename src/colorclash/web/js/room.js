@@ -72,6 +72,22 @@ function seatRow(room, seat, me, isHost, act) {
       ),
     );
   }
+  if (isHost && s.kind === "human" && seat !== room.host) {
+    // someone who took a seat and never came (or anyone who got the code) must not hold
+    // the table: the host frees the seat; they may join again with the link
+    controls.push(
+      h(
+        "button.btn.danger",
+        {
+          type: "button",
+          dataset: { focusKey: `rm-player:${seat}` },
+          onclick: () => act.removePlayer(seat),
+          "aria-label": t("room.removePlayerSeat", { name: seatName(room, seat), n: seat + 1 }),
+        },
+        t("room.removeBot"),
+      ),
+    );
+  }
   const av = h(`div.avatar${s.kind === "bot" ? ".bot" : ""}`, { "aria-hidden": "true" });
   if (s.kind === "bot") av.append(botIcon());
   else if (s.kind === "human") av.append(h("span", initial(s.name)));
