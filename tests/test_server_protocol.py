@@ -100,6 +100,8 @@ def test_names():
     "C o m p u t e r", "C0mputer", "Cömputer", "Соmputer",  # Cyrillic С and о
     "Computadora", "computadora fácil", "Ordenador", "Bilgisayar", "BİLGİSAYAR", "bılgısayar",
     "Bot", "bot 3", "CPU", "Bilgisayar yedeği", "The Computer",
+    # Greek, Coptic and Canadian syllabics drawn as Latin (Unicode's confusables)
+    "ΒΟΤ", "Βοτ", "ϹΟΜΡUΤΕR", "ⲂⲞⲦ", "ᗷOT", "Комputer",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -107,6 +109,16 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
 
 
 @pytest.mark.parametrize("name", ["Ana", "Robotnik", "Abbot", "Botond", "Compu", "Ai", "Cem",
-                                  "Ömer", "José María"])
+                                  "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
+                                  "Ελένη", "Nguyễn Thị Ánh", "山田太郎"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["B\u115fot", "\u3164", "Ana\u2800", "a" + "\u0301" * 19,
+                                  "Zalgo\u0336\u0337\u0338"])
+def test_blank_and_smeared_names_are_refused(name):
+    """Letters drawn as nothing (Hangul fillers, the Braille blank) hide a name or part of
+    it; accents stacked on one letter smear over the names around it."""
+    with pytest.raises(ValueError, match="blank|accents"):
+        clean_name(name)

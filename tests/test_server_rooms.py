@@ -225,6 +225,11 @@ def test_people_at_one_table_never_share_a_name(hub):
     hub.join(other.code, long)
     assert other.seats[1].name == "Abcdefghijklmnopqr 2" and len(other.seats[1].name) == 20
     assert hub.room_public(room)["seats"][1]["name"] == "player 2"
+    # names drawn alike are alike: "Аna" with a Cyrillic А beside "Ana"
+    third, _, _ = hub.create_private("Ana", preset="standard", seats=3)
+    hub.join(third.code, "\u0410na")
+    hub.join(third.code, "ÀNA")
+    assert [s.name for s in third.seats] == ["Ana", "\u0410na 2", "ÀNA 3"]
 
 
 def test_animal_names_never_run_out():

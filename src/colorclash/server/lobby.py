@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from colorclash.server import games
 from colorclash.server.model import COMPUTER, Room, Seat
+from colorclash.server.name_rules import skeleton
 from colorclash.server.names import hash_token, new_token
 from colorclash.server.protocol import NAME_MAX, ProtocolError
 
@@ -32,17 +33,18 @@ class Lobby:
 
     @staticmethod
     def distinct_name(room: Room, index: int, name: str) -> str:
-        """``name``, or ``name 2``, ``name 3``... when another person at the table has it:
-        two "Player"s made "Player's turn" mean either of them."""
-        taken = {s.name.casefold() for i, s in enumerate(room.seats)
+        """``name``, or ``name 2``, ``name 3``... when another person at the table has it
+        or one that reads the same (in any case, or in look-alike letters: "Аna" with a
+        Cyrillic А): two "Player"s made "Player's turn" mean either of them."""
+        taken = {skeleton(s.name) for i, s in enumerate(room.seats)
                  if i != index and s.kind == "human" and s.name}
-        if name.casefold() not in taken:
+        if skeleton(name) not in taken:
             return name
         n = 2
         while True:
             suffix = f" {n}"
             candidate = name[:NAME_MAX - len(suffix)].rstrip() + suffix
-            if candidate.casefold() not in taken:
+            if skeleton(candidate) not in taken:
                 return candidate
             n += 1
 

@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from colorclash.server.name_rules import hidden_or_smeared, imitates_computer
+
 VERSION = 1
 NAME_MAX = 20
 
@@ -47,47 +49,6 @@ class ProtocolError(Exception):
         return msg
 
 
-# Words of the computer players' label in the site's languages ("Computer", "Computadora",
-# "Bilgisayar", ...): a person's name may not contain them, so nobody passes for a computer
-# player. Long words are refused anywhere in the name, short ones as whole words.
-_COMPUTER_PARTS = ("computer", "computador", "ordenador", "bilgisayar", "komputer")
-_COMPUTER_WORDS = ("bot", "bots", "cpu")
-# Look-alikes folded to the Latin letter they imitate (digits, symbols, Cyrillic, Greek,
-# Turkish dotless i) before the comparison.
-_LOOKALIKES = str.maketrans({
-    "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
-    "ı": "i", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
-    "і": "i", "т": "t", "м": "m", "к": "k", "в": "b", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "α": "a", "ε": "e", "κ": "k", "μ": "m", "ν": "v",
-    # Cherokee capitals that are drawn as Latin ones (Unicode's confusables)
-    "Ꭺ": "a", "Ᏼ": "b", "Ꮯ": "c", "Ꭰ": "d", "Ꭼ": "e", "Ꮐ": "g", "Ꮋ": "h", "Ꭻ": "j",
-    "Ꮶ": "k", "Ꮮ": "l", "Ꮇ": "m", "Ꮎ": "o", "Ꮲ": "p", "Ꭱ": "r", "Ꮪ": "s", "Ꭲ": "t",
-    "Ꮜ": "u", "Ꮩ": "v", "Ꮃ": "w", "Ꮓ": "z", "Ꮤ": "w", "Ᏻ": "o",
-})
-# Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ) are Latin letters NFKD leaves
-# alone: their Unicode names say which letter they are.
-_LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$")
-
-
-def _latin_of(ch: str) -> str:
-    if ch.isascii():
-        return ch
-    match = _LETTER_NAME.search(unicodedata.name(ch, ""))
-    return match.group(1).lower() if match else ch
-
-
-def imitates_computer(name: str) -> bool:
-    """True when ``name`` spells the computer players' label (in any of our languages,
-    in any case, with accents, look-alike letters or separators in between)."""
-    folded = "".join(_latin_of(c) for c in unicodedata.normalize("NFKD", name))
-    folded = folded.translate(_LOOKALIKES).casefold().translate(_LOOKALIKES)
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    words = re.findall(r"[a-z]+", folded)
-    joined = "".join(words)
-    return (any(part in joined for part in _COMPUTER_PARTS)
-            or any(w in _COMPUTER_WORDS for w in words))
-
-
 def clean_name(value: str) -> str:
     """A display name: trimmed, 1..20 characters, no control or format characters (a tab
     or a line break is refused, not turned into a space), and nothing that imitates the
@@ -103,6 +64,9 @@ def clean_name(value: str) -> str:
         raise ValueError("name must not be empty")
     if len(name) > NAME_MAX:
         raise ValueError(f"name must be at most {NAME_MAX} characters")
+    smeared = hidden_or_smeared(name)
+    if smeared:
+        raise ValueError(smeared)
     if imitates_computer(name):
         raise ValueError("that name is kept for computer players; choose another")
     return name

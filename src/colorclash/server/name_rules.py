@@ -1,0 +1,94 @@
+"""What a person's display name may be, and when two names read the same.
+
+A name is shown beside the computer players' label and beside the other people's names,
+so it may neither pass for the label ("Computer", "Computadora", "Bilgisayar", "Bot", in
+any letters that look like those) nor be drawn exactly like another name at the table
+("Аna" with a Cyrillic А beside "Ana"). Both tests compare a name's *skeleton*: every
+letter replaced by the plain Latin letter it is drawn like, accents dropped, case folded.
+Which letter a character is drawn like is Unicode's confusables data
+(``lookalikes.json``, written from it by ``tools/gen_lookalikes.py``); small capitals and
+modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ) are named so in their Unicode names.
+
+Blank letters (the Hangul fillers, the Braille blank) and long runs of stacked accents
+are refused outright: they hide or smear a name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+# Words of the computer players' label in the site's languages: a person's name may not
+# contain them. Long words are refused anywhere in the name, short ones as whole words.
+_COMPUTER_PARTS = ("computer", "computador", "ordenador", "bilgisayar", "komputer")
+_COMPUTER_WORDS = ("bot", "bots", "cpu")
+# Digits and symbols written for letters ("C0mputer", "B0t", "$ergio" is fine as a
+# skeleton, since the comparison is only against the label's words).
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+                       "@": "a", "$": "s", "ı": "i"})
+# Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ) are Latin letters that NFKD
+# leaves alone: their Unicode names say which letter they are.
+_LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$")
+# Letters drawn as nothing at all (not format characters, so not caught as such).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+MAX_MARKS = 2  # combining marks on one letter (Vietnamese needs two)
+
+
+_TABLE = Path(__file__).with_name("lookalikes.json")
+
+
+@lru_cache(maxsize=1)
+def _lookalikes() -> dict[str, str]:
+    return json.loads(_TABLE.read_text(encoding="utf-8"))
+
+
+def _latin_of(ch: str) -> str:
+    """The plain Latin letter (or digit) ``ch`` is drawn like, else ``ch`` itself."""
+    if ch.isascii():
+        return ch
+    match = _LETTER_NAME.search(unicodedata.name(ch, ""))
+    if match:
+        return match.group(1).lower()
+    return _lookalikes().get(ch, ch)
+
+
+def _latin(text: Iterable[str]) -> str:
+    return "".join(_latin_of(c) for c in text)
+
+
+def skeleton(name: str) -> str:
+    """``name`` as it reads: look-alike letters made Latin, accents dropped, case folded.
+    (Letters are mapped before and after the decomposition and the case folding, each of
+    which can turn a look-alike into another character: Ϲ into Σ, Β into β.)"""
+    decomposed = unicodedata.normalize("NFKD", _latin(name))
+    plain = _latin(c for c in decomposed if not unicodedata.combining(c))
+    return _latin(plain.casefold())
+
+
+def imitates_computer(name: str) -> bool:
+    """True when ``name`` spells the computer players' label (in any of our languages,
+    in any case, with accents, look-alike letters or separators in between)."""
+    folded = skeleton(name).translate(_LEET)
+    words = re.findall(r"[a-z]+", folded)
+    joined = "".join(words)
+    return (any(part in joined for part in _COMPUTER_PARTS)
+            or any(w in _COMPUTER_WORDS for w in words))
+
+
+def hidden_or_smeared(name: str) -> str | None:
+    """Why ``name`` cannot be shown as it is meant to be read, or None."""
+    if any(c in BLANK_LETTERS for c in name):
+        return "name contains a blank character"
+    run = 0
+    for c in unicodedata.normalize("NFC", name):
+        run = run + 1 if unicodedata.combining(c) else 0
+        if run > MAX_MARKS:
+            return f"name stacks more than {MAX_MARKS} accents on one letter"
+    return None
+
+
+__all__ = ["hidden_or_smeared", "imitates_computer", "skeleton"]
