@@ -453,6 +453,45 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
     assert "[redacted]" in text
 
 
+def test_garbage_requests_cannot_fill_the_log(tmp_path):
+    """uvicorn writes a warning for every malformed request: one client sent 2,000 log
+    lines a second. The line now comes once a minute, then says how many were left out."""
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    logger = logging.getLogger("uvicorn.error")
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        logger.addHandler(handler)
+        try:
+            for _ in range(50):
+                s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+                s.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
+                assert (_closed_by_server(s, 5) or b"").startswith(b"HTTP/1.1 400")
+                s.close()
+            assert _healthz(srv.url)["ok"]
+        finally:
+            logger.removeHandler(handler)
+    assert buf.getvalue().count("Invalid HTTP request received") == 1
+
+
+def test_the_repeat_limiter_says_how_many_it_left_out():
+    from colorclash.server.logs import RepeatLimiter
+
+    now = [0.0]
+    limiter = RepeatLimiter(window=60, messages=("noisy",), clock=lambda: now[0])
+
+    def passes(msg):
+        record = logging.LogRecord("uvicorn.error", logging.WARNING, __file__, 1, msg, None,
+                                   None)
+        return record.getMessage() if limiter.filter(record) else None
+
+    assert passes("noisy") == "noisy"
+    assert [passes("noisy") for _ in range(5)] == [None] * 5
+    assert passes("something else") == "something else"  # others are never held back
+    now[0] = 61
+    assert passes("noisy") == "noisy (5 more like it left out of the log)"
+    assert passes("noisy") is None
+
+
 # ------------------------------------------------------------------ 5-6. records
 @pytest.mark.asyncio
 async def test_every_finished_match_keeps_its_record_and_the_log_hash_matches(tmp_path):

@@ -32,7 +32,7 @@ from colorclash.server.conn import Conn
 from colorclash.server.direct_ws import CLOSE_EXTENSION, SEND_EXTENSION
 from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits, person_address
-from colorclash.server.logs import install_redaction
+from colorclash.server.logs import install_redaction, install_repeat_limit
 from colorclash.server.model import Room
 from colorclash.server.names import hash_token, normalize_code
 from colorclash.server.protocol import (
@@ -197,6 +197,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store``."""
     settings = settings or Settings.from_env()
     install_redaction()
+    install_repeat_limit()
     state: dict[str, Any] = {}
     limits = AddressLimits(settings)
 

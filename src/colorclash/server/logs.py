@@ -1,16 +1,25 @@
-"""No secret reaches a log: seat tokens, Quick Match tickets and host keys are masked in
+"""Two things about the process's log.
+
+No secret reaches a log: seat tokens, Quick Match tickets and host keys are masked in
 every log record of the process, at any level, from any logger (uvicorn's access and
 WebSocket lines included: they print the request's query string, ``?token=...``).
 
 The mask is applied where records are made (``logging.setLogRecordFactory``), so every
 handler and formatter, including ones added later by an operator or a test, sees only the
 masked text.
+
+Nobody can fill the log from outside: a warning that anyone can cause at will (uvicorn's
+"Invalid HTTP request received." for every malformed request: 2,000 lines a second from one
+client) is written at most once a minute, then once more with how many were left out
+(``RepeatLimiter``, on uvicorn's logger).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|\"\s*:\s*\")|Bearer\s+"
@@ -55,4 +64,46 @@ def install_redaction() -> None:
     _installed = True
 
 
-__all__ = ["install_redaction", "redact"]
+class RepeatLimiter(logging.Filter):
+    """Let a message (by its text before formatting) through at most once per ``window``
+    seconds; the first one after a quiet spell says how many were left out."""
+
+    #: what anyone can cause at will, one line per request, in uvicorn's log
+    NOISY = ("Invalid HTTP request received.", "Unsupported upgrade request.")
+
+    def __init__(self, window: float = 60.0, messages: tuple[str, ...] = NOISY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.window = window
+        self.messages = messages
+        self.clock = clock
+        self._last: dict[str, float] = {}
+        self._left_out: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = record.msg if isinstance(record.msg, str) else ""
+        if key not in self.messages:
+            return True
+        now = self.clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.window:
+            self._left_out[key] = self._left_out.get(key, 0) + 1
+            return False
+        self._last[key] = now
+        left_out = self._left_out.pop(key, 0)
+        if left_out:
+            record.msg = f"{key} ({left_out} more like it left out of the log)"
+        return True
+
+
+_limiter = RepeatLimiter()
+
+
+def install_repeat_limit() -> None:
+    """Limit uvicorn's warnings that anyone can cause (idempotent)."""
+    logger = logging.getLogger("uvicorn.error")
+    if _limiter not in logger.filters:
+        logger.addFilter(_limiter)
+
+
+__all__ = ["RepeatLimiter", "install_redaction", "install_repeat_limit", "redact"]
