@@ -196,6 +196,33 @@ async def test_quick_match_wait_that_gives_up_leaves_the_queue(server):
     await c.request("DELETE", f"/api/quick-match/{t2['ticket']}")
 
 
+@pytest.mark.asyncio
+async def test_one_ticket_holds_a_few_queue_sockets_not_hundreds(server):
+    import json
+
+    import websockets
+
+    c = client(server)
+    t = await c.quick_match("siege")
+    url = server.url.replace("http", "ws") + f"/ws/quick-match?ticket={t['ticket']}"
+    socks = [await websockets.connect(url) for _ in range(5)]
+    try:
+        first = socks[0]
+        msgs = []
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                msgs.append(json.loads(await asyncio.wait_for(first.recv(), 5)))
+        assert first.close_code == 4409
+        assert msgs[-1]["code"] == "replaced"
+        await socks[4].send(json.dumps({"v": 1, "type": "ping", "t": 1}))
+        while json.loads(await asyncio.wait_for(socks[4].recv(), 5))["type"] != "pong":
+            pass
+    finally:
+        for s in socks:
+            await s.close()
+        await c.request("DELETE", f"/api/quick-match/{t['ticket']}")
+
+
 async def _wait_my_turn(conn):
     return await conn.wait_state(lambda s: s["view"] and s["view"]["turn"] == conn.seat
                                  and s["view"]["phase"] == "play", timeout=20)

@@ -31,6 +31,7 @@ log = logging.getLogger("colorclash.server")
 
 class QuickMatch:
     TICKETS_PER_ADDRESS = 2  # waiting in one queue (game and preset) at once
+    SOCKETS_PER_TICKET = 4  # open on one ticket at once (a newer one closes the oldest)
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -101,6 +102,11 @@ class QuickMatch:
 
     def attach(self, ticket: str, conn: Conn) -> None:
         t = self.get(ticket)
+        if len(t["conns"]) >= self.SOCKETS_PER_TICKET:  # a few tabs, not hundreds
+            oldest = t["conns"].pop(0)
+            oldest.send(ProtocolError("replaced", "this ticket was opened elsewhere")
+                        .to_message())
+            oldest.close(4409, "replaced")
         t["conns"].append(conn)
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
