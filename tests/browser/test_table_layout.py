@@ -270,3 +270,13 @@ def test_five_opponents_all_show_on_a_phone_held_sideways(open_page, size):
     bad, seen = page.evaluate(OPPONENTS_IN_VIEW_JS)
     assert seen == 5
     assert not bad, bad
+
+
+def test_one_turn_marker_in_a_last_card_window(open_page):
+    """In a last-card window the table waits on the seat that may still call; the next
+    seat may not play yet. Both were marked as having the turn."""
+    page = open_page(viewport=PHONE, path="/dev.html?scene=window&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    marked = page.locator(".opp.turn .name").all_inner_texts()
+    assert marked == ["Bo"]
+    assert page.locator(".me-bar.turn").count() == 0

@@ -108,7 +108,9 @@ function opponentChip(model, act, seat) {
   const { view, room } = model;
   const s = room && room.seats ? room.seats[seat] : null;
   const count = view.counts ? view.counts[seat] : 0;
-  const isTurn = view.turn === seat || (view.window && view.window.seat === seat);
+  // in a last-card window the table waits on the seat that may call (the next seat may
+  // not play yet): one turn marker, on it
+  const isTurn = view.window ? view.window.seat === seat : view.turn === seat;
   const out = Array.isArray(view.out) && view.out.includes(seat);
   const shield = Array.isArray(view.shields) && view.shields.includes(seat);
   const one = Array.isArray(view.one_card) && view.one_card.includes(seat);
@@ -329,7 +331,7 @@ function turnMessage(model) {
 function meBar(model, act) {
   const { view } = model;
   const me = model.me;
-  const isTurn = view.turn === me || (view.window && view.window.seat === me);
+  const isTurn = view.window ? view.window.seat === me : view.turn === me;
   const shield = Array.isArray(view.shields) && view.shields.includes(me);
   const one = Array.isArray(view.one_card) && view.one_card.includes(me);
   const score = Array.isArray(view.scores) ? view.scores[me] : null;
