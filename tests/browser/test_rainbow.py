@@ -429,3 +429,14 @@ def test_equal_piles_are_a_draw(open_page):
     assert places == ["1", "1"]
     assert page.locator(".results-table tr.winner").count() == 0
     shot(page, "rainbow-draw-desktop")
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "tr-TR"])
+def test_the_piles_keep_their_owners_names_on_a_phone_held_sideways(open_page, server, locale):
+    """"Montón de Computadora 2" read "Montón d…" on a phone held sideways."""
+    page = open_practice(open_page, server, {"width": 844, "height": 390}, locale=locale)
+    names = page.locator(".rb-pile-name")
+    names.first.wait_for()
+    cut = names.evaluate_all("els => els.filter(e => e.scrollHeight > e.clientHeight + 1"
+                             " || e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    assert names.count() == 3 and not cut, cut
