@@ -187,3 +187,19 @@ def test_an_action_type_that_is_not_a_word_is_refused(key, kind):
     with pytest.raises(IllegalAction):
         g.apply(seat, {"type": kind})
     assert json.dumps(g.view(None), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("seat", [True, False, 1.0, "0", -1, 99])
+def test_a_seat_is_a_whole_number_of_the_table(key, seat):
+    """True == 1 in Python, but a bool (or 1.0, or "0") is not a seat: every game refuses
+    it alike, in apply, legal_actions and view."""
+    g = new_game(key, seats=GAMES[key].min_seats, seed=5)
+    before = json.dumps(g.view(None), sort_keys=True)
+    action = g.legal_actions(g.to_act[0])[0]
+    with pytest.raises(IllegalAction):
+        g.apply(seat, action)
+    assert g.legal_actions(seat) == []
+    with pytest.raises(ValueError):
+        g.view(seat)
+    assert json.dumps(g.view(None), sort_keys=True) == before

@@ -598,6 +598,8 @@ class ColorClash(Game):
         return deepcopy(self._result)  # a copy: changing it never changes the game
 
     def legal_actions(self, seat: int) -> list[Action]:
+        if seat.__class__ is not int:
+            return []  # (True == 1, but a bool is not a seat)
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
@@ -1225,7 +1227,7 @@ class ColorClash(Game):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.n):
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.n):
             raise ValueError(f"there is no seat {seat!r} at this table")
         faces = self._faces
         o = self.options

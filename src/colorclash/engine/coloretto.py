@@ -336,8 +336,8 @@ class Coloretto(Game):
         return bool(self.supply) and bool(self._open_rows())
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == GAME_OVER or seat != self.turn:
-            return []
+        if self.phase == GAME_OVER or seat.__class__ is not int or seat != self.turn:
+            return []  # (True == 1, but a bool is not a seat)
         if self.phase == PLACE:
             return [{"type": "place", "row": i} for i in self._open_rows()]
         out: list[Action] = [{"type": "draw"}] if self.can_draw() else []
@@ -355,6 +355,8 @@ class Coloretto(Game):
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction(f"unknown action {kind!r} (Coloretto: draw, place, take)")
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
         if seat != self.turn:
             raise IllegalAction(f"it is not seat {seat}'s turn")
         events = handler(self, seat, action)

@@ -298,8 +298,8 @@ class Rainbow(Game):
         return {"kind": "turn", "seat": self.turn, "key": self.turn_no}
 
     def legal_actions(self, seat: int | None) -> list[Action]:
-        if self.phase == GAME_OVER or seat != self.turn:
-            return []
+        if self.phase == GAME_OVER or seat.__class__ is not int or seat != self.turn:
+            return []  # (True == 1, but a bool is not a seat)
         if self.phase == PLAY:
             return [{"type": "play", "hand": i, "turned": t}
                     for i in range(len(self.hands[seat])) for t in (False, True)]
@@ -314,6 +314,8 @@ class Rainbow(Game):
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.phase == GAME_OVER:
             raise IllegalAction("the game is over")
+        if seat.__class__ is not int or seat not in (0, 1):
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
         if seat != self.turn:
             raise IllegalAction(f"it is not seat {seat!r}'s turn")
         if not isinstance(action, dict):
@@ -433,7 +435,7 @@ class Rainbow(Game):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None and (isinstance(seat, bool) or seat not in (0, 1)):
+        if seat is not None and (seat.__class__ is not int or seat not in (0, 1)):
             raise ValueError(f"there is no seat {seat!r} at this table")
         hands = []
         for s in range(SEATS):
