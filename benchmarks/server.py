@@ -568,6 +568,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--raw-room-echo", action="store_true",
                    help="with --room-echo, also the room echo on the websockets library's "
                         "own server, without uvicorn and Starlette")
+    p.add_argument("--repeat", type=int, default=1, metavar="K",
+                   help="with --echo: K pairs of runs (ours and the floors), every other "
+                        "pair floors first; a summary gives the median of the pairs' p99 "
+                        "ratios (this machine's tail drifts over minutes)")
     p.add_argument("--idle", type=int, default=0, help="measure N idle connections' memory")
     p.add_argument("--practice", type=int, default=0, metavar="TABLES",
                    help="TABLES Practice tables at full speed: engine actions per second")
@@ -609,26 +613,28 @@ def main(argv: list[str] | None = None) -> int:
     counts = [int(x) for x in args.connections.split(",") if x.strip() and int(x) > 0]
     with tempfile.TemporaryDirectory() as tmp:
         for n in counts:
-            if args.url:
-                r = asyncio.run(_run_load(args.url, n, args.pace, args.duration, None,
-                                          args.warmup))
-            elif args.redis:
-                r = _with_redis(tmp, args.redis, env, lambda urls, pids, n=n: asyncio.run(
-                    _run_load(urls, n, args.pace, args.duration, pids, args.warmup)))
-                r["store"] = f"redis x{args.redis}"
-            else:
-                db = Path(tmp) / f"bench-{n}.sqlite3"
-                with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}",
-                                   env=env) as srv:
-                    r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
-                                              srv.proc.pid, args.warmup))
-            r.update(kind="game")
-            r.setdefault("store", "sqlite" if not args.url else args.url)
-            if args.label:
-                r["label"] = args.label
-            if args.echo:
-                def floor(raw: bool = False, room_bytes: int | None = None,
-                          n: int = n) -> dict[str, Any]:
+            def game(n: int = n) -> dict[str, Any]:
+                if args.url:
+                    r = asyncio.run(_run_load(args.url, n, args.pace, args.duration, None,
+                                              args.warmup))
+                elif args.redis:
+                    r = _with_redis(tmp, args.redis, env, lambda urls, pids: asyncio.run(
+                        _run_load(urls, n, args.pace, args.duration, pids, args.warmup)))
+                    r["store"] = f"redis x{args.redis}"
+                else:
+                    db = Path(tmp) / f"bench-{n}-{time.monotonic_ns()}.sqlite3"
+                    with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}",
+                                       env=env) as srv:
+                        r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
+                                                  srv.proc.pid, args.warmup))
+                r.update(kind="game")
+                r.setdefault("store", "sqlite" if not args.url else args.url)
+                if args.label:
+                    r["label"] = args.label
+                return r
+
+            def floors(size: int, n: int = n) -> dict[str, dict[str, Any]]:
+                def floor(raw: bool, room_bytes: int | None) -> dict[str, Any]:
                     proc, port = _start_echo(raw)
                     try:
                         return asyncio.run(_run_echo(port, n, args.pace, args.duration,
@@ -637,19 +643,39 @@ def main(argv: list[str] | None = None) -> int:
                         proc.terminate()
                         proc.wait(10)
 
-                size = r.get("state_bytes") or 2000
-                floors = [("echo", False, None)]
+                wanted = [("echo", False, None)]
                 if args.room_echo:
-                    floors.append(("room_echo", False, size))
+                    wanted.append(("room_echo", False, size))
                     if args.raw_room_echo:
-                        floors.append(("raw_room_echo", True, size))
-                for name, raw, room_bytes in floors:
-                    e = floor(raw, room_bytes)
+                        wanted.append(("raw_room_echo", True, size))
+                return {name: floor(raw, room_bytes) for name, raw, room_bytes in wanted}
+
+            pairs: list[dict[str, Any]] = []
+            size = 2000
+            for k in range(max(1, args.repeat) if args.echo else 1):
+                floors_first = args.echo and k % 2 == 1
+                measured = floors(size) if floors_first else {}
+                r = game()
+                size = r.get("state_bytes") or size
+                if args.echo and not floors_first:
+                    measured = floors(size)
+                for name, e in measured.items():
                     r[name] = e
                     if e["latency_ms"]["p99"]:
                         r[f"p99_over_{name}"] = round(
                             r["latency_ms"]["p99"] / e["latency_ms"]["p99"], 2)
-            emit(r)
+                if args.repeat > 1:
+                    r["pair"] = k + 1
+                    r["floors_first"] = floors_first
+                pairs.append(r)
+                emit(r)
+            if args.echo and args.repeat > 1:
+                ratios = [r["p99_over_echo"] for r in pairs if "p99_over_echo" in r]
+                emit({"kind": "summary", "connections": n, "pace": args.pace,
+                      "pairs": len(pairs), "p99_ms": [r["latency_ms"]["p99"] for r in pairs],
+                      "echo_p99_ms": [r["echo"]["latency_ms"]["p99"] for r in pairs],
+                      "p99_over_echo": ratios,
+                      "median_p99_over_echo": statistics.median(ratios) if ratios else None})
         if args.practice:
             db = Path(tmp) / "practice.sqlite3"
             with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}", env={

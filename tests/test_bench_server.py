@@ -32,3 +32,19 @@ def test_the_server_benchmark_plays_rooms_and_measures_its_floors(tmp_path: Path
         assert r[floor]["messages"] > 0, floor
         assert r[f"p99_over_{floor}"] > 0
     assert r["room_echo"]["room_bytes"] == r["state_bytes"]
+
+
+def test_repeated_pairs_alternate_and_give_the_median_ratio() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "colorclash.cli", "bench", "server", "--connections", "8",
+         "--pace", "full", "--duration", "2", "--warmup", "0.5", "--echo", "--repeat", "2",
+         "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    first, second, summary = json.loads(proc.stdout)
+    assert [first["pair"], second["pair"]] == [1, 2]
+    assert [first["floors_first"], second["floors_first"]] == [False, True]
+    assert summary["kind"] == "summary" and summary["pairs"] == 2
+    assert summary["p99_over_echo"] == [first["p99_over_echo"], second["p99_over_echo"]]
+    assert summary["median_p99_over_echo"] == (first["p99_over_echo"]
+                                               + second["p99_over_echo"]) / 2
