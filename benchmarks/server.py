@@ -21,7 +21,7 @@ temporary folder, limits lifted for one address), or ``--url`` for one already r
 appended as JSON lines.
 
 Usage: ``colorclash bench server [--connections 1000,2000] [--pace human|full]
-[--duration 60] [--echo] [--idle N] [--thinking N] [--synchronous full|normal]
+[--duration 60] [--echo [--repeat K]] [--idle N] [--thinking N] [--synchronous full|normal]
 [--url URL] [--out F] [--json]``. ``--thinking N``: N Practice rooms of ``hard``
 computer players while another room pings, with their search on the event loop and in
 worker processes (``COLORCLASH_BOT_WORKERS`` 0 and 1): the ping's tail.
