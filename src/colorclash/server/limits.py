@@ -8,6 +8,10 @@ A look-up of a code that does not exist costs more than one that does, so guessi
 dry five times sooner than normal use. Past the limit the answer is ``429`` with the
 documented error body and a ``Retry-After`` header.
 
+Room look-ups are also counted per IPv6 /48 (``NETWORK_SHARE`` times one address's
+budget): an address counts as its /64, and a /48 (given away by tunnel brokers) holds
+65,536 of them, which would make guessing codes practical again.
+
 The client address is the socket's peer, or, when the peer is a configured trusted proxy
 (``COLORCLASH_TRUSTED_PROXIES``), the address it forwards (uvicorn's proxy-headers
 middleware rewrites the ASGI ``client`` only for those peers).
@@ -25,6 +29,18 @@ from colorclash.server.config import Settings
 from colorclash.server.protocol import ProtocolError
 
 MISS_COST = 5.0  # a look-up of a code that does not exist
+#: kinds also counted per IPv6 /48, with this many times one address's budget
+NETWORK_SHARE = {"lookup": 16}
+
+
+def network_of(address: str) -> str | None:
+    """The IPv6 /48 of a /64 (as ``person_address`` gives it), else None (IPv4)."""
+    if not address.endswith("/64"):
+        return None
+    try:
+        return str(ipaddress.IPv6Network(address).supernet(new_prefix=48))
+    except ValueError:
+        return None
 
 
 def person_address(raw: str) -> str:
@@ -61,6 +77,9 @@ class AddressLimits:
             "lookup": (settings.limit_lookup_burst, settings.limit_lookup_per_min / 60.0),
             "queue": (settings.limit_queue_burst, settings.limit_queue_per_min / 60.0),
         }
+        for kind, share in NETWORK_SHARE.items():
+            burst, rate = self.rules[kind]
+            self.rules[f"{kind}_net"] = (burst * share, rate * share)
         self.buckets: dict[tuple[str, str], _Bucket] = {}
         self._last_sweep = clock()
 
@@ -79,18 +98,33 @@ class AddressLimits:
 
     def take(self, kind: str, address: str, cost: float = 1.0) -> None:
         """Spend ``cost`` tokens or raise ``rate_limited`` (HTTP 429)."""
-        b, _burst, rate = self._bucket(kind, address)
-        if b.tokens >= cost:
-            b.tokens -= cost
-            return
-        wait = math.ceil((cost - b.tokens) / rate) if rate > 0 else 3600
-        raise ProtocolError("rate_limited", f"too many requests of this kind from your "
-                            f"address; try again in {wait} s", status=429,
-                            retry_after=wait)
+        net = network_of(address) if kind in NETWORK_SHARE else None
+        if net is not None:
+            self._take_one(f"{kind}_net", net, cost, "network")
+        self._take_one(kind, address, cost, "address")
 
     def charge(self, kind: str, address: str, cost: float) -> None:
         """Spend tokens after the fact (may go below zero: the next request waits)."""
-        b, burst, _rate = self._bucket(kind, address)
+        net = network_of(address) if kind in NETWORK_SHARE else None
+        if net is not None:
+            self._charge_one(f"{kind}_net", net, cost)
+        self._charge_one(kind, address, cost)
+
+    @staticmethod
+    def _refuse(tokens: float, cost: float, rate: float, whose: str) -> ProtocolError:
+        wait = math.ceil((cost - tokens) / rate) if rate > 0 else 3600
+        return ProtocolError("rate_limited", f"too many requests of this kind from your "
+                             f"{whose}; try again in {wait} s", status=429, retry_after=wait)
+
+    def _take_one(self, kind: str, key: str, cost: float, whose: str) -> None:
+        b, _burst, rate = self._bucket(kind, key)
+        if b.tokens >= cost:
+            b.tokens -= cost
+            return
+        raise self._refuse(b.tokens, cost, rate, whose)
+
+    def _charge_one(self, kind: str, key: str, cost: float) -> None:
+        b, burst, _rate = self._bucket(kind, key)
         b.tokens = max(-burst, b.tokens - cost)
 
     def _sweep(self, now: float) -> None:
@@ -140,17 +174,13 @@ class SharedLimits(AddressLimits):
                                   args=[burst, rate, cost, mode])
         return bool(ok), float(tokens)
 
-    def take(self, kind: str, address: str, cost: float = 1.0) -> None:
-        ok, tokens = self._run(kind, address, cost, "take")
+    def _take_one(self, kind: str, key: str, cost: float, whose: str) -> None:
+        ok, tokens = self._run(kind, key, cost, "take")
         if not ok:
-            rate = self.rules[kind][1]
-            wait = math.ceil((cost - tokens) / rate) if rate > 0 else 3600
-            raise ProtocolError("rate_limited", f"too many requests of this kind from your "
-                                f"address; try again in {wait} s", status=429,
-                                retry_after=wait)
+            raise self._refuse(tokens, cost, self.rules[kind][1], whose)
 
-    def charge(self, kind: str, address: str, cost: float) -> None:
-        self._run(kind, address, cost, "charge")
+    def _charge_one(self, kind: str, key: str, cost: float) -> None:
+        self._run(kind, key, cost, "charge")
 
 
 __all__ = ["AddressLimits", "MISS_COST", "SharedLimits"]

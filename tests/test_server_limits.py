@@ -1,0 +1,69 @@
+"""The per-address budgets (server/limits.py), alone and shared over Redis."""
+
+from __future__ import annotations
+
+import pytest
+
+from colorclash.server.config import Settings
+from colorclash.server.limits import (
+    MISS_COST,
+    NETWORK_SHARE,
+    AddressLimits,
+    SharedLimits,
+    network_of,
+    person_address,
+)
+from colorclash.server.protocol import ProtocolError
+
+SETTINGS = Settings(limit_lookup_burst=10, limit_lookup_per_min=1)
+
+
+def _guesses(limits: AddressLimits, address: str) -> int:
+    """Misses (codes that do not exist) this address gets before it is refused."""
+    n = 0
+    while True:
+        try:
+            limits.take("lookup", address)
+        except ProtocolError as exc:
+            assert exc.code == "rate_limited" and exc.retry_after
+            return n
+        limits.charge("lookup", address, MISS_COST - 1)
+        n += 1
+        assert n < 10_000
+
+
+def _homes(count: int) -> list[str]:
+    """``count`` /64s of one IPv6 /48, as the limits see their addresses."""
+    return [person_address(f"2001:db8:7:{i:x}::1") for i in range(count)]
+
+
+def test_an_ipv6_48_guesses_no_more_than_sixteen_homes():
+    """An address counts as its /64; a /48 holds 65,536 of them, so without a budget of
+    its own one tunnel broker's /48 guessed 786,000 codes a minute."""
+    assert network_of(person_address("2001:db8:7:5::9")) == "2001:db8:7::/48"
+    assert network_of("198.51.100.7") is None  # IPv4 is counted per address only
+    limits = AddressLimits(SETTINGS, clock=lambda: 0.0)
+    one = _guesses(limits, _homes(1)[0])
+    assert one == 2  # a burst of 10, a miss costs 5
+    total = sum(_guesses(limits, home) for home in _homes(200))
+    assert total <= NETWORK_SHARE["lookup"] * one
+    with pytest.raises(ProtocolError, match="network"):
+        limits.take("lookup", person_address("2001:db8:7:ffff::1"))
+    # another /48, and IPv4, have their own budgets
+    assert _guesses(limits, person_address("2001:db8:8::1")) == one
+    assert _guesses(limits, "198.51.100.7") == one
+
+
+def test_the_network_budget_is_shared_over_redis(redis_db):
+    import redis
+
+    r = redis.Redis.from_url(redis_db)
+    try:
+        limits = SharedLimits(SETTINGS, r, "cc:test:")
+        other_process = SharedLimits(SETTINGS, r, "cc:test:")
+        homes = _homes(200)
+        total = sum(_guesses(limits if i % 2 else other_process, home)
+                    for i, home in enumerate(homes))
+        assert 0 < total <= NETWORK_SHARE["lookup"] * 2
+    finally:
+        r.close()
