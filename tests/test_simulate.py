@@ -78,6 +78,8 @@ def test_play_game_reports_a_finished_game():
     (["--preset", "nope"], "unknown preset 'nope'"),
     (["--players", "7"], "between 2 and 6"),
     (["--game", "chess"], "known: color-clash"),
+    (["--option", "match"], "write --option NAME=VALUE"),
+    (["--option", "match=7"], "match"),
 ])
 def test_the_command_rejects_bad_input_clearly(bad, message):
     args = ["simulate", "--players", "2", "--games", "2", *bad]
@@ -98,6 +100,21 @@ def test_the_command_prints_json_that_adds_up():
     assert report["games"] == 5 == report["wins"] + report["draws"]
     assert report["preset"] == "family" and report["seed"] == 3
     assert sum(b["wins"] for b in report["bots"].values()) == report["wins"]
+
+
+def test_the_command_takes_the_games_rule_options():
+    """Coloretto's grey side could not be simulated: only the default brown was played."""
+    result = CliRunner().invoke(app, [
+        "simulate", "--game", "coloretto", "--players", "3", "--games", "3", "--seed", "4",
+        "--option", "scoring=grey", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads([x for x in result.stdout.splitlines() if x.startswith("{")][-1])
+    assert report["options"] == {"scoring": "grey"}
+    grey = play_game("standard", ["random"] * 3, "4:0", game="coloretto",
+                     options={"scoring": "grey"})
+    brown = play_game("standard", ["random"] * 3, "4:0", game="coloretto")
+    assert grey["actions"] == brown["actions"]  # the same game, scored on the other side
+    assert grey["scores"] != brown["scores"]
 
 
 def test_the_command_prints_a_table():

@@ -46,9 +46,22 @@ def simulate(
     bots: str = typer.Option("random", help="Comma-separated bot levels, one per seat (cycled)."),
     seed: int = typer.Option(0, help="Seed of the whole tournament."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    option: list[str] = typer.Option(
+        None, "--option", metavar="NAME=VALUE",
+        help="A rule option of the game (repeatable), e.g. --option scoring=grey "
+             "(Coloretto), --option match=3; see GET /api/games."),
 ) -> None:
     """Bot-vs-bot games with a progress bar, then a results table."""
     from colorclash.simulate import run_simulation
+
+    options: dict[str, object] = {}
+    for item in option or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"{item!r}: write --option NAME=VALUE",
+                                     param_hint="--option")
+        value = value.strip()
+        options[name.strip()] = int(value) if value.lstrip("-").isdigit() else value
 
     run_simulation(
         game=game,
@@ -58,6 +71,7 @@ def simulate(
         bots=[b.strip() for b in bots.split(",") if b.strip()],
         seed=seed,
         as_json=json_out,
+        options=options,
     )
 
 

@@ -30,7 +30,8 @@ from colorclash.engine import game_definition, new_game
 MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped as a draw
 
 
-def _check(game: str, preset: str | None, players: int, games: int, bots: list[str]) -> str:
+def _check(game: str, preset: str | None, players: int, games: int, bots: list[str],
+           options: dict[str, Any] | None = None) -> str:
     definition = game_definition(game)
     known = levels(game)
     # Color Clash's engine plays "standard" when no preset is named; other games have one
@@ -52,6 +53,8 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
         if level not in known:
             raise ValueError(f"unknown bot level {level!r} for {game}; known: "
                              f"{', '.join(known)}")
+    if options:
+        new_game(game, preset=preset, seats=players, seed=0, options=options)  # ValueError
     return preset
 
 
@@ -83,6 +86,7 @@ def play_game(
     bot_seed: str = "",
     bot_options: dict[str, dict[str, Any]] | None = None,
     times: dict[str, list[float]] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play one game; seat ``s`` is played by ``lineup[s]``. Returns the result and length.
 
@@ -90,7 +94,7 @@ def play_game(
     ``view(seat)`` only. Decision times (seconds) are appended to ``times[level]``.
     """
     n = len(lineup)
-    g = new_game(game, preset=preset, seats=n, seed=seed)
+    g = new_game(game, preset=preset, seats=n, seed=seed, options=options or None)
     bots = [
         make_bot(game, level, seed=f"{bot_seed}:{s}", **(bot_options or {}).get(level, {}))
         for s, level in enumerate(lineup)
@@ -135,13 +139,15 @@ def simulate(
     seed: int = 0,
     bot_options: dict[str, dict[str, Any]] | None = None,
     progress: Any = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the tournament and return the report (a JSON-ready dict).
 
     ``progress`` is an optional callable taking the number of games finished so far.
-    ``bot_options`` passes keyword arguments to a level (``{"hard": {"budget_ms": 50}}``).
+    ``bot_options`` passes keyword arguments to a level (``{"hard": {"budget_ms": 50}}``);
+    ``options`` are the game's rule options (``{"scoring": "grey"}`` in Coloretto).
     """
-    preset = _check(game, preset, players, games, bots)
+    preset = _check(game, preset, players, games, bots, options)
     lineup = [bots[i % len(bots)] for i in range(players)]
     levels = list(dict.fromkeys(lineup))
     per: dict[str, dict[str, Any]] = {
@@ -157,7 +163,7 @@ def simulate(
         seating = [lineup[(s + gi) % players] for s in range(players)]
         deal = gi // players  # each deal is played once per rotation (duplicate format)
         out = play_game(preset, seating, f"{seed}:{deal}", game=game, bot_seed=f"{seed}:{gi}",
-                        bot_options=bot_options, times=times)
+                        bot_options=bot_options, times=times, options=options)
         total_actions += out["actions"]
         total_rounds += out["rounds"]
         for s, level in enumerate(seating):
@@ -200,6 +206,7 @@ def simulate(
         "players": players,
         "games": games,
         "seed": seed,
+        "options": dict(options or {}),
         "lineup": lineup,
         "wins": wins,
         "draws": draws,
@@ -239,13 +246,14 @@ def run_simulation(
     bots: list[str],
     seed: int,
     as_json: bool,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``colorclash simulate`` command: progress bar, then a table (or ``--json``)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     try:
-        preset = _check(game, preset, players, games, bots)
+        preset = _check(game, preset, players, games, bots, options)
     except ValueError as exc:
         import typer
 
@@ -256,7 +264,8 @@ def run_simulation(
                   transient=as_json) as bar:
         task = bar.add_task(f"{game} {preset}: {','.join(bots)}", total=games)
         report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
-                          seed=seed, progress=lambda done: bar.update(task, completed=done))
+                          seed=seed, progress=lambda done: bar.update(task, completed=done),
+                          options=options)
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
