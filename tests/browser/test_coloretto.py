@@ -361,3 +361,16 @@ def test_the_players_names_are_whole_on_a_phone(open_page, size, lang):
         e.textContent, e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1])""")
     assert len(names) >= 4
     assert all(whole for _, whole in names), names
+
+
+def test_the_draw_button_sits_beside_its_message_on_a_desktop(open_page):
+    """On a wide screen the draw button was at the far end of your bar, 500 px from the
+    message asking you to draw."""
+    page = open_page(viewport=DESKTOP, path="/dev.html?scene=coloretto&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    gap = page.evaluate("""() => {
+      const msg = document.querySelector('.ct-me .turn-msg').getBoundingClientRect();
+      const btn = document.querySelector('.ct-me .actions button').getBoundingClientRect();
+      return btn.left - msg.right;
+    }""")
+    assert 0 <= gap <= 40, gap
