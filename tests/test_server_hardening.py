@@ -271,6 +271,59 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         home = [queue(srv.url, f"2001:db8:5:6::{i}", "coloretto")["ticket"] for i in (1, 2)]
         await asyncio.sleep(0.3)
         assert [status(srv.url, t)["status"] for t in home] == ["waiting"] * 2
+        # and they are told so: one person waits there, not two (two tabs of one home were
+        # told "2 people waiting" for a table that would never start)
+        assert [status(srv.url, t)["waiting"] for t in home] == [1, 1]
+
+
+@pytest.mark.asyncio
+async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatch):
+    """A ticket whose page was closed kept its place for a minute: counted as a person
+    waiting, seated with a stranger as an absent player, and its address refused more
+    tickets meanwhile."""
+    from colorclash.server.quick_match import QuickMatch
+
+    monkeypatch.setattr(QuickMatch, "GONE_GRACE", 0.5)
+
+    def queue(url, address):
+        req = urllib.request.Request(url + "/api/quick-match",
+                                     data=json.dumps({"game": "rainbow"}).encode(),
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": address})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
+    with InProcessServer(_store(tmp_path, "qm-gone.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        base = srv.url.replace("http", "ws")
+        closed = queue(srv.url, "198.51.100.20")
+        async with websockets.connect(base + closed["ws"]) as ws:
+            assert json.loads(await ws.recv())["type"] == "queue"
+        await asyncio.sleep(0.1)  # the page is closed
+        stranger = queue(srv.url, "203.0.113.20")
+        assert stranger["status"] == "waiting"  # not seated with the closed page
+        assert (await c.quick_match_status(stranger["ticket"]))["waiting"] == 1
+        # the page reloads within the grace: its place is back, and the table starts
+        async with websockets.connect(base + closed["ws"]) as ws:
+            assert json.loads(await ws.recv())["type"] == "matched"
+        assert (await c.quick_match_status(stranger["ticket"]))["status"] == "matched"
+        # a page closed for good gives its place up after the grace
+        gone = queue(srv.url, "198.51.100.21")
+        async with websockets.connect(base + gone["ws"]) as ws:
+            await ws.recv()
+        await asyncio.sleep(0.8)
+        with pytest.raises(ClientError) as err:
+            await c.quick_match_status(gone["ticket"])
+        assert err.value.code == "ticket_not_found"
+        # and its address may queue again at once (it was refused for a minute)
+        for i in range(2):
+            assert queue(srv.url, "198.51.100.21")["status"] == "waiting", i
+        # leaving twice (the page's socket leave, then its DELETE) is no error
+        left = queue(srv.url, "198.51.100.22")
+        await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
+        await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
 
 
 @pytest.mark.asyncio

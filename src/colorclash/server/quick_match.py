@@ -31,6 +31,7 @@ log = logging.getLogger("colorclash.server")
 
 class QuickMatch:
     TICKETS_PER_ADDRESS = 2  # waiting in one queue (game and preset) at once
+    GONE_GRACE = 10.0  # s a ticket whose every socket closed keeps its place (a reload)
     SOCKETS_PER_TICKET = 4  # open on one ticket at once (a newer one closes the oldest)
 
     def __init__(self, hub: Hub) -> None:
@@ -52,7 +53,8 @@ class QuickMatch:
                                 status=422)
         ticket = new_token()
         now = self.hub.now()
-        same_queue = [t for t in self.queue.values() if (t["game"], t["preset"]) == (d.key, preset)]
+        same_queue = [t for t in self.queue.values()
+                      if (t["game"], t["preset"]) == (d.key, preset) and not t.get("gone")]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
         if self.hub.settings.quick_match_distinct_addresses and sum(
@@ -83,8 +85,15 @@ class QuickMatch:
         return t
 
     def _waiting(self, t: dict[str, Any]) -> int:
-        return sum(1 for x in self.queue.values()
-                   if (x["game"], x["preset"]) == (t["game"], t["preset"]))
+        """The people waiting at ``t``'s queue: tickets of one address count once (they
+        never share a table, so two tabs of one home said "2 people waiting" to a table
+        that would never start), and tickets whose page was closed not at all."""
+        waiting = [x for x in self.queue.values()
+                   if (x["game"], x["preset"]) == (t["game"], t["preset"])
+                   and (x is t or not x.get("gone"))]
+        if not self.hub.settings.quick_match_distinct_addresses:
+            return len(waiting)
+        return len({x.get("source") for x in waiting})
 
     def status(self, ticket: str) -> dict[str, Any]:
         t = self.get(ticket)
@@ -95,19 +104,28 @@ class QuickMatch:
                 "ws": f"/ws/quick-match?ticket={ticket}"}
 
     def leave(self, ticket: str) -> None:
-        self.get(ticket)
+        """Leave the queue; a ticket already gone is left already (the page's socket
+        ``leave`` and its ``DELETE`` both come)."""
+        if ticket not in self.tickets:
+            return
         self.queue.pop(ticket, None)
         self.tickets.pop(ticket, None)
         self.notify()
 
     def attach(self, ticket: str, conn: Conn) -> None:
         t = self.get(ticket)
+        back = t.pop("gone", None) is not None  # a reload, within the grace
         if len(t["conns"]) >= self.SOCKETS_PER_TICKET:  # a few tabs, not hundreds
             oldest = t["conns"].pop(0)
             oldest.send(ProtocolError("replaced", "this ticket was opened elsewhere")
                         .to_message())
             oldest.close(4409, "replaced")
         t["conns"].append(conn)
+        if t["matched"]:
+            conn.send({"v": VERSION, "type": "matched", **t["matched"]})
+            return
+        if back:
+            self.check()  # it may make a table now
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
         else:
@@ -117,7 +135,22 @@ class QuickMatch:
         t = self.tickets.get(ticket)
         if t and conn in t["conns"]:
             t["conns"].remove(conn)
-            t["seen"] = self.hub.now()
+            now = t["seen"] = self.hub.now()
+            if not t["conns"] and ticket in self.queue:
+                # The page was closed (or is reloading): its place is held a few seconds,
+                # out of the counts and out of any table (a stranger must not be seated
+                # with a closed tab), then given up.
+                t["gone"] = now
+                asyncio.get_running_loop().call_later(self.GONE_GRACE, self._drop_if_gone,
+                                                      ticket, now)
+                self.notify()
+
+    def _drop_if_gone(self, ticket: str, since: float) -> None:
+        t = self.queue.get(ticket)
+        if t is not None and not t["conns"] and t.get("gone") == since:
+            self.queue.pop(ticket, None)
+            self.tickets.pop(ticket, None)
+            self.notify()
 
     def notify(self) -> None:
         for t in self.queue.values():
@@ -167,10 +200,12 @@ class QuickMatch:
     def _strangers(self, waiting: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
         """Up to ``n`` tickets in arrival order, at most one per address."""
         if not self.hub.settings.quick_match_distinct_addresses:
-            return waiting[:n]
+            return [t for t in waiting if not t.get("gone")][:n]
         people: list[dict[str, Any]] = []
         sources: set[str] = set()
         for t in waiting:
+            if t.get("gone"):
+                continue
             if t.get("source") not in sources:
                 people.append(t)
                 sources.add(t.get("source"))
