@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from colorclash.bots import make_bot
-from colorclash.client import Client
+from colorclash.client import Client, ClientError
 from colorclash.fairness import log_hash
 from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
 from colorclash.verify import verify_record
@@ -468,3 +468,48 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
     finally:
         site.stop()
         rs.stop()
+
+
+@pytest.mark.asyncio
+async def test_quick_match_gathers_people_from_every_process(site3):
+    """One queue for the whole site: people queued on different processes, waiting on
+    others still, meet at one table; a ticket is left or looked up on any process; a page
+    closed on one process is not seated until it comes back on another."""
+    import websockets
+
+    clients = [Client(u) for u in site3.urls]
+    tickets = [await clients[i % 3].quick_match(game="color-clash") for i in range(4)]
+    matched = await asyncio.gather(*(clients[(i + 1) % 3].wait_for_match(t["ticket"], 30)
+                                     for i, t in enumerate(tickets)))
+    assert len({m["code"] for m in matched}) == 1
+    assert sorted(m["seat"] for m in matched) == [0, 1, 2, 3]
+    status = await clients[2].quick_match_status(tickets[0]["ticket"])
+    assert status["status"] == "matched" and status["code"] == matched[0]["code"]
+    seats = [await clients[(i + 2) % 3].connect(m["code"], m["token"])
+             for i, m in enumerate(matched)]
+    try:
+        assert [s["kind"] for s in seats[0].room["seats"]] == ["human"] * 4
+    finally:
+        for s in seats:
+            await s.close()
+    # left on one process, gone on every other
+    t = await clients[0].quick_match(game="rainbow")
+    await clients[1].request("DELETE", f"/api/quick-match/{t['ticket']}")
+    with pytest.raises(ClientError) as err:
+        await clients[2].quick_match_status(t["ticket"])
+    assert err.value.code == "ticket_not_found"
+    # a page closed on one process is not seated with the next person...
+    closed = await clients[0].quick_match(game="rainbow")
+    ws_url = site3.urls[1].replace("http", "ws") + closed["ws"]
+    async with websockets.connect(ws_url) as ws:
+        assert json.loads(await ws.recv())["type"] == "queue"
+    await asyncio.sleep(0.5)
+    other = await clients[2].quick_match(game="rainbow")
+    assert other["status"] == "waiting"
+    # ...until it comes back (a reload, on yet another process): the table starts
+    ws_url = site3.urls[2].replace("http", "ws") + closed["ws"]
+    async with websockets.connect(ws_url) as ws:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        while msg["type"] != "matched":
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    assert (await clients[0].quick_match_status(other["ticket"]))["code"] == msg["code"]
