@@ -4,7 +4,7 @@ data says is drawn like a plain Latin letter or digit, with that letter (lower c
 The data comes from the ``confusable_homoglyphs`` package (its copy of Unicode's
 confusables.txt); the site reads only the small table this writes: 1,400 characters in
 17 KB, against the package's 0.9 MB of JSON of every confusable pair (about 7 MB in
-memory, and a second at start), of which names need only this. Run after upgrading that
+memory), of which names need only this. Run after upgrading that
 package:
 
     .venv/bin/pip install confusable-homoglyphs
