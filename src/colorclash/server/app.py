@@ -574,6 +574,16 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             limits_now().take("lookup", address)
         except ProtocolError as exc:
             over_budget = exc
+
+        async def miss(exc: ProtocolError, close_code: int) -> None:
+            """No such room, or no such seat: a guess, charged; over the budget, the
+            answer that says neither."""
+            if over_budget is not None:
+                await refuse(ws, over_budget, 1013)
+                return
+            limits_now().charge("lookup", address, MISS_COST - 1)
+            await refuse(ws, exc, close_code)
+
         owner = None
         try:
             if h.cluster is not None:
@@ -586,20 +596,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             else:
                 room = h.get(code)
         except ProtocolError as exc:
-            if over_budget is not None:
-                await refuse(ws, over_budget, 1013)
-                return
-            limits_now().charge("lookup", address, MISS_COST - 1)
-            await refuse(ws, exc, 4404)
+            await miss(exc, 4404)
             return
         seat = room.seat_of_token(token) if token else None
         if seat is None:
-            if over_budget is not None:
-                await refuse(ws, over_budget, 1013)
-                return
-            limits_now().charge("lookup", address, MISS_COST - 1)
-            await refuse(ws, ProtocolError("bad_token", "this token holds no seat in this room"),
-                         4401)
+            await miss(ProtocolError("bad_token", "this token holds no seat in this room"),
+                       4401)
             return
         await ws.accept()
         token_hash = hash_token(token)

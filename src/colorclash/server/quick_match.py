@@ -121,10 +121,7 @@ class QuickMatch:
                         .to_message())
             oldest.close(4409, "replaced")
         t["conns"].append(conn)
-        if t["matched"]:
-            conn.send({"v": VERSION, "type": "matched", **t["matched"]})
-            return
-        if back:
+        if back and not t["matched"]:
             self.check()  # it may make a table now
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
@@ -172,7 +169,8 @@ class QuickMatch:
         now = self.hub.now()
         by_table: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for t in self.queue.values():
-            by_table.setdefault((t["game"], t["preset"]), []).append(t)
+            if not t.get("gone"):  # a closed page is seated with nobody
+                by_table.setdefault((t["game"], t["preset"]), []).append(t)
         next_due: float | None = None
         for (game, preset), waiting in by_table.items():
             d = games.definition(game)
@@ -200,12 +198,10 @@ class QuickMatch:
     def _strangers(self, waiting: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
         """Up to ``n`` tickets in arrival order, at most one per address."""
         if not self.hub.settings.quick_match_distinct_addresses:
-            return [t for t in waiting if not t.get("gone")][:n]
+            return waiting[:n]
         people: list[dict[str, Any]] = []
         sources: set[str] = set()
         for t in waiting:
-            if t.get("gone"):
-                continue
             if t.get("source") not in sources:
                 people.append(t)
                 sources.add(t.get("source"))
