@@ -27,6 +27,18 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
+def refuse_unknown_fields(action: Action, fields: frozenset[str]) -> None:
+    """Raise :class:`IllegalAction` if ``action`` has a field its type does not name.
+
+    An action goes into the game's log as it was sent, and the log is the game: a field no
+    rule reads (``{"type": "draw", "x": 1}``) would be stored, replayed and published with
+    the record forever. Like a malformed value, it is refused."""
+    if not action.keys() <= fields:
+        extra = ", ".join(sorted(repr(k) for k in action.keys() - fields))
+        raise IllegalAction(f"a {action['type']!r} action has no field {extra} "
+                            f"(its fields: {', '.join(sorted(fields))})")
+
+
 def secure_seed() -> str:
     """A fresh 256-bit secret seed from the operating system (hex text)."""
     return secrets.token_hex(32)

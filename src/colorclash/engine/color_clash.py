@@ -40,6 +40,7 @@ from colorclash.engine.base import (
     IllegalAction,
     OptionSpec,
     SeededRandom,
+    refuse_unknown_fields,
 )
 from colorclash.engine.cards import (
     BOMB,
@@ -661,6 +662,7 @@ class ColorClash(Game):
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise IllegalAction("an action is an object with a 'type'")
             raise IllegalAction(f"unknown action type {action['type']!r}")
+        refuse_unknown_fields(action, _FIELDS[action["type"]])
         if seat.__class__ is not int or not 0 <= seat < self.n:  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} at this table")
         # (after the game every handler refuses: each checks the phase it needs)
@@ -1313,6 +1315,13 @@ class ColorClash(Game):
 
 
 _HANDLERS = ColorClash._HANDLERS  # a module global: the fastest lookup in apply()
+# The fields each action may have ("type" and what its handler reads).
+_FIELDS = {kind: frozenset({"type"}) for kind in _HANDLERS} | {
+    "play": frozenset({"type", "card", "color"}),
+    "color": frozenset({"type", "color"}),
+    "catch": frozenset({"type", "target"}),
+    "substitute": frozenset({"type", "on"}),
+}
 
 
 # ---------------------------------------------------------------------- the site's view of it

@@ -39,6 +39,7 @@ from colorclash.engine.base import (
     IllegalAction,
     OptionSpec,
     SeededRandom,
+    refuse_unknown_fields,
 )
 from colorclash.engine.coloretto_scoring import (
     COLOURS,
@@ -355,6 +356,7 @@ class Coloretto(Game):
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction(f"unknown action {kind!r} (Coloretto: draw, place, take)")
+        refuse_unknown_fields(action, _FIELDS[kind])
         if seat.__class__ is not int or not 0 <= seat < self.n:
             raise IllegalAction(f"there is no seat {seat!r} at this table")
         if seat != self.turn:
@@ -588,6 +590,8 @@ _HANDLERS = {
     "place": Coloretto._do_place,
     "take": Coloretto._do_take,
 }
+_FIELDS = {"draw": frozenset({"type"}), "place": frozenset({"type", "row"}),
+           "take": frozenset({"type", "row"})}
 
 
 def _make(*, preset: str | None = None, **kwargs: Any) -> Coloretto:

@@ -35,6 +35,7 @@ from colorclash.engine.base import (
     IllegalAction,
     OptionSpec,
     SeededRandom,
+    refuse_unknown_fields,
 )
 from colorclash.engine.rainbow_deck import (
     BLACK,
@@ -48,6 +49,9 @@ from colorclash.engine.rainbow_deck import (
 PLACES = 6  # table places in the row
 HAND_SIZE = 3
 MAX_CARDS_PER_TURN = 3
+# The fields of each action ("type" and what the rules read).
+_FIELDS = {"play": frozenset({"type", "hand", "turned"}), "flip": frozenset({"type", "place"}),
+           "end": frozenset({"type"})}
 SEATS = 2
 
 PLAY, CONTINUE, GAME_OVER = "play", "continue", "game_over"
@@ -321,6 +325,8 @@ class Rainbow(Game):
         if not isinstance(action, dict):
             raise IllegalAction("an action is a dict with a 'type'")
         kind = action.get("type")
+        if isinstance(kind, str) and kind in _FIELDS:
+            refuse_unknown_fields(action, _FIELDS[kind])
         if kind == "play":
             events = self._play(seat, action)
         elif kind == "flip":
