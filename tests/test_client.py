@@ -138,3 +138,25 @@ async def test_the_client_command_has_one_line_for_every_other_failure(server):
     rc, lines = await run("--url", server.url, "--code", room["code"], "--token",
                           room["token"], "--level", "genius")
     assert rc == 1 and len(lines) == 1 and "unknown bot level" in lines[0], lines
+
+
+def test_tokens_never_begin_with_a_dash(monkeypatch):
+    """A token given on a command line after --token must not look like an option."""
+    import secrets
+
+    from colorclash.server import names
+
+    made = iter(["-dash-first", "_fine", "also-fine"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(made))
+    assert names.new_token() == "_fine"
+
+
+@pytest.mark.asyncio
+async def test_the_client_command_takes_a_token_that_begins_with_a_dash(server):
+    """Tokens made before they were kept from beginning with "-" still work."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = await _main(["--url", server.url, "--code", "ABCDEF", "--token", "-abc_def"])
+    lines = err.getvalue().strip().splitlines()
+    # the token reached the server (which knows no such room), not argparse's error
+    assert rc == 1 and len(lines) == 1 and "expected one argument" not in lines[0], lines

@@ -393,6 +393,13 @@ async def _main(argv: list[str] | None = None) -> int:
                    help="with --play-now; names that claim to be a computer are refused")
     p.add_argument("--level", default=None,
                    help="the level that plays this seat (default: the game's default level)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(argv[:-1]):
+        if arg == "--token" and argv[i + 1].startswith("-"):
+            # A token may begin with "-" (one in 64 of those made before tokens were made
+            # not to): argparse would take it for an option.
+            argv[i:i + 2] = [f"--token={argv[i + 1]}"]
+            break
     args = p.parse_args(argv)
     if not args.play_now and not (args.code and args.token):
         p.error("give --code and --token, or --play-now")

@@ -35,7 +35,11 @@ def valid_code(code: str) -> bool:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """256 random bits, URL-safe; never with a leading "-", which a command line would
+    take for an option (``python -m colorclash.client --token -x...``)."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
 
 
 def hash_token(token: str) -> str:
