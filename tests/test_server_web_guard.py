@@ -99,3 +99,17 @@ def test_origin_allowed():
     assert not origin_allowed("null", "a.example", [])
     assert origin_allowed("https://b.example", "a.example", ["https://b.example"])
     assert origin_allowed("https://c.example", "a.example", ["*"])
+
+
+@pytest.mark.parametrize("path", ["/dev.html", "/js/dev.js", "/dev.html?scene=table"])
+def test_the_dev_page_is_not_served_unless_asked_for(server, path, tmp_path):
+    """The fake screens of /dev.html are for development and the browser tests
+    (COLORCLASH_DEV_PAGES=1); a site's visitors get 404, and its own client all the same."""
+    status, _, _ = _send(server.url + path)
+    assert status == 404
+    assert _send(server.url + "/js/app.js")[0] == 200
+    assert _send(server.url + "/")[0] == 200
+    settings = Settings(**LIFTED_LIMITS, dev_pages=True)
+    with InProcessServer(f"sqlite:///{tmp_path / 'dev.sqlite3'}", settings) as dev:
+        status, _, body = _send(dev.url + path)
+        assert status == 200 and body

@@ -20,7 +20,7 @@ from typing import Any
 import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from redis import exceptions as redis_errors
@@ -54,6 +54,7 @@ from colorclash.store import Store, open_store
 
 log = logging.getLogger("colorclash.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+DEV_PAGES = ("/dev.html", "/js/dev.js")  # served only with dev_pages
 
 
 class RateLimiter:
@@ -666,6 +667,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     every_method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
     for pattern in ("/api", "/api/{rest:path}"):
         app.add_route(pattern, api_fallback, methods=every_method, include_in_schema=False)
+
+    if not settings.dev_pages:
+        # The dev page renders every screen from fake data: for development and the
+        # browser tests (COLORCLASH_DEV_PAGES=1), not for a site's visitors.
+        async def no_dev_page(request: Request) -> Response:
+            return PlainTextResponse("Not Found", status_code=404)
+
+        for path in DEV_PAGES:
+            app.add_route(path, no_dev_page, methods=["GET", "HEAD"], include_in_schema=False)
 
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
