@@ -136,3 +136,18 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     guest.wait_for_function(
         "document.body.innerText.includes('El anfitrión te quitó de esta mesa')")
     axe_check(guest, "removed")
+
+
+def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):
+    """A moment that says more than the line holds on a phone gives up its oldest parts:
+    "… Bo drew the stack: 4 cards", not a line cut in the middle of the newest."""
+    page = open_page({"width": 360, "height": 740}, path="/dev.html?scene=siege&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    line = page.locator(".last-move")
+    text = line.inner_text()
+    assert text.startswith("… ") and text.endswith("4 cartas"), text
+    assert line.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
+    page.set_viewport_size({"width": 1280, "height": 800})  # room again: the whole moment
+    page.wait_for_function(
+        "!document.querySelector('.last-move').textContent.startsWith('…')")
+    assert "escudo" in line.inner_text()
