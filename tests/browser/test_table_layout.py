@@ -272,6 +272,25 @@ def test_five_opponents_all_show_on_a_phone_held_sideways(open_page, size):
     assert not bad, bad
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_computer_players_names_keep_their_numbers_when_cut(open_page, lang):
+    """Five opponents on a phone held sideways: "Computer 2" and "Computer 5" were both
+    cut to "Comput…"; a name that ends in a number now keeps it ("Comp… 2")."""
+    page = open_page(viewport={"width": 667, "height": 375},
+                     path=f"/dev.html?scene=day-night-6&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    names = page.evaluate("""Array.from(document.querySelectorAll('.opp .name')).map(e => {
+        const r = document.createRange(); r.selectNodeContents(e);
+        return [e.dataset.full, e.textContent, r.getBoundingClientRect().width, e.clientWidth];
+    })""")
+    numbered = [n for n in names if n[0].split()[-1].isdigit()]
+    assert len(numbered) == 2, names
+    for full, shown, width, room in numbered:
+        assert shown.endswith(" " + full.split()[-1]), (full, shown)
+        assert width <= room, (full, shown, width, room)  # nothing of it left to CSS
+    assert len({shown for _, shown, _, _ in numbered}) == 2
+
+
 def test_one_turn_marker_in_a_last_card_window(open_page):
     """In a last-card window the table waits on the seat that may still call; the next
     seat may not play yet. Both were marked as having the turn."""

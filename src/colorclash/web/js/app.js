@@ -19,7 +19,8 @@ import {
   requestOptions,
 } from "./shell/games.js";
 import { historyPanel, historyToggle, remember } from "./shell/history.js";
-import { bannersAll, describeAll, fitLastMove } from "./shell/notices.js";
+import { fitTable } from "./shell/fit.js";
+import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { announce, h, morph, refreshToast, toast } from "./ui.js";
@@ -256,7 +257,7 @@ function render() {
     const panel = main.querySelector(".history");
     if (panel) panel.scrollTop = panel.scrollHeight;
     gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
-    fitLastMove(main);
+    fitTable(main);
     state.revealHand = false;
     tickClocks(main, state.clock);
     banners.hold(!!main.querySelector(".overlay"));
@@ -841,7 +842,7 @@ document.addEventListener("keydown", (ev) => {
 
 window.addEventListener("popstate", route);
 window.addEventListener("resize", () => {
-  if (state.screen === "table") fitLastMove(main);
+  if (state.screen === "table") fitTable(main);
 });
 
 document.getElementById("brand").addEventListener("click", (ev) => {

@@ -9,7 +9,8 @@ import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
 import { settleFocus } from "./shell/focus.js";
 import { historyPanel, historyToggle } from "./shell/history.js";
-import { bannersAll, describeAll, fitLastMove } from "./shell/notices.js";
+import { fitTable } from "./shell/fit.js";
+import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
@@ -535,8 +536,8 @@ function render(scene) {
     if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}));
     morph(main, nodes);
     game.afterRender(main, { revealPlayable: true });
-    fitLastMove(main);
-    window.onresize = () => fitLastMove(main);
+    fitTable(main);
+    window.onresize = () => fitTable(main);
     tickClocks(main, clock);
     // every event is described and bannered (and so checked for missing strings)
     const items = bannersAll(game, s.events || [], model);

@@ -29,18 +29,3 @@ export function bannersAll(game, events, model) {
   return [...own, ...game.bannersFor((events || []).filter((e) => !SERVER_EVENTS.has(e.type)), model)];
 }
 
-// The line under the piles says what just happened. When a moment says more than the line
-// holds (a phone: one or two lines), its oldest parts give way, so that the newest is read
-// whole ("… Bo drew the stack: 4 cards", not "The shield … · Bo drew …"); the history
-// keeps every word. Run after each drawing of the table, and when the window changes size.
-export function fitLastMove(root, sep = " · ") {
-  for (const el of root.querySelectorAll(".last-move")) {
-    if (el.dataset.full === undefined) el.dataset.full = el.textContent;
-    else el.textContent = el.dataset.full;
-    let parts = el.dataset.full.split(sep);
-    while (parts.length > 1 && el.scrollHeight > el.clientHeight + 1) {
-      parts = parts.slice(1);
-      el.textContent = `… ${parts.join(sep)}`;
-    }
-  }
-}
