@@ -128,3 +128,21 @@ def test_the_wal_stays_small_while_writes_go_on(tmp_path, monkeypatch):
     assert s.load_room("ROOM01")["n"] == 399
     assert len(s.load_actions("ROOM01", 1)) == 400
     s.close()
+
+
+def test_without_a_checkpoint_thread_the_commits_checkpoint_as_before(tmp_path, monkeypatch,
+                                                                      caplog):
+    """Should the checkpoint thread's connection fail to open, SQLite's own checkpoints
+    stay on (the WAL must never grow without end), and the writes go on."""
+    from colorclash.store import sqlite as sqlite_store
+
+    def refuse(path):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite_store, "_Checkpointer", refuse)
+    s = SQLiteStore(tmp_path / "n.sqlite3")
+    s.save_many([("ROOM01", {"n": 1}, 1, [(0, 0, {"type": "draw"})])])
+    assert s._wdb.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+    assert "checkpoints stay in the commits" in caplog.text
+    assert s.load_actions("ROOM01", 1) == [(0, {"type": "draw"})]
+    s.close()

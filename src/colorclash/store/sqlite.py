@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from colorclash.store import Action, StoreError, Write
+
+log = logging.getLogger("colorclash.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -52,20 +55,20 @@ class _Checkpointer:
     RESTART_PAGES = 20_000  # about 80 MB of WAL
 
     def __init__(self, path: str) -> None:
-        self._path = path
+        # (opened here, so that a failure is the caller's to handle: sqlite3.Error)
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout=5000")
         self._pending = threading.Event()
         self._stopping = False
         self.checkpoints = 0
-        self._thread = threading.Thread(target=self._run, name="colorclash-checkpoint",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(db,),
+                                        name="colorclash-checkpoint", daemon=True)
         self._thread.start()
 
     def wrote(self) -> None:
         self._pending.set()
 
-    def _run(self) -> None:
-        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA busy_timeout=5000")
+    def _run(self, db: sqlite3.Connection) -> None:
         try:
             while not self._stopping:
                 self._pending.wait()
@@ -161,11 +164,15 @@ class SQLiteStore:
             self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
             self._wdb.execute("PRAGMA busy_timeout=5000")
             # The WAL is copied back into the database by a thread of its own, not by the
-            # commit that happens to fill it (see _Checkpointer).
-            self._wdb.execute("PRAGMA wal_autocheckpoint=0")
-            self._checkpointer = _Checkpointer(self.path)
+            # commit that happens to fill it (see _Checkpointer); failing that, as before.
+            try:
+                self._checkpointer = _Checkpointer(self.path)
+                self._wdb.execute("PRAGMA wal_autocheckpoint=0")
+            except sqlite3.Error as exc:
+                log.warning("SQLite checkpoints stay in the commits: %s", exc)
         self._save_many(self._wdb, writes)
-        self._checkpointer.wrote()
+        if self._checkpointer is not None:
+            self._checkpointer.wrote()
 
     @staticmethod
     def _save_many(db: sqlite3.Connection, writes: list[Write]) -> None:
