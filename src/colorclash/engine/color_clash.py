@@ -662,9 +662,10 @@ class ColorClash(Game):
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise IllegalAction("an action is an object with a 'type'")
             raise IllegalAction(f"unknown action type {action['type']!r}")
-        fields = _FIELDS[action["type"]]
-        if not action.keys() <= fields:
-            refuse_unknown_fields(action, fields)
+        if len(action) > 1:  # ("type" alone is every action's field)
+            fields = _FIELDS[action["type"]]
+            if not action.keys() <= fields:
+                refuse_unknown_fields(action, fields)
         if seat.__class__ is not int or not 0 <= seat < self.n:  # bool is not a seat
             raise IllegalAction(f"there is no seat {seat!r} at this table")
         # (after the game every handler refuses: each checks the phase it needs)
