@@ -75,6 +75,7 @@ class Hub:
         # A player's action, from its frame read to its states handed to the sockets
         # (after the write is durable): /healthz's "actions".
         self.action_latency = LatencyWindow()
+        self.slow_action_s = max(0.0, self.settings.slow_action_ms) / 1000.0  # 0: no log
         self.frame_at: float | None = None  # perf_counter() when the frame handled now was read
         self._timing: float | None = None   # the action whose first broadcast is timed
 
@@ -347,18 +348,41 @@ class Hub:
         room is rebuilt from the store and sent afresh)."""
         messages = self.prepare(room, events)
         started, self._timing = self._timing, None
+        prepared = time.perf_counter() if started is not None else 0.0
 
-        def send(f: asyncio.Future[None] | None = None) -> None:
+        def send(f: asyncio.Future[Any] | None = None) -> None:
             if f is None or (not f.cancelled() and f.exception() is None and not room.broken):
+                handing = time.perf_counter() if started is not None else 0.0
                 self.send_all(messages)
                 if started is not None:
-                    self.action_latency.add(time.perf_counter() - started)
+                    took = time.perf_counter() - started
+                    self.action_latency.add(took)
+                    if self.slow_action_s and took >= self.slow_action_s:
+                        self._log_slow(room, took, started, prepared, handing,
+                                       f.result() if f is not None else None)
 
         future = room.last_write
         if future is None:
             send()
         else:
             future.add_done_callback(send)  # (on a done future: after earlier callbacks)
+
+    def _log_slow(self, room: Room, took: float, started: float, prepared: float,
+                  handing: float, commit: Any) -> None:
+        """One line for an action over COLORCLASH_SLOW_ACTION_MS, split into where its
+        time went (what the p99 is made of: the store, the loop, or the sends)."""
+        ms = 1000.0
+        parts = [f"frame to states made {(prepared - started) * ms:.1f} ms"]
+        if commit is not None:
+            parts += [f"waiting for the store {(handing - prepared) * ms:.1f} ms "
+                      f"(its commit began after {(commit.began - prepared) * ms:.1f} ms "
+                      f"and took {(commit.ended - commit.began) * ms:.1f} ms, "
+                      f"{commit.writes} write{'' if commit.writes == 1 else 's'})"]
+        else:
+            parts += [f"to the send {(handing - prepared) * ms:.1f} ms"]
+        parts += [f"sending {(started + took - handing) * ms:.1f} ms"]
+        log.warning("slow action in room %s: %.1f ms: %s", room.code, took * ms,
+                    "; ".join(parts))
 
     def prepare(self, room: Room, events: list[dict[str, Any]]
                 ) -> list[tuple[Conn, str]]:

@@ -25,11 +25,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from colorclash.store import Write
 
 log = logging.getLogger("colorclash.server")
+
+
+class CommitTiming(NamedTuple):
+    """What a write's future resolves to: its batch's commit, timed in the writer thread
+    (``time.perf_counter()``), for the slow-action log (``Hub.broadcast``)."""
+
+    began: float
+    ended: float
+    writes: int
 
 
 class StoreWriter:
@@ -41,8 +52,8 @@ class StoreWriter:
                  loop: asyncio.AbstractEventLoop) -> None:
         self._save_many = save_many
         self._loop = loop
-        self._items: list[tuple[Write, asyncio.Future[None]]] = []
-        self._round: list[tuple[Write, asyncio.Future[None]]] = []  # this loop round's
+        self._items: list[tuple[Write, asyncio.Future[CommitTiming]]] = []
+        self._round: list[tuple[Write, asyncio.Future[CommitTiming]]] = []  # this loop round's
         self._cond = threading.Condition()
         self._stopping = False
         self._failed_rooms: set[str] = set()
@@ -52,11 +63,11 @@ class StoreWriter:
                                         daemon=True)
         self._thread.start()
 
-    def submit(self, write: Write) -> asyncio.Future[None]:
+    def submit(self, write: Write) -> asyncio.Future[CommitTiming]:
         """Queue a write (on the event loop's thread); the future resolves when durable."""
         if self._stopping:
             raise RuntimeError("the store writer has stopped")
-        future: asyncio.Future[None] = self._loop.create_future()
+        future: asyncio.Future[CommitTiming] = self._loop.create_future()
         if not self._round:
             self._loop.call_soon(self._hand_over)
         self._round.append((write, future))
@@ -89,6 +100,7 @@ class StoreWriter:
             doomed = [(w, f) for w, f in batch if w[0] in failed]
             live = [(w, f) for w, f in batch if w[0] not in failed]
             error: BaseException | None = None
+            began = time.perf_counter()
             if live:
                 try:
                     self._save_many([w for w, _ in live])
@@ -99,16 +111,19 @@ class StoreWriter:
                         self._failed_rooms.update(w[0] for w, _ in live)
             self.batches += 1
             self.writes += len(live)
-            self._loop.call_soon_threadsafe(self._resolve, live, error, doomed)
+            commit = CommitTiming(began, time.perf_counter(), len(live))
+            self._loop.call_soon_threadsafe(self._resolve, live, error, doomed, commit)
 
     @staticmethod
-    def _resolve(live: list[tuple[Write, asyncio.Future[None]]], error: BaseException | None,
-                 doomed: list[tuple[Write, asyncio.Future[None]]]) -> None:
+    def _resolve(live: list[tuple[Write, asyncio.Future[CommitTiming]]],
+                 error: BaseException | None,
+                 doomed: list[tuple[Write, asyncio.Future[CommitTiming]]],
+                 commit: CommitTiming) -> None:
         for _, future in live:
             if future.done():
                 continue
             if error is None:
-                future.set_result(None)
+                future.set_result(commit)
             else:
                 future.set_exception(OSError(f"store write failed: {error}"))
         for write, future in doomed:
