@@ -194,8 +194,10 @@ def client_address(scope_client: Any) -> str:
 
 
 def create_app(store_url: str | None = None, settings: Settings | None = None,
-               store: Store | None = None, game_factory: Any = None) -> FastAPI:
-    """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store``."""
+               store: Store | None = None, game_factory: Any = None,
+               close_store: bool = False) -> FastAPI:
+    """The whole site. Give ``store_url`` (``sqlite:///path``) or an open ``store`` (closed
+    at shutdown with ``close_store``, as one opened here always is)."""
     settings = settings or Settings.from_env()
     install_redaction()
     install_repeat_limit()
@@ -228,7 +230,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await hub.shutdown()
             if hub.cluster is not None:
                 await hub.cluster.stop()
-            if store is None:
+            if store is None or close_store:
+                # Here, not after the server returns: uvicorn raises a SIGTERM again once
+                # it has shut down (systemd's and Docker's stop), ending the process there.
                 st.close()
 
     app = FastAPI(title="Color Clash", version="1", lifespan=lifespan,

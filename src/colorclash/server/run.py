@@ -39,7 +39,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         sock.close()
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    app = create_app(settings=settings, store=store)
+    app = create_app(settings=settings, store=store, close_store=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
@@ -50,7 +50,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info")).run(
             sockets=[sock])
     finally:
-        store.close()
+        store.close()  # (if the app's shutdown did not: closing twice is harmless)
 
 
 def listen_socket(host: str, port: int) -> socket.socket:

@@ -269,7 +269,7 @@ class SQLiteStore:
             self._checkpointer.stop()
             self._checkpointer = None
         with self._lock:
-            self._db.close()
+            self._db.close()  # (again after a first close: nothing)
             if self._wdb is not None:
                 self._wdb.close()
                 self._wdb = None
