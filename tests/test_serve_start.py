@@ -65,6 +65,11 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("BOT_WORKERS", "1.5", "whole number"),
     ("GROUP_COMMIT", "maybe", "true/false"),
     ("GC_THRESHOLDS", "foo", "whole numbers separated by commas"),
+    ("LEASE_TTL", "0", "more than 0"),          # (it reached Redis: a 42-line traceback)
+    ("MAX_CONNECTIONS", "0", "more than 0"),
+    ("PUBLIC_URL", "cards.example.org", "http:// or https://"),
+    ("ALLOWED_ORIGINS", "https://ok.example,cards.example.org/", "no path"),
+    ("TRUSTED_PROXIES", "localhost", "IP addresses or networks"),
 ])
 def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variable, value,
                                                                   says):
@@ -74,8 +79,27 @@ def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variabl
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
         f"error: COLORCLASH_{variable} {out.stderr.split(variable, 1)[1].strip()}"]
-    assert says in out.stderr and repr(value) in out.stderr
+    assert says in out.stderr and repr(value.split(",")[-1]) in out.stderr
     assert not db.exists()
+
+
+def test_a_frame_limit_over_the_hard_one_is_refused(tmp_path):
+    out = _serve("--port", "0", "--store", f"sqlite:///{tmp_path / 'x.sqlite3'}",
+                 env={"COLORCLASH_MAX_FRAME": "999999"})
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("error: COLORCLASH_MAX_FRAME (999999) must not be more "
+                                  "than COLORCLASH_HARD_MAX_FRAME (262144)")
+
+
+def test_a_variable_that_is_no_setting_is_named_with_what_was_meant(monkeypatch):
+    from colorclash.server.config import Settings
+
+    monkeypatch.setenv("COLORCLASH_RECONECT_GRACE", "5")
+    monkeypatch.setenv("COLORCLASH_ZZZ", "1")
+    warnings = Settings.unknown_env()
+    assert ("warning: COLORCLASH_RECONECT_GRACE is not a setting and is ignored (did you "
+            "mean COLORCLASH_RECONNECT_GRACE?)") in warnings
+    assert "warning: COLORCLASH_ZZZ is not a setting and is ignored" in warnings
 
 
 @pytest.mark.parametrize("port", ["-5", "65536", "99999"])

@@ -223,7 +223,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         gctune.tune(settings.gc_thresholds)
         state["hub"] = hub
         app.state.hub = hub
-        log.info("%d rooms restored", restored)
+        log.info("rooms restored: %d", restored)
         try:
             yield
         finally:

@@ -3,8 +3,11 @@ variables (``COLORCLASH_*``) so operators can tune and tests can shrink them."""
 
 from __future__ import annotations
 
+import difflib
+import ipaddress
 import math
 import os
+import re
 from dataclasses import dataclass, field, fields
 
 
@@ -123,9 +126,65 @@ class Settings:
                 setattr(s, f.name, _number(name, raw, int))
             else:
                 setattr(s, f.name, _number(name, raw, float))
+        s._check_env({f"COLORCLASH_{f.name.upper()}" for f in fields(cls)
+                      if f"COLORCLASH_{f.name.upper()}" in os.environ})
         for k, v in overrides.items():
             setattr(s, k, v)
         return s
+
+    # Settings that must be more than 0 (0 would refuse everyone, or divide by it).
+    _POSITIVE = ("lease_ttl", "clock_scale", "max_frame", "hard_max_frame", "rate_per_s",
+                 "rate_burst", "flood_limit", "flood_window", "max_connections",
+                 "max_pending", "max_connections_per_address", "max_pending_per_address",
+                 "limit_create_burst", "limit_create_per_min", "limit_join_burst",
+                 "limit_join_per_min", "limit_lookup_burst", "limit_lookup_per_min",
+                 "limit_queue_burst", "limit_queue_per_min")
+
+    def _check_env(self, given: set[str]) -> None:
+        """What each value means together with the others (the values one by one are
+        checked as they are read); only variables that are set are blamed."""
+        for name in self._POSITIVE:
+            var = f"COLORCLASH_{name.upper()}"
+            if var in given and not getattr(self, name) > 0:
+                raise SettingsError(f"{var} must be more than 0, not {os.environ[var]!r}")
+        if {"COLORCLASH_MAX_FRAME", "COLORCLASH_HARD_MAX_FRAME"} & given \
+                and self.max_frame > self.hard_max_frame:
+            raise SettingsError(f"COLORCLASH_MAX_FRAME ({self.max_frame}) must not be more "
+                                f"than COLORCLASH_HARD_MAX_FRAME ({self.hard_max_frame})")
+        if "COLORCLASH_PUBLIC_URL" in given and self.public_url \
+                and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", self.public_url):
+            raise SettingsError("COLORCLASH_PUBLIC_URL must be an http:// or https:// address "
+                                f"(for example https://cards.example.org), not "
+                                f"{os.environ['COLORCLASH_PUBLIC_URL']!r}")
+        if "COLORCLASH_ALLOWED_ORIGINS" in given:
+            for origin in self.allowed_origins:
+                if not re.fullmatch(r"https?://[^/\s]+", origin):
+                    raise SettingsError(
+                        "COLORCLASH_ALLOWED_ORIGINS must list origins such as "
+                        f"https://friends.example.org (no path), not {origin!r}")
+        if "COLORCLASH_TRUSTED_PROXIES" in given:
+            for proxy in self.trusted_proxies:
+                try:
+                    if proxy != "*":
+                        ipaddress.ip_network(proxy, strict=False)
+                except ValueError:
+                    raise SettingsError(
+                        "COLORCLASH_TRUSTED_PROXIES must list IP addresses or networks "
+                        f"(127.0.0.1, 10.0.0.0/8, ::1) or *, not {proxy!r}") from None
+
+    @classmethod
+    def unknown_env(cls) -> list[str]:
+        """A warning for each ``COLORCLASH_*`` variable that is no setting (a typo would
+        otherwise be ignored without a word)."""
+        known = {f"COLORCLASH_{f.name.upper()}" for f in fields(cls)}
+        out = []
+        for var in sorted(os.environ):
+            if var.startswith("COLORCLASH_") and var not in known:
+                near = difflib.get_close_matches(var[len("COLORCLASH_"):], [
+                    k[len("COLORCLASH_"):] for k in known], n=1, cutoff=0.75)
+                hint = f" (did you mean COLORCLASH_{near[0]}?)" if near else ""
+                out.append(f"warning: {var} is not a setting and is ignored{hint}")
+        return out
 
 
 __all__ = ["Settings", "SettingsError"]

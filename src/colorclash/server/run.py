@@ -22,6 +22,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    for warning in Settings.unknown_env():
+        print(warning, file=sys.stderr)
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.
     try:
@@ -43,8 +45,9 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
-    print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url})",
-          flush=True)
+    public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
+    print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
+          f"{public})", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info")).run(
