@@ -129,3 +129,35 @@ def test_port_zero_prints_the_port_it_listens_on(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
+    """COLORCLASH_ACCESS_LOG=1: a line per request, with a token in a URL masked."""
+    import signal
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--port", str(port), "--store",
+         f"sqlite:///{tmp_path / 'a.sqlite3'}"], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "COLORCLASH_ACCESS_LOG": "1"})
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _health(url)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+        secret = "s3cr3t-t0k3n-v4lue-abcdefghijklmnop"
+        try:
+            urllib.request.urlopen(f"{url}/api/rooms/ABCDEF?token={secret}", timeout=5)
+        except OSError:
+            pass  # (404: no such room)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=30)[0]
+    assert '"GET /healthz HTTP/1.1" 200' in out, out
+    assert "GET /api/rooms/ABCDEF?token=" in out and secret not in out, out

@@ -57,6 +57,7 @@ class Settings:
     quick_match_ticket_ttl: float = 60.0  # s an unpolled, unconnected ticket stays queued
     quick_match_distinct_addresses: bool = True  # never two tickets of one address at a table
     gc_thresholds: str = "50000,50,100"  # the collector's thresholds (server/gctune.py)
+    access_log: bool = False            # one line per HTTP request (uvicorn's), tokens masked
     slow_action_ms: float = 0.0         # log each action slower than this, split (0: off)
     dev_pages: bool = False             # serve /dev.html, the fake screens for development
     ws_compression: bool = False        # per-message deflate: ~3x less traffic, more CPU and memory

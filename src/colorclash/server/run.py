@@ -50,8 +50,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
           f"{public})", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info")).run(
-            sockets=[sock])
+        uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",
+                                      access_log=settings.access_log)).run(sockets=[sock])
     finally:
         store.close()  # (if the app's shutdown did not: closing twice is harmless)
 
