@@ -470,6 +470,63 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
         rs.stop()
 
 
+def test_a_paused_redis_does_not_hold_the_process(tmp_path):
+    """Redis that stops answering without closing its connections (paused, or a network
+    that drops packets) held each process's event loop for 5 s at every call on it, the
+    heartbeat's included: health checks took 4-5 s to say 503. Now the heartbeat waits on
+    a thread, and once it has found Redis silent every call fails at once."""
+    import signal
+    import sys
+    import time
+    import urllib.error
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from redis_server import RedisServer, available
+
+    if not available():
+        pytest.skip("redis-server is not installed")
+    rs = RedisServer(tmp_path).start()
+    site = Site(rs.url, 1)
+    url = site.urls[0]
+
+    def timed(path: str, data: bytes | None = None) -> tuple[int, float]:
+        started = time.monotonic()
+        req = urllib.request.Request(url + path, data=data,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=15) as r:
+                status = r.status
+        except urllib.error.HTTPError as exc:
+            status = exc.code
+        return status, time.monotonic() - started
+
+    try:
+        assert timed("/healthz")[0] == 200
+        rs.proc.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + 20
+        while timed("/healthz")[0] != 503:
+            assert time.monotonic() < deadline, "never said 503"
+            time.sleep(0.2)
+        # every answer from now on is quick: health checks, pages, and a request that
+        # needs Redis (503 store_unavailable at once, not after 5 s)
+        slowest = max(timed(p)[1] for p in ["/healthz", "/", "/healthz", "/api/games"] * 3)
+        assert slowest < 1.0, slowest
+        status, took = timed("/api/rooms", b'{"name": "Ana"}')
+        assert status == 503 and took < 1.0, (status, took)
+        rs.proc.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + 20
+        while timed("/healthz")[0] != 200:
+            assert time.monotonic() < deadline, "never came back"
+            time.sleep(0.2)
+        assert timed("/api/rooms", b'{"name": "Ana"}')[0] == 201
+    finally:
+        if rs.proc is not None and rs.proc.poll() is None:
+            rs.proc.send_signal(signal.SIGCONT)
+        site.stop()
+        rs.stop()
+
+
 @pytest.mark.asyncio
 async def test_quick_match_gathers_people_from_every_process(site3):
     """One queue for the whole site: people queued on different processes, waiting on

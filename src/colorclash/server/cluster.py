@@ -149,6 +149,7 @@ class Cluster:
         self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
         self.leader = False
         self.beat_ok_at = time.monotonic()
+        self.r.silence = self.silence  # (a client of the store's own class: fails fast)
         self._aredis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox: asyncio.Queue[tuple[str, str]] | None = None
@@ -191,11 +192,16 @@ class Cluster:
         """This process lives: its key renewed, and its name in the set of processes
         the others watch (again at every beat: a Redis restarted without its data lost
         the set, and no process's death was noticed after that)."""
-        pipe = self.r.pipeline(transaction=False)
+        pipe = self.r.pipeline(transaction=False, probe=True)  # (even while "unavailable")
         pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
         pipe.sadd(self.key("procs"), self.id)
         pipe.execute()
         self.beat_ok_at = time.monotonic()  # Redis answered (redis_silent_for)
+
+    def silence(self) -> str | None:
+        """Why Redis is taken for unavailable now, or None (the store's client asks)."""
+        silent = self.redis_silent_for()
+        return f"Redis has not answered for {silent:.0f} s" if silent else None
 
     def redis_silent_for(self) -> float:
         """Seconds since the last beat Redis answered (0 while it answers: /healthz)."""
@@ -210,7 +216,9 @@ class Cluster:
         while True:
             await asyncio.sleep(period)
             try:
-                self.beat()
+                # On a thread: a Redis that does not answer must not hold the event loop
+                # (store/redis_store.py: other commands fail at once meanwhile).
+                await asyncio.to_thread(self.beat)
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 self._take_over_dead()

@@ -21,6 +21,7 @@ Redis restart; with ``appendfsync always`` a power cut too (docs/deployment.md).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -54,6 +55,50 @@ return 1
 """
 
 
+def _fail_fast_class(redis: Any) -> Any:
+    """redis-py's client, which fails at once while ``silence()`` gives a reason.
+
+    Its calls are synchronous: made on the event loop (rooms, codes, limits), a Redis that
+    has stopped answering (paused, or a network that drops packets) held the whole process
+    for ``socket_timeout`` (5 s) at each of them, health checks included. The cluster's
+    heartbeat, on a thread of its own, tells whether Redis answers; while it has not for
+    longer than the lease (``Cluster.redis_silent_for``, what ``/healthz`` reports),
+    commands fail at once with a ``ConnectionError`` (a request gets ``503
+    store_unavailable``), and so do pipelines, but for the heartbeat's own
+    (``probe=True``), which finds out when Redis is back."""
+
+    class FailFastRedis(redis.Redis):  # type: ignore[misc,name-defined]
+        silence: Callable[[], str | None] | None = None
+
+        def _refuse_if_silent(self) -> None:
+            reason = self.silence() if self.silence is not None else None
+            if reason:
+                raise redis.ConnectionError(reason)
+
+        def execute_command(self, *args: Any, **options: Any) -> Any:
+            self._refuse_if_silent()
+            return super().execute_command(*args, **options)
+
+        def pipeline(self, transaction: bool = True, shard_hint: Any = None,
+                     probe: bool = False) -> Any:
+            pipe = super().pipeline(transaction, shard_hint)
+            if not probe:
+                execute = pipe.execute
+
+                def checked(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        self._refuse_if_silent()
+                    except redis.ConnectionError:
+                        pipe.reset()
+                        raise
+                    return execute(*args, **kwargs)
+
+                pipe.execute = checked
+            return pipe
+
+    return FailFastRedis
+
+
 class RedisStore:
     """Rooms and action logs in Redis (``redis://HOST:PORT/DB[?prefix=cc]``)."""
 
@@ -68,9 +113,9 @@ class RedisStore:
         self.prefix = (query.get("prefix") or ["cc"])[0] + ":"
         self.url = parts._replace(query="").geturl()
         try:
-            self.redis = redis.Redis.from_url(self.url, socket_timeout=5,
-                                              socket_connect_timeout=5,
-                                              health_check_interval=10)
+            self.redis = _fail_fast_class(redis).from_url(self.url, socket_timeout=5,
+                                                          socket_connect_timeout=5,
+                                                          health_check_interval=10)
             self.redis.ping()
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach Redis at {self.url}: {exc}") from exc
