@@ -76,6 +76,54 @@ async def test_a_failed_commit_is_never_announced(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_room_whose_store_cannot_be_read_is_rebuilt_once_it_can(tmp_path, caplog):
+    """A failed write rebuilds the room from the store; with the store unreadable too
+    (Redis away), the rebuild raised in a callback and the room went on with the action
+    nobody saw stored. Now it waits, tries again, and is rebuilt once the store answers."""
+    import logging
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        for _ in range(30):
+            t = await c.create_room("Ana", preset="classic-table", seats=2)
+            me = await c.connect(t["code"], t["token"])
+            await me.send("add_bot", seat=1)
+            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+            await me.send("start")
+            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
+            if 0 in st["view"]["to_act"]:
+                break
+            await me.close()
+        store = srv.hub.store
+        real_save, real_load = store.save_many, store.load_room
+
+        def failing(*args):
+            raise OSError("the store is away")
+
+        store.save_many = srv.hub.writer._save_many = failing
+        store.load_room = failing
+        caplog.set_level(logging.WARNING)
+        try:
+            await me.act(st["view"]["legal"][0])
+            with pytest.raises(TimeoutError):  # nothing is announced meanwhile
+                await me.wait_for(lambda m: m["type"] == "state", timeout=1.5)
+            assert "the store cannot be read" in caplog.text
+            room = srv.hub.rooms[t["code"]]
+            assert room.broken
+        finally:
+            store.save_many = srv.hub.writer._save_many = real_save
+            store.load_room = real_load
+        fresh = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+        assert fresh["seq"] == 0 and fresh["events"] == []  # what the store holds
+        assert not room.broken and "Exception in callback" not in caplog.text
+        await me.act(fresh["view"]["legal"][0])
+        await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        assert len(store.load_actions(t["code"], 1)) == 1
+        await me.close()
+
+
+@pytest.mark.asyncio
 async def test_a_failed_write_answers_rest_with_the_error_format(tmp_path):
     """A room whose write fails is not handed out: 503 internal, in the error format."""
     with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}",

@@ -85,6 +85,7 @@ class Room:
     unsaved_records: list[dict[str, Any]] = field(default_factory=list, repr=False)
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
     broken: bool = False             # a write failed: rebuild once unacked is back to 0
+    rebuild_timer: Any = field(default=None, repr=False)  # a rebuild to try again (store away)
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",

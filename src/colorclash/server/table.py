@@ -9,6 +9,7 @@ that a crash could lose. The game's definition says which actions only the serve
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -198,21 +199,43 @@ class Table:
                 self.hub.cluster.lost(room.code)  # another process owns the room now
                 return
         if room.broken and room.unacked == 0:
-            # The store refused a write: the room goes back to what the store holds (no
-            # player saw the lost actions acknowledged) and everyone gets the fresh state.
-            log.error("room %s: a write failed; rebuilding from the store", room.code)
-            room.broken = False
+            self._rebuild(room)
+
+    REBUILD_RETRY_S = 1.0
+
+    def _rebuild(self, room: Room) -> None:
+        """The store refused a write: the room goes back to what the store holds (no
+        player saw the lost actions acknowledged) and everyone gets the fresh state. If
+        the store cannot be read either (Redis away), the room stays as it is, refusing
+        to announce anything, and the rebuild is tried again a moment later."""
+        if room.rebuild_timer is not None:
+            room.rebuild_timer.cancel()
+            room.rebuild_timer = None
+        try:
             restored = self.hub.stored_room(room.code)
-            if restored is not None:
-                for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
-                    setattr(room, name, getattr(restored, name))
-            self.hub.rebuild_game(room)
-            if self.hub.writer is not None:
-                self.hub.writer.forget_failure(room.code)
-            self.hub.computers.seat_all(room)
-            room.last_write = None  # what follows is what the store holds
-            self.hub.broadcast(room, [])
-            self.hub.clocks.schedule(room)
+        except Exception as exc:  # noqa: BLE001 - the store does not answer: later
+            log.warning("room %s: a write failed and the store cannot be read (%s); "
+                        "trying again in %g s", room.code, exc, self.REBUILD_RETRY_S)
+            room.rebuild_timer = asyncio.get_running_loop().call_later(
+                self.REBUILD_RETRY_S, self._rebuild_later, room)
+            return
+        log.error("room %s: a write failed; rebuilt from the store", room.code)
+        room.broken = False
+        if restored is not None:
+            for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
+                setattr(room, name, getattr(restored, name))
+        self.hub.rebuild_game(room)
+        if self.hub.writer is not None:
+            self.hub.writer.forget_failure(room.code)
+        self.hub.computers.seat_all(room)
+        room.last_write = None  # what follows is what the store holds
+        self.hub.broadcast(room, [])
+        self.hub.clocks.schedule(room)
+
+    def _rebuild_later(self, room: Room) -> None:
+        room.rebuild_timer = None
+        if room.broken and room.unacked == 0 and self.hub.rooms.get(room.code) is room:
+            self._rebuild(room)
 
     # ------------------------------------------------------------------ substitutes
     def substitute(self, room: Room, seat: int, on: bool) -> bool:
