@@ -68,3 +68,12 @@ def test_the_readme_simulate_line_names_levels_every_game_has():
     assert games == ["color-clash", "coloretto", "rainbow"]
     for game in games:
         assert set(bots) <= set(levels(game)), (game, bots)
+
+
+def test_the_version():
+    from typer.testing import CliRunner
+
+    from colorclash import __version__
+
+    out = CliRunner().invoke(app, ["--version"])
+    assert out.exit_code == 0 and out.output.strip() == f"colorclash {__version__}"

@@ -21,6 +21,21 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from colorclash import __version__
+
+        typer.echo(f"colorclash {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version,
+                                       is_eager=True, help="Print the version and stop.")
+          ) -> None:
+    """Color Clash: colour card games in the browser."""
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
