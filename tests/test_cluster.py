@@ -17,11 +17,19 @@ from colorclash.client import Client, ClientError
 from colorclash.fairness import log_hash
 from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
 from colorclash.verify import verify_record
+from redis_server import RedisServer, available
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 ENV = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_RECONNECT_GRACE": "120",
        "COLORCLASH_LEASE_TTL": "1.0", "COLORCLASH_BOT_WORKERS": "0", **LIFTED_LIMITS_ENV}
+
+
+def _own_redis(tmp_path, aof: bool = False) -> RedisServer:
+    """A redis-server of the test's own (to stop, pause or restart), started."""
+    if not available():
+        pytest.skip("redis-server is not installed")
+    return RedisServer(tmp_path, aof=aof).start()
 
 
 def _health(url: str) -> dict:
@@ -256,15 +264,7 @@ async def test_rate_limits_are_shared_by_the_processes(redis_db):
 
 @pytest.mark.asyncio
 async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from redis_server import RedisServer, available
-
-    if not available():
-        pytest.skip("redis-server is not installed")
-    rs = RedisServer(tmp_path, aof=True).start()
+    rs = _own_redis(tmp_path, aof=True)
     site = Site(rs.url, 1)
     try:
         url = site.urls[0]
@@ -417,17 +417,10 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
     """A load balancer must see that a process has lost its store (``/healthz`` said ok),
     and a request must get the error format (it got a plain-text 500); once Redis is back,
     both are as before."""
-    import sys
     import time
     import urllib.error
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from redis_server import RedisServer, available
-
-    if not available():
-        pytest.skip("redis-server is not installed")
-    rs = RedisServer(tmp_path).start()
+    rs = _own_redis(tmp_path)
     site = Site(rs.url, 1)
     url = site.urls[0]
 
@@ -475,18 +468,10 @@ def test_a_paused_redis_does_not_hold_the_process(tmp_path):
     that drops packets) held each process's event loop for 5 s at every call on it, the
     heartbeat's included: health checks took 4-5 s to say 503. Now the heartbeat waits on
     a thread, and once it has found Redis silent every call fails at once."""
-    import signal
-    import sys
     import time
     import urllib.error
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from redis_server import RedisServer, available
-
-    if not available():
-        pytest.skip("redis-server is not installed")
-    rs = RedisServer(tmp_path).start()
+    rs = _own_redis(tmp_path)
     site = Site(rs.url, 1)
     url = site.urls[0]
 

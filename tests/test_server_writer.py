@@ -33,21 +33,27 @@ async def test_many_tables_share_commits_and_every_action_is_stored(tmp_path):
             await conn.close()
 
 
+async def _a_table_where_we_start(c: Client):
+    """A 2-seat table against a computer player, dealt so that we play first (the first
+    player is drawn by lot): (ticket, our connection, the first state)."""
+    for _ in range(30):
+        t = await c.create_room("Ana", preset="classic-table", seats=2)
+        me = await c.connect(t["code"], t["token"])
+        await me.send("add_bot", seat=1)
+        await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+        await me.send("start")
+        st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
+        if 0 in st["view"]["to_act"]:
+            return t, me, st
+        await me.close()
+    raise AssertionError("no deal in 30 where we play first")
+
+
 @pytest.mark.asyncio
 async def test_a_failed_commit_is_never_announced(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)  # the computer waits: our turn only
     with InProcessServer(f"sqlite:///{tmp_path / 'f.sqlite3'}", settings) as srv:
-        c = Client(srv.url)
-        for _ in range(30):  # a deal where we start (the first player is drawn by lot)
-            t = await c.create_room("Ana", preset="classic-table", seats=2)
-            me = await c.connect(t["code"], t["token"])
-            await me.send("add_bot", seat=1)
-            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
-            await me.send("start")
-            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
-            if 0 in st["view"]["to_act"]:
-                break
-            await me.close()
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
         store = srv.hub.store
         real = store.save_many
         calls = {"n": 0}
@@ -84,17 +90,7 @@ async def test_a_room_whose_store_cannot_be_read_is_rebuilt_once_it_can(tmp_path
 
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
     with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}", settings) as srv:
-        c = Client(srv.url)
-        for _ in range(30):
-            t = await c.create_room("Ana", preset="classic-table", seats=2)
-            me = await c.connect(t["code"], t["token"])
-            await me.send("add_bot", seat=1)
-            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
-            await me.send("start")
-            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
-            if 0 in st["view"]["to_act"]:
-                break
-            await me.close()
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
         store = srv.hub.store
         real_save, real_load = store.save_many, store.load_room
 
