@@ -104,11 +104,13 @@ class Settings:
         used raises :class:`SettingsError` naming the variable (``colorclash serve``
         prints that one line)."""
         s = cls()
+        given: set[str] = set()
         for f in fields(cls):
             name = f"COLORCLASH_{f.name.upper()}"
             raw = os.environ.get(name)
             if raw is None:
                 continue
+            given.add(name)
             if f.name in ("host_keys", "allowed_origins", "trusted_proxies"):
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
@@ -127,8 +129,7 @@ class Settings:
                 setattr(s, f.name, _number(name, raw, int))
             else:
                 setattr(s, f.name, _number(name, raw, float))
-        s._check_env({f"COLORCLASH_{f.name.upper()}" for f in fields(cls)
-                      if f"COLORCLASH_{f.name.upper()}" in os.environ})
+        s._check_env(given)
         for k, v in overrides.items():
             setattr(s, k, v)
         return s

@@ -8,7 +8,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +58,7 @@ class _Checkpointer:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA busy_timeout=5000")
         self._pending = threading.Event()
-        self._stopping = False
+        self._stop = threading.Event()
         self.checkpoints = 0
         self._thread = threading.Thread(target=self._run, args=(db,),
                                         name="colorclash-checkpoint", daemon=True)
@@ -70,11 +69,12 @@ class _Checkpointer:
 
     def _run(self, db: sqlite3.Connection) -> None:
         try:
-            while not self._stopping:
+            while not self._stop.is_set():
                 self._pending.wait()
-                if self._stopping:
+                # a few batches' worth in each checkpoint (a stop need not wait for it:
+                # the last connection's close folds the WAL in)
+                if self._stop.wait(self.PAUSE_S):
                     break
-                time.sleep(self.PAUSE_S)  # a few batches' worth in each checkpoint
                 self._pending.clear()
                 self.checkpoint(db)
         finally:
@@ -90,7 +90,7 @@ class _Checkpointer:
             pass
 
     def stop(self) -> None:
-        self._stopping = True
+        self._stop.set()
         self._pending.set()
         self._thread.join(5.0)
 
