@@ -161,3 +161,8 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
         out = proc.communicate(timeout=30)[0]
     assert '"GET /healthz HTTP/1.1" 200' in out, out
     assert "GET /api/rooms/ABCDEF?token=" in out and secret not in out, out
+    # every line of the log has its time (UTC), uvicorn's and the site's own alike
+    stamp = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO "
+    assert re.search(stamp + r'.*"GET /healthz HTTP/1.1" 200', out, re.M), out
+    assert re.search(stamp + r"Application startup complete", out, re.M), out
+    assert re.search(stamp + r"colorclash\.server: rooms restored: 0", out, re.M), out

@@ -506,6 +506,23 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
     assert "[redacted]" in text
 
 
+@pytest.mark.parametrize("line", [
+    "GET /ws/ABCDEF?token={s} HTTP/1.1",
+    "GET /ws/ABCDEF?x=1&token%3D{s}",
+    'sent {{"type": "hello", "token": "{s}"}}',
+    "scope {{'query': 'a', 'token': '{s}'}}",
+    "{{'host_key': '{s}'}}",
+    "Authorization: Bearer {s}",
+    "DELETE /api/quick-match/{s} HTTP/1.1",
+    "quick match ticket={s}"])
+def test_a_secret_is_masked_in_every_form_a_log_line_may_hold_it(line):
+    from colorclash.server.logs import redact
+
+    secret = "Zq9-s3cr3t_v4lue"
+    text = redact(line.format(s=secret))
+    assert secret not in text and "[redacted]" in text, text
+
+
 def test_garbage_requests_cannot_fill_the_log(tmp_path):
     """uvicorn writes a warning for every malformed request: one client sent 2,000 log
     lines a second. The line now comes once a minute, then says how many were left out."""

@@ -22,8 +22,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|\"\s*:\s*\")|Bearer\s+"
-                    r"|/api/quick-match/)[^&\s\"',;)/?]+")
+# a secret's value after its name: in a query string (token=, token%3D), in JSON
+# ("token": "...") or in a Python dict's repr ('token': '...'); after "Bearer "; in a
+# Quick Match ticket's URL
+SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|[\"']\s*:\s*[\"'])|Bearer\s+"
+                    r"|/api/quick-match/)[^&\s\"',;)/?}]+")
 MASK = "[redacted]"
 
 
@@ -106,4 +109,46 @@ def install_repeat_limit() -> None:
         logger.addFilter(_limiter)
 
 
-__all__ = ["RepeatLimiter", "install_redaction", "install_repeat_limit", "redact"]
+#: every line of the process's log starts with its time (UTC, to the millisecond)
+LINE = "%(asctime)s.%(msecs)03dZ %(levelname)s %(name)s: %(message)s"
+#: uvicorn's lines: its logger's name ("uvicorn.error", for every line) says nothing
+SERVER_LINE = "%(asctime)s.%(msecs)03dZ %(levelname)s %(message)s"
+DATE = "%Y-%m-%dT%H:%M:%S"
+
+
+class _UTCFormatter(logging.Formatter):
+    converter = time.gmtime
+
+
+def log_config(level: str = "INFO") -> dict[str, Any]:
+    """The logging of ``colorclash serve`` (for ``logging.config.dictConfig`` and
+    uvicorn's ``log_config``): one format for every logger, uvicorn's included, each line
+    with its UTC time, so an operator can line the log up with players' reports and
+    with other processes'. uvicorn's access lines keep their own text after the time."""
+    formatter = f"{__name__}._UTCFormatter"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "line": {"()": formatter, "format": LINE, "datefmt": DATE},
+            "server": {"()": formatter, "format": SERVER_LINE, "datefmt": DATE},
+        },
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "line",
+                       "stream": "ext://sys.stderr"},
+            "server": {"class": "logging.StreamHandler", "formatter": "server",
+                       "stream": "ext://sys.stderr"},
+            "access": {"class": "logging.StreamHandler", "formatter": "server",
+                       "stream": "ext://sys.stdout"},
+        },
+        "loggers": {
+            "uvicorn": {"handlers": ["server"], "level": level, "propagate": False},
+            "uvicorn.error": {"level": level},
+            "uvicorn.access": {"handlers": ["access"], "level": level, "propagate": False},
+        },
+        "root": {"handlers": ["stderr"], "level": level},
+    }
+
+
+__all__ = ["RepeatLimiter", "install_redaction", "install_repeat_limit", "log_config",
+           "redact"]

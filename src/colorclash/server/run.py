@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import logging
+import logging.config
 import socket
 import sys
 from typing import Any
 
 from colorclash.server.config import Settings, SettingsError
+from colorclash.server.logs import log_config
 
 
 def run_server(host: str = "127.0.0.1", port: int = 8000,
@@ -48,10 +49,11 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
     print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
           f"{public})", flush=True)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.config.dictConfig(log_config())
     try:
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",
-                                      access_log=settings.access_log)).run(sockets=[sock])
+                                      access_log=settings.access_log,
+                                      log_config=log_config())).run(sockets=[sock])
     finally:
         store.close()  # (if the app's shutdown did not: closing twice is harmless)
 
@@ -71,7 +73,8 @@ def listen_socket(host: str, port: int) -> socket.socket:
 
 
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
-                   log_level: str = "info", access_log: bool = False) -> Any:
+                   log_level: str = "info", access_log: bool = False,
+                   log_config: dict[str, Any] | None = None) -> Any:
     """uvicorn's settings for the site (``colorclash serve`` and the test servers alike):
     the guarded HTTP protocol (server/guard.py), the WebSocket protocol with a direct send
     (server/direct_ws.py), the WebSocket frame limit, and the
@@ -86,6 +89,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
     config = uvicorn.Config(
         app, host=host, port=port, http=http_protocol(guard), ws=ws_protocol(),
         ws_max_size=settings.hard_max_frame, log_level=log_level, access_log=access_log,
+        **({} if log_config is None else {"log_config": log_config}),
         ws_per_message_deflate=settings.ws_compression,
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
         timeout_keep_alive=5, lifespan="on")
