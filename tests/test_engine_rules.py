@@ -322,6 +322,32 @@ def test_substitute_cannot_score_and_if_it_goes_out_first_nobody_scores():
     assert g.result["scores"] == [0, 0]
 
 
+@pytest.mark.parametrize("action, says", [
+    ({"type": "substitute"}, "'on' must be true or false"),
+    ({"type": "substitute", "on": 1}, "'on' must be true or false"),
+    ({"type": "play"}, "names its 'card'"),
+    ({"type": "play", "card": 5}, "unknown card 5"),
+    ({"type": "play", "card": "R7", "color": "G"}, "R7 is not a wild"),
+    ({"type": "play", "card": "R7", "color": "Q"}, "R7 is not a wild"),
+])
+def test_a_malformed_action_is_refused_saying_what_is_wrong(action, says):
+    g = table("standard", [["R7", "W"], ["G9", "B0"]], "R5", FILLER)
+    before = g.view(None), g.legal_actions(0)
+    with pytest.raises(IllegalAction, match=says):
+        g.apply(0, action)
+    assert (g.view(None), g.legal_actions(0)) == before and g.log == []
+
+
+def test_a_catch_names_a_seat_by_its_number():
+    g = table("standard", [["R7", "R8"], ["G9", "B0"]], "R5", FILLER)
+    g.apply(0, {"type": "play", "card": "R7"})  # one card left, no call: the window
+    assert {"type": "catch", "target": 0} in g.legal_actions(1)
+    with pytest.raises(IllegalAction, match="a seat number"):
+        g.apply(1, {"type": "catch", "target": "0"})
+    g.apply(1, {"type": "catch", "target": 0})
+    assert len(g.hands[0]) > 1
+
+
 # ---------------------------------------------------------------- options
 
 

@@ -210,6 +210,35 @@ def test_every_legal_action_is_taken_as_listed_and_refused_with_a_field_more(key
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_a_field_only_other_actions_of_its_type_have_is_refused(key):
+    """``{"type": "play", "card": "B1", "color": "G"}``: a field that other legal actions
+    of its type carry (a wild's colour) added to one that has none is refused, with the
+    game unchanged; the engine would otherwise keep it in the log and the record."""
+    rng = random.Random(11)
+    tried = 0
+    for seed in range(3):
+        g = new_game(key, seats=GAMES[key].max_seats, seed=seed)
+        for _ in range(200):
+            if g.over:
+                break
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            for action in legal:
+                for other in legal:
+                    extra = {k: v for k, v in other.items() if k not in action}
+                    if other["type"] != action["type"] or not extra:
+                        continue
+                    before = json.dumps(g.view(None), sort_keys=True)
+                    with pytest.raises(IllegalAction):
+                        g.apply(seat, {**action, **extra})
+                    assert json.dumps(g.view(None), sort_keys=True) == before
+                    tried += 1
+            g.apply(seat, rng.choice(legal))
+    if key == "color-clash":
+        assert tried > 0, "a coloured card beside a wild must have been tried"
+
+
+@pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("seat", [True, False, 1.0, "0", -1, 99])
 def test_a_seat_is_a_whole_number_of_the_table(key, seat):
     """True == 1 in Python, but a bool (or 1.0, or "0") is not a seat: every game refuses

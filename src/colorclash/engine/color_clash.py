@@ -730,7 +730,10 @@ class ColorClash(Game):
             face_name = action["card"]
             color = _COLOR[face_name]  # None: a wild
         except (KeyError, TypeError):  # no card, not a face at all, or unhashable
-            raise IllegalAction(f"unknown card {action.get('card')!r}") from None
+            if "card" not in action:
+                raise IllegalAction("a 'play' action names its 'card', like 'R7'") from None
+            raise IllegalAction(f"unknown card {action.get('card')!r} (cards are written "
+                                f"like 'R7', 'B+2' or 'W+4')") from None
         hand = self.hands[seat]
         faces = self._faces
         if phase == DRAWN:
@@ -761,6 +764,8 @@ class ColorClash(Game):
                 raise IllegalAction("a wild needs a colour: R, B, Y or G")
             wild = True
         else:
+            if "color" in action:  # it would ride along into the log and the record
+                raise IllegalAction(f"{face_name} is not a wild: its play names no colour")
             wild = False
         # --- valid: mutate from here on
         card = hand.pop(index)
@@ -1121,6 +1126,8 @@ class ColorClash(Game):
             self._refuse_after_game()
             raise IllegalAction("there is nobody to catch")
         target = action.get("target")
+        if target.__class__ is not int:
+            raise IllegalAction("a 'catch' names its 'target': a seat number")
         if target != self.window_seat:
             raise IllegalAction(f"seat {target!r} cannot be caught now")
         if seat == target or seat in self.out:
@@ -1144,7 +1151,7 @@ class ColorClash(Game):
 
     def _do_substitute(self, seat: int, action: Action) -> list[Event]:
         self._refuse_after_game()
-        on = action.get("on", True)
+        on = action.get("on")
         if not isinstance(on, bool):
             raise IllegalAction("'on' must be true or false")
         if on:
