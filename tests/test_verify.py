@@ -46,6 +46,20 @@ def test_tampering_is_caught():
     assert not verify_record({**rec, "seed": None})[0]
 
 
+def test_an_action_with_a_field_added_is_caught_even_with_its_hash_recomputed():
+    """A colour riding along a coloured card's play (and the log hash recomputed over
+    it): no server could have written that log, so the record does not verify."""
+    rec = finished_record()
+    actions = json.loads(json.dumps(rec["actions"]))
+    i = next(i for i, (_, a) in enumerate(actions)
+             if a["type"] == "play" and not a["card"].startswith("W"))
+    actions[i][1]["color"] = "Q"
+    forged = {**rec, "actions": actions,
+              "log_hash": log_hash(rec["commitment"], [tuple(x) for x in actions])}
+    ok, notes = verify_record(forged)
+    assert not ok and "not a wild" in notes[-1], notes
+
+
 def test_a_record_that_lacks_what_it_claims_fails():
     rec = finished_record()
     for key in ("result", "log_hash", "options", "commitment", "actions"):
