@@ -80,6 +80,7 @@ def test_play_game_reports_a_finished_game():
     (["--game", "chess"], "known: color-clash"),
     (["--option", "match"], "write --option NAME=VALUE"),
     (["--option", "match=7"], "match"),
+    (["--bots", "random,medium,hard"], "3 levels for 2 players"),
 ])
 def test_the_command_rejects_bad_input_clearly(bad, message):
     args = ["simulate", "--players", "2", "--games", "2", *bad]

@@ -58,7 +58,8 @@ def simulate(
     preset: str = typer.Option(None, help="Rule preset (Color Clash)."),
     players: int = typer.Option(..., help="Seats at each table."),
     games: int = typer.Option(..., help="How many games to play."),
-    bots: str = typer.Option("random", help="Comma-separated bot levels, one per seat (cycled)."),
+    bots: str = typer.Option("random", help="Comma-separated bot levels, at most one per "
+                             "seat (cycled to fill the seats)."),
     seed: int = typer.Option(0, help="Seed of the whole tournament."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     option: list[str] = typer.Option(

@@ -49,6 +49,9 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
         raise ValueError("--games must be at least 1")
     if not bots:
         raise ValueError("--bots needs at least one level")
+    if len(bots) > players:  # (fewer are cycled; more would be left out unsaid)
+        raise ValueError(f"--bots names {len(bots)} levels for {players} players: at most "
+                         f"one per seat")
     for level in bots:
         if level not in known:
             raise ValueError(f"unknown bot level {level!r} for {game}; known: "
