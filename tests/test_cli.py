@@ -77,3 +77,14 @@ def test_the_version():
 
     out = CliRunner().invoke(app, ["--version"])
     assert out.exit_code == 0 and out.output.strip() == f"colorclash {__version__}"
+
+
+def test_python_dash_m_colorclash_is_the_command():
+    import subprocess
+    import sys
+
+    from colorclash import __version__
+
+    out = subprocess.run([sys.executable, "-m", "colorclash", "--version"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == f"colorclash {__version__}"

@@ -1,0 +1,5 @@
+"""``python -m colorclash``: the ``colorclash`` command."""
+
+from colorclash.cli import main
+
+main()
