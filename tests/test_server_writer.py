@@ -181,3 +181,36 @@ async def test_stopping_the_writer_commits_the_round_not_yet_handed_over():
     writer.stop()  # before the loop round ended
     assert commits == [["R1"]]
     await asyncio.wait_for(future, 2)
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_reaches_its_player_after_the_state_that_explains_it(tmp_path):
+    """The same action twice, at once: the second is refused (the turn has passed), and
+    the player gets the state of the first before that refusal, although the state
+    waits for its commit (slowed down here) and the refusal needs none."""
+    import time
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)  # the computer waits
+    with InProcessServer(f"sqlite:///{tmp_path / 'o.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
+        real = srv.hub.writer._save_many
+
+        def slow(writes):
+            time.sleep(0.3)
+            return real(writes)
+
+        srv.hub.writer._save_many = slow
+        try:
+            legal = st["view"]["legal"]
+            action = next((a for a in legal if a["type"] == "draw"), legal[0])
+            await me.act(action)
+            await me.act(action)
+            seen = []
+            while len(seen) < 2:
+                m = await me.recv(timeout=10)
+                if m["type"] == "error" or (m["type"] == "state" and m["seq"] > st["seq"]):
+                    seen.append(m["type"])
+        finally:
+            srv.hub.writer._save_many = real
+        assert seen == ["state", "error"]
+        await me.close()

@@ -477,7 +477,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     extensions.get(SEND_EXTENSION), extensions.get(CLOSE_EXTENSION))
 
     async def read_loop(ws: WebSocket, conn: Conn, on_message: Any,
-                        allowed: tuple[str, ...] | None = None) -> None:
+                        allowed: tuple[str, ...] | None = None,
+                        answer: Any = None) -> None:
+        """Read a connection's messages and hand each to ``on_message``; an error it
+        raises goes back through ``answer`` (a room's: after the states on their way)."""
+        answer = answer or conn.send
         limiter = RateLimiter(settings)
         while not conn.closed:
             msg = await ws.receive()
@@ -510,7 +514,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             try:
                 on_message(parsed)
             except ProtocolError as exc:
-                conn.send(exc.to_message())
+                answer(exc.to_message())
             except Exception:  # noqa: BLE001 - a bug must not kill the connection
                 log.exception("message %s failed", parsed.type)
                 conn.send(ProtocolError("internal", "the server failed on this message; "
@@ -629,7 +633,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return
         h.attach(room, seat, conn)
         try:
-            await read_loop(ws, conn, lambda msg: h.handle(room, seat, msg))
+            await read_loop(ws, conn, lambda msg: h.handle(room, seat, msg),
+                            answer=lambda message: h.answer(room, conn, message))
         except Exception:  # noqa: BLE001 - disconnects surface here
             pass
         finally:

@@ -518,7 +518,7 @@ class Cluster:
             try:
                 self.hub.handle(room, seat, parse_client_message(json.dumps(m["data"])))
             except ProtocolError as exc:
-                remote.send(exc.to_message())
+                self.hub.answer(room, remote, exc.to_message())
             except Exception:  # noqa: BLE001
                 log.exception("proxied message failed in room %s", code)
                 remote.send(ProtocolError("internal", "the server failed on this message; "

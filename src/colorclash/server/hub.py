@@ -367,6 +367,18 @@ class Hub:
         else:
             future.add_done_callback(send)  # (on a done future: after earlier callbacks)
 
+    @staticmethod
+    def answer(room: Room, conn: Any, message: dict[str, Any]) -> None:
+        """Answer one player's message (a refusal) after the states already on their way:
+        an action refused because another seat's, or the player's own, came first reaches
+        its player after the state that shows that action, not before it (with group
+        commit, states wait for their write; the refusal did not)."""
+        future = room.last_write
+        if future is None:
+            conn.send(message)
+        else:  # (on a done future too: its callbacks, the states, may not have run yet)
+            future.add_done_callback(lambda _f: conn.send(message))
+
     def _log_slow(self, room: Room, took: float, started: float, prepared: float,
                   handing: float, commit: Any) -> None:
         """One line for an action over COLORCLASH_SLOW_ACTION_MS, split into where its
