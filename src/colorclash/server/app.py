@@ -479,8 +479,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def read_loop(ws: WebSocket, conn: Conn, on_message: Any,
                         allowed: tuple[str, ...] | None = None,
                         answer: Any = None) -> None:
-        """Read a connection's messages and hand each to ``on_message``; an error it
-        raises goes back through ``answer`` (a room's: after the states on their way)."""
+        """Read a connection's messages and hand each to ``on_message``. Every answer
+        (an error, a pong) goes back through ``answer``, in the order of the messages (a
+        room's: after the states already on their way)."""
         answer = answer or conn.send
         limiter = RateLimiter(settings)
         while not conn.closed:
@@ -496,18 +497,18 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     conn.send(ProtocolError("flood", "too many messages; closing").to_message())
                     conn.close(4429, "flood")
                     return
-                conn.send(ProtocolError("rate_limited", "slow down: at most "
+                answer(ProtocolError("rate_limited", "slow down: at most "
                                         f"{settings.rate_per_s:g} messages per second; this "
                                         "message was ignored").to_message())
                 continue
             try:
                 parsed = parse_client_message(raw, settings.max_frame, allowed)
             except ProtocolError as exc:
-                conn.send(exc.to_message())
+                answer(exc.to_message())
                 continue
             if parsed.type == "ping":
-                conn.send({"v": VERSION, "type": "pong", "t": parsed.t,
-                           "server_time": int(time.time() * 1000)})
+                answer({"v": VERSION, "type": "pong", "t": parsed.t,
+                        "server_time": int(time.time() * 1000)})
                 continue
             h = hub()
             h.frame_at = received
@@ -517,7 +518,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 answer(exc.to_message())
             except Exception:  # noqa: BLE001 - a bug must not kill the connection
                 log.exception("message %s failed", parsed.type)
-                conn.send(ProtocolError("internal", "the server failed on this message; "
+                answer(ProtocolError("internal", "the server failed on this message; "
                                         "nothing changed").to_message())
             finally:
                 h.frame_at = None

@@ -369,10 +369,11 @@ class Hub:
 
     @staticmethod
     def answer(room: Room, conn: Any, message: dict[str, Any]) -> None:
-        """Answer one player's message (a refusal) after the states already on their way:
-        an action refused because another seat's, or the player's own, came first reaches
-        its player after the state that shows that action, not before it (with group
-        commit, states wait for their write; the refusal did not)."""
+        """Answer one player's message (a refusal, a pong) after the states already on
+        their way: an action refused because another seat's, or the player's own, came
+        first reaches its player after the state that shows that action, not before it
+        (with group commit, states wait for their write; the refusal did not). Answers
+        keep the order of the messages they answer (a pong after the refusal before it)."""
         future = room.last_write
         if future is None:
             conn.send(message)
