@@ -477,7 +477,7 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
     names = ["", "uvicorn", "uvicorn.error", "uvicorn.access", "colorclash", "websockets"]
     loggers = [logging.getLogger(n) for n in names]
     saved = [(lg.level, lg.propagate) for lg in loggers]
-    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS, access_log=True)) as srv:
         for lg in loggers:
             lg.addHandler(handler)
             lg.setLevel(1)
@@ -500,7 +500,7 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
                 lg.setLevel(level)
                 lg.propagate = prop
     text = buf.getvalue()
-    assert "WebSocket" in text or "ws/" in text, "the test must see the connect lines"
+    assert '"WebSocket /ws/' in text, "the test must see the connect lines"
     assert t["token"] not in text
     assert q["ticket"] not in text
     assert "[redacted]" in text
@@ -514,13 +514,86 @@ async def test_no_token_or_ticket_reaches_any_log(tmp_path):
     "{{'host_key': '{s}'}}",
     "Authorization: Bearer {s}",
     "DELETE /api/quick-match/{s} HTTP/1.1",
-    "quick match ticket={s}"])
+    "quick match ticket={s}",
+    "GET /ws/ABCDEF?tok%65n={s} HTTP/1.1",      # a name percent-encoded: the server
+    "GET /ws/ABCDEF?a=1&%74%6F%6B%65%6E={s}"])  # decodes it, and takes the seat
 def test_a_secret_is_masked_in_every_form_a_log_line_may_hold_it(line):
     from colorclash.server.logs import redact
 
     secret = "Zq9-s3cr3t_v4lue"
     text = redact(line.format(s=secret))
     assert secret not in text and "[redacted]" in text, text
+
+
+def test_a_record_keeps_its_arguments_masked_one_by_one():
+    """A secret in an argument of any kind (a dict printed with %r: a message holding a
+    token) is masked, and the arguments keep their places: uvicorn's access formatter
+    unpacks them (it failed, a traceback per request, when they were dropped)."""
+    from uvicorn.logging import AccessFormatter
+
+    from colorclash.server.logs import install_redaction
+
+    install_redaction()
+    secret = "Zq9-s3cr3t_v4lue"
+    record = logging.getLogger("t").makeRecord(
+        "t", logging.INFO, __file__, 1, "sent %r to %s (%d)",
+        ({"type": "matched", "token": secret}, "ws", 3), None)
+    assert secret not in record.getMessage() and "(3)" in record.getMessage()
+    access = logging.getLogRecordFactory()(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5", "GET", f"/x?token={secret}", "1.1", 200), None)
+    line = AccessFormatter("%(client_addr)s %(request_line)s %(status_code)s",
+                           use_colors=False).format(access)
+    assert line == "127.0.0.1:5 GET /x?token=[redacted] HTTP/1.1 200 OK", line
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("access_log", [False, True])
+async def test_websocket_handshakes_are_logged_only_with_the_access_log(tmp_path, access_log):
+    """Anyone can open (or fail to open) sockets in a loop, and uvicorn wrote a line for
+    each: they are access-log lines now, off unless asked for."""
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    logger = logging.getLogger("uvicorn.error")
+    settings = Settings(**LIFTED_LIMITS, access_log=access_log)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        logger.addHandler(handler)
+        level = logger.level
+        logger.setLevel(logging.INFO)
+        try:
+            t = await Client(srv.url).create_room("Ana")
+            for token in (t["token"], "nope"):
+                url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={token}"
+                async with websockets.connect(url) as ws:
+                    await ws.recv()
+            await asyncio.sleep(0.2)
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+    text = buf.getvalue()
+    assert ('"WebSocket /ws/' in text) is access_log, text
+    assert t["token"] not in text
+
+
+@pytest.mark.parametrize("too_large", ["path", "header"])
+def test_a_handshake_the_websocket_library_refuses_is_answered_and_closed_at_once(
+        tmp_path, too_large):
+    """A WebSocket upgrade whose request line passes the HTTP parser but not the websockets
+    library's (over 8 KiB): its 414 was never written, the socket stayed open until the
+    header timeout, and stopping the server then raised (a 500 on top of the refusal)."""
+    path = "/ws/" + ("Q" * 9000 if too_large == "path" else "ABCDEF") + "?token=nope"
+    extra = "X-Big: " + "b" * 9000 + "\r\n" if too_large == "header" else ""
+    request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               f"Sec-WebSocket-Version: 13\r\n{extra}\r\n").encode()
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        s.sendall(request)
+        answer = _closed_by_server(s, 3)
+        s.close()
+        assert answer is not None, "the socket was left open"
+        assert answer.split(b" ", 2)[1] in (b"414", b"431"), answer[:80]
+        assert _healthz(srv.url)["ok"]
 
 
 def test_garbage_requests_cannot_fill_the_log(tmp_path):

@@ -32,7 +32,11 @@ from colorclash.server.conn import Conn
 from colorclash.server.direct_ws import CLOSE_EXTENSION, SEND_EXTENSION
 from colorclash.server.hub import Hub
 from colorclash.server.limits import MISS_COST, AddressLimits, person_address
-from colorclash.server.logs import install_redaction, install_repeat_limit
+from colorclash.server.logs import (
+    install_redaction,
+    install_repeat_limit,
+    install_websocket_access_lines,
+)
 from colorclash.server.model import Room
 from colorclash.server.names import hash_token, normalize_code
 from colorclash.server.protocol import (
@@ -201,6 +205,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     settings = settings or Settings.from_env()
     install_redaction()
     install_repeat_limit()
+    install_websocket_access_lines(settings.access_log)
     state: dict[str, Any] = {}
     limits = AddressLimits(settings)
 

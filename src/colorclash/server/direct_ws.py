@@ -80,6 +80,19 @@ if _Base is not None:
                 scope["extensions"][SEND_EXTENSION] = self.send_text_now
                 scope["extensions"][CLOSE_EXTENSION] = self.close_now
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.handshake_exc is not None and not self.close_sent:
+                # The websockets library refused the handshake itself (a request line
+                # over 8 KiB: 414; headers too large: 431) and made its answer, but
+                # uvicorn sees no event: the answer was never written, the socket stayed
+                # open until the header timeout, and uvicorn's shutdown, answering it a
+                # 500 on top, raised and stopped the server with a traceback.
+                self.transport.write(b"".join(self.conn.data_to_send()))
+                self.handshake_complete = True
+                self.close_sent = True
+                self.transport.close()
+
         def close_now(self, code: int, reason: str = "") -> None:
             """Close with ``code`` now: the close frame goes into the socket's buffer ahead
             of nothing else, and the connection is cut ``ABORT_AFTER`` s later if the peer

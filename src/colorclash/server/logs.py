@@ -1,4 +1,4 @@
-"""Two things about the process's log.
+"""Three things about the process's log.
 
 No secret reaches a log: seat tokens, Quick Match tickets and host keys are masked in
 every log record of the process, at any level, from any logger (uvicorn's access and
@@ -11,7 +11,10 @@ masked text.
 Nobody can fill the log from outside: a warning that anyone can cause at will (uvicorn's
 "Invalid HTTP request received." for every malformed request: 2,000 lines a second from one
 client) is written at most once a minute, then once more with how many were left out
-(``RepeatLimiter``, on uvicorn's logger).
+(``RepeatLimiter``, on uvicorn's logger); uvicorn's line for each WebSocket handshake is
+an access-log line, written only with the access log on (``WebSocketAccessLines``).
+
+Every line of ``colorclash serve`` starts with its UTC time (``log_config``).
 """
 
 from __future__ import annotations
@@ -21,30 +24,58 @@ import re
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote
 
 # a secret's value after its name: in a query string (token=, token%3D), in JSON
 # ("token": "...") or in a Python dict's repr ('token': '...'); after "Bearer "; in a
 # Quick Match ticket's URL
 SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|[\"']\s*:\s*[\"'])|Bearer\s+"
                     r"|/api/quick-match/)[^&\s\"',;)/?}]+")
+# a query parameter whose name is percent-encoded (?tok%65n=...: the server decodes it)
+ENCODED_NAME = re.compile(r"([?&;])([^=&\s\"'#?]*%[0-9A-Fa-f]{2}[^=&\s\"'#?]*)(=|%3D)"
+                          r"([^&\s\"'#]+)")
+SECRET_NAMES = frozenset({"token", "ticket", "host_key"})
 MASK = "[redacted]"
+
+
+def _mask_encoded(m: re.Match[str]) -> str:
+    if unquote(m.group(2)).lower() in SECRET_NAMES:
+        return m.group(1) + m.group(2) + m.group(3) + MASK
+    return m.group(0)
 
 
 def redact(text: str) -> str:
     """``text`` with every secret value masked."""
-    return SECRET.sub(lambda m: m.group(1) + MASK, text)
+    text = SECRET.sub(lambda m: m.group(1) + MASK, text)
+    if "%" in text:
+        text = ENCODED_NAME.sub(_mask_encoded, text)
+    return text
 
 
-def _needs_mask(value: Any) -> bool:
-    return isinstance(value, (str, bytes)) and bool(SECRET.search(
-        value if isinstance(value, str) else value.decode("latin-1")))
+def _clean(value: Any) -> Any:
+    """A log record's argument with its secrets masked: a text as text; anything else
+    (a dict, a message, an exception) left as it is unless its text holds a secret, then
+    replaced by that text masked. Numbers stay numbers (``%d`` still formats them)."""
+    if value is None or isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        return redact(value)
+    try:
+        text = (bytes(value).decode("latin-1") if isinstance(value, (bytes, bytearray))
+                else repr(value))
+    except Exception:  # noqa: BLE001 - an object whose repr fails: nothing to mask
+        return value
+    masked = redact(text)
+    return value if masked == text else masked
 
 
 _installed = False
 
 
 def install_redaction() -> None:
-    """Mask secrets in every log record made from now on (idempotent)."""
+    """Mask secrets in every log record made from now on (idempotent): in its message and
+    in each of its arguments, which keep their places (uvicorn's access formatter reads
+    them one by one)."""
     global _installed
     if _installed:
         return
@@ -53,12 +84,17 @@ def install_redaction() -> None:
     def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record = previous(*args, **kwargs)
         try:
-            args_ = record.args
-            if _needs_mask(record.msg) or (
-                    isinstance(args_, tuple) and any(_needs_mask(a) for a in args_)) or (
-                    isinstance(args_, dict) and any(_needs_mask(a) for a in args_.values())):
-                record.msg = redact(record.getMessage())
-                record.args = None
+            msg, args_ = record.msg, record.args
+            if isinstance(args_, tuple) and args_:
+                record.args = tuple(_clean(a) for a in args_)
+            elif isinstance(args_, dict):
+                record.args = {k: _clean(v) for k, v in args_.items()}
+            if isinstance(msg, str):
+                if redact(msg) != msg:  # a secret in the format string itself
+                    record.msg = redact(record.getMessage())
+                    record.args = None
+            else:
+                record.msg = _clean(msg)
         except Exception:  # noqa: BLE001 - a bad format string: leave it to the handler
             pass
         return record
@@ -67,12 +103,47 @@ def install_redaction() -> None:
     _installed = True
 
 
+class WebSocketAccessLines(logging.Filter):
+    """uvicorn writes a line for every WebSocket handshake (``... - "WebSocket /ws/CODE?..."
+    [accepted]``, ``403``, ...), refused ones included: one client opening sockets in a loop
+    wrote 1.5 MB of log a second. They are access-log lines: written only with
+    ``COLORCLASH_ACCESS_LOG`` on, like the HTTP requests' lines; so are the websockets
+    library's "connection open", "connection closed", "connection rejected" and "HTTP
+    response sent"."""
+
+    def __init__(self, enabled: bool) -> None:
+        super().__init__()
+        self.enabled = enabled
+
+    #: the websockets library's lines for each socket (uvicorn hands it its logger)
+    PER_SOCKET = frozenset({"connection open", "connection closed",
+                            "connection rejected (%d %s)", "HTTP response sent (%d %s)"})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.enabled:
+            return True
+        msg = record.msg
+        return msg not in self.PER_SOCKET and '- "WebSocket ' not in str(msg)
+
+
+_ws_lines = WebSocketAccessLines(False)
+
+
+def install_websocket_access_lines(enabled: bool) -> None:
+    """Keep uvicorn's per-handshake WebSocket lines only with the access log on."""
+    _ws_lines.enabled = enabled
+    logger = logging.getLogger("uvicorn.error")
+    if _ws_lines not in logger.filters:
+        logger.addFilter(_ws_lines)
+
+
 class RepeatLimiter(logging.Filter):
     """Let a message (by its text before formatting) through at most once per ``window``
     seconds; the first one after a quiet spell says how many were left out."""
 
     #: what anyone can cause at will, one line per request, in uvicorn's log
-    NOISY = ("Invalid HTTP request received.", "Unsupported upgrade request.")
+    NOISY = ("Invalid HTTP request received.", "Unsupported upgrade request.",
+             "Invalid UTF-8 sequence received from client.")
 
     def __init__(self, window: float = 60.0, messages: tuple[str, ...] = NOISY,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -117,7 +188,13 @@ DATE = "%Y-%m-%dT%H:%M:%S"
 
 
 class _UTCFormatter(logging.Formatter):
+    """UTC times; and the whole line masked once more, the traceback included (an
+    exception's text may quote a request)."""
+
     converter = time.gmtime
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 def log_config(level: str = "INFO") -> dict[str, Any]:
@@ -145,10 +222,13 @@ def log_config(level: str = "INFO") -> dict[str, Any]:
             "uvicorn": {"handlers": ["server"], "level": level, "propagate": False},
             "uvicorn.error": {"level": level},
             "uvicorn.access": {"handlers": ["access"], "level": level, "propagate": False},
+            # the websockets library's own "connection open/closed/rejected" for every
+            # socket: anyone can cause them at will
+            "websockets": {"level": "WARNING"},
         },
         "root": {"handlers": ["stderr"], "level": level},
     }
 
 
-__all__ = ["RepeatLimiter", "install_redaction", "install_repeat_limit", "log_config",
-           "redact"]
+__all__ = ["RepeatLimiter", "WebSocketAccessLines", "install_redaction",
+           "install_repeat_limit", "install_websocket_access_lines", "log_config", "redact"]
