@@ -214,3 +214,35 @@ async def test_a_refusal_reaches_its_player_after_the_state_that_explains_it(tmp
             srv.hub.writer._save_many = real
         assert seen == ["state", "error"]
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_reconnecting_writes_nothing_unless_the_seat_had_left(tmp_path):
+    """Who is connected is not stored (a restart counts everyone away from its start): a
+    page reloaded in a loop costs no write. A seat that had left, and comes back, is."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    with InProcessServer(url, settings) as srv:
+        c = Client(srv.url)
+        t, me, st = await _a_table_where_we_start(c)
+        await me.close()
+        await asyncio.sleep(0.1)
+        before = srv.hub.writer.writes
+        for _ in range(20):
+            conn = await c.connect(t["code"], t["token"])
+            await conn.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+            await conn.close()
+        await asyncio.sleep(0.1)
+        assert srv.hub.writer.writes == before
+        conn = await c.connect(t["code"], t["token"])
+        await conn.send("leave")  # playing: a computer substitute takes the seat
+        await conn.wait_state(lambda s: s["room"]["seats"][0]["substitute"])
+        await conn.close()
+        room = srv.hub.rooms[t["code"]]
+        assert room.seats[0].left
+        conn = await c.connect(t["code"], t["token"])
+        await conn.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await srv.hub.durable(room)
+        stored = srv.hub.store.load_room(t["code"])
+        assert stored["seats"][0]["left"] is False
+        await conn.close()
