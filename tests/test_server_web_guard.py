@@ -87,7 +87,23 @@ def test_every_answer_carries_the_security_headers(server, path):
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert "script-src 'self';" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "same-origin"
+
+
+def test_the_api_pages_that_load_scripts_from_a_cdn_are_not_served_unless_asked_for(
+        server, tmp_path):
+    """/docs and /redoc load Swagger UI and ReDoc from a CDN onto the site's origin, where
+    the seat tokens are kept: only with the dev pages. /openapi.json stays for bots."""
+    for path in ("/docs", "/redoc"):
+        assert _send(server.url + path)[0] == 404
+    assert _send(server.url + "/openapi.json")[0] == 200
+    settings = Settings(**LIFTED_LIMITS, dev_pages=True)
+    with InProcessServer(f"sqlite:///{tmp_path / 'docs.sqlite3'}", settings) as dev:
+        status, headers, body = _send(dev.url + "/docs")
+        assert status == 200 and b"swagger" in body.lower()
+        csp = {k.lower(): v for k, v in headers.items()}["content-security-policy"]
+        assert csp == "frame-ancestors 'none'"  # its inline script must run
 
 
 def test_origin_allowed():

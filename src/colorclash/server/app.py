@@ -240,7 +240,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 # it has shut down (systemd's and Docker's stop), ending the process there.
                 st.close()
 
+    # /openapi.json always; its pages (/docs, /redoc) load scripts from a CDN onto the
+    # site's origin, where the seat tokens are: only with the dev pages.
+    api_pages = settings.dev_pages
     app = FastAPI(title="Color Clash", version="1", lifespan=lifespan,
+                  docs_url="/docs" if api_pages else None,
+                  redoc_url="/redoc" if api_pages else None,
                   description="Rooms, seats and the game protocol. WebSocket messages: "
                               "docs/protocol.md.")
 

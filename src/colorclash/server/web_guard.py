@@ -12,7 +12,7 @@
 - **Headers on every answer**: ``X-Content-Type-Options: nosniff``; no framing by other
   sites (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: a framed table could be
   clicked through); ``Referrer-Policy: same-origin`` (an invite link's code is not told
-  to the sites a page links to).
+  to the sites a page links to); scripts from the site only (``script-src 'self'``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,21 @@ from urllib.parse import urlsplit
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
+# Scripts only from the site itself: the client has no inline script, and a script
+# from anywhere else (a compromised CDN, an injected tag) would read the seat tokens the
+# page keeps. Styles and images are not restricted (the client sets styles inline).
+CSP = b"script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"content-security-policy", CSP),
     (b"referrer-policy", b"same-origin"),
 ]
+# The OpenAPI pages (served only with COLORCLASH_DEV_PAGES) load Swagger UI and ReDoc
+# from a CDN with an inline script: no script rule there.
+API_PAGES = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+API_PAGE_HEADERS = [(k, b"frame-ancestors 'none'" if k == b"content-security-policy" else v)
+                    for k, v in SECURITY_HEADERS]
 
 
 def origin_allowed(origin: str | None, host: str, allowed: Iterable[str]) -> bool:
@@ -59,10 +68,12 @@ class CrossSiteGuard:
             await self._refuse(send)
             return
 
+        security = API_PAGE_HEADERS if scope.get("path") in API_PAGES else SECURITY_HEADERS
+
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+                extra = [(k, v) for k, v in security if k not in have]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
