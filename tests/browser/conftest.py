@@ -81,12 +81,16 @@ def open_page(chromium, server):
     contexts = []
     errors = PageErrors()
 
-    def _open(viewport=None, locale="en-US", path="/", reduced_motion="reduce"):
+    def _open(viewport=None, locale="en-US", path="/", reduced_motion="reduce", csp=False):
+        # The site's Content-Security-Policy (scripts from the site only) forbids what
+        # Playwright's wait_for_function does with its text (eval): bypassed, except
+        # where a test checks the policy itself (csp=True; tests/browser/test_csp.py).
         ctx = chromium.new_context(
             viewport=viewport or DESKTOP,
             locale=locale,
             base_url=server.url,
             reduced_motion=reduced_motion,
+            bypass_csp=not csp,
         )
         ctx.set_default_timeout(10_000)
         contexts.append(ctx)
