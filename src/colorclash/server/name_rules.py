@@ -36,6 +36,12 @@ _LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) 
 # Letters drawn as nothing at all (not format characters, so not caught as such).
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 MAX_MARKS = 2  # combining marks on one letter (Vietnamese needs two)
+# Marks drawn over or around the letter before them: nonspacing (accents) and enclosing
+# (U+20DD, a circle around it; U+0489, U+A670: rings that smear over its neighbours).
+_STACKING = frozenset({"Mn", "Me"})
+# Single characters drawn many letters wide: the Arabic ligatures of whole phrases
+# (U+FDFA-FDFD, "﷽") and cuneiform signs, which would run over the table's names.
+_WIDE = ((0xFDFA, 0xFDFD), (0x12000, 0x1254F))
 
 
 _TABLE = Path(__file__).with_name("lookalikes.json")
@@ -83,9 +89,15 @@ def hidden_or_smeared(name: str) -> str | None:
     """Why ``name`` cannot be shown as it is meant to be read, or None."""
     if any(c in BLANK_LETTERS for c in name):
         return "name contains a blank character"
+    if any(lo <= ord(c) <= hi for c in name for lo, hi in _WIDE):
+        return "name contains a character drawn many letters wide"
+    # decomposed, so that a letter's own accent counts (Á and two more are three)
+    decomposed = unicodedata.normalize("NFD", name)
+    if decomposed and unicodedata.category(decomposed[0]) in _STACKING:
+        return "name starts with an accent on no letter"
     run = 0
-    for c in unicodedata.normalize("NFC", name):
-        run = run + 1 if unicodedata.combining(c) else 0
+    for c in decomposed:
+        run = run + 1 if unicodedata.category(c) in _STACKING else 0
         if run > MAX_MARKS:
             return f"name stacks more than {MAX_MARKS} accents on one letter"
     return None
