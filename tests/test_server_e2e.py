@@ -71,6 +71,10 @@ async def test_private_room_three_people_and_a_computer(server):
         await b.send("start")
         err_msg = await b.wait_for(lambda m: m["type"] == "error")
         assert err_msg["code"] == "not_host"
+        assert err_msg["message"] == "only the host may start the game"
+        await b.send("add_bot", seat=3, level="easy")
+        err_msg = await b.wait_for(lambda m: m["type"] == "error")
+        assert err_msg["message"] == "only the host may add a computer player"
         await a.send("start")
         assert (await a.wait_for(lambda m: m["type"] == "error"))["code"] == "seats_empty"
         await a.send("add_bot", seat=3, level="easy")

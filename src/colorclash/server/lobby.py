@@ -121,10 +121,15 @@ class Lobby:
         return room, seat, token
 
     # ------------------------------------------------------------------ host commands
-    @staticmethod
-    def need_host(room: Room, seat: int, what: str) -> None:
+    _HOST_COMMANDS = {"settings": "change the settings", "add_bot": "add a computer player",
+                      "remove_bot": "remove a computer player",
+                      "remove_player": "remove a player", "start": "start the game"}
+
+    @classmethod
+    def need_host(cls, room: Room, seat: int, what: str) -> None:
         if room.host != seat:
-            raise ProtocolError("not_host", f"only the host may {what}", ref=what)
+            raise ProtocolError("not_host", f"only the host may {cls._HOST_COMMANDS[what]}",
+                                ref=what)
 
     @staticmethod
     def need_lobby(room: Room, what: str) -> None:
