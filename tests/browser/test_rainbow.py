@@ -440,3 +440,29 @@ def test_the_piles_keep_their_owners_names_on_a_phone_held_sideways(open_page, s
     cut = names.evaluate_all("els => els.filter(e => e.scrollHeight > e.clientHeight + 1"
                              " || e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
     assert names.count() == 3 and not cut, cut
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844},
+                                      {"width": 360, "height": 640}])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
+def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, locale):
+    """"Com… 2" in a mostly empty 560 px panel on a desktop, "Comput… 2" and "Montón de
+    Computado…" on a phone: the name is now whole wherever there is room for it, and
+    keeps its number on its line."""
+    page = open_practice(open_page, server, viewport, locale=locale)
+    page.locator(".rb-opp .name").wait_for()
+    got = page.evaluate("""() => {
+      const name = document.querySelector('.rb-opp .name');
+      const piles = [...document.querySelectorAll('.rb-pile-name')];
+      const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+      return {name: name.textContent,
+              nameCut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+              piles: piles.map((e) => [e.textContent,
+                e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1])};
+    }""")
+    assert "…" not in got["name"] and not got["nameCut"], got
+    assert re.search(r"\S\u00a0\d+$", got["name"]), got  # the number stays with its word
+    assert not any(cut for _, cut in got["piles"]), got
+    assert not any("…" in text for text, _ in got["piles"]), got
+    shot(page, f"rainbow-name-{viewport['width']}-{locale}")
