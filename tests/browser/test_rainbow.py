@@ -317,7 +317,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert flippable.count() == 2
     assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
     assert EN["rainbow.msg.flipOrEnd"] in page.inner_text("#turn-msg")
-    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=1, max=3)
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progressPlayed", n=1, max=3)
     assert EN["rainbow.turnIt"] in flippable.first.get_attribute("aria-label")
     shot(page, "rainbow-continue-desktop")
     # by pointer: turn the red card over (place 1)
@@ -336,7 +336,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": True}
     assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
     assert page.locator(".rb-place[data-place='2'] .rb-card").get_attribute("data-color") == "violet"
-    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=2, max=3)
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progressPlayed", n=2, max=3)
     # E ends the turn
     page.keyboard.press("e")
     table.wait_view()
@@ -466,3 +466,24 @@ def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, loc
     assert not any(cut for _, cut in got["piles"]), got
     assert not any("…" in text for text, _ in got["piles"]), got
     shot(page, f"rainbow-name-{viewport['width']}-{locale}")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_turns_counter_numbers_the_card_to_play(open_page, lang):
+    """"Card 0 of 3" before the first card read like an error: the counter numbers the card
+    to be played (1 of 3), then says how many are played."""
+    cat = {"en": EN, "es": ES, "tr": TR}[lang]
+    locale = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang]
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP, locale=locale)
+    page = table.page
+    chip = page.locator(".rb-progress")
+    assert chip.inner_text().strip() == text(cat, "rainbow.progress", n=1, max=3)
+    assert "0" not in chip.inner_text()
+    page.keyboard.press("1")
+    page.keyboard.press("s")
+    table.wait_view()
+    assert chip.inner_text().strip() == text(cat, "rainbow.progressPlayed", n=1, max=3)
+    page.click(".rb-place[data-place='0'] .rb-flippable")
+    table.wait_view()  # a table card turned over: the second card is owed
+    assert chip.inner_text().strip() == text(cat, "rainbow.progress", n=2, max=3)
+    shot(page, f"rainbow-counter-{lang}")

@@ -332,11 +332,18 @@ function turnMessage(model) {
   return t("table.turnOf", { name: seatName(model.room, view.turn) });
 }
 
-// How many cards of your turn are played (the opponent's show on the table as they come).
+// Where your turn stands (the opponent's cards show on the table as they come): while a
+// card is to be played, its number ("Card 1 of 3", never "Card 0 of 3" before the first);
+// after it, how many are played.
 function progressChip(view, me) {
   const ts = view.turn_state;
   if (!ts || view.phase === "game_over" || view.turn !== me) return null;
-  return h("span.badge.rb-progress", t("rainbow.progress", { n: ts.played || 0, max: ts.max_cards || 3 }));
+  const played = ts.played || 0;
+  const max = ts.max_cards || 3;
+  const words = view.phase === "play"
+    ? t("rainbow.progress", { n: Math.min(played + 1, max), max })
+    : t("rainbow.progressPlayed", { n: played, max });
+  return h("span.badge.rb-progress", words);
 }
 
 function meBar(model, act) {
