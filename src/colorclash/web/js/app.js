@@ -131,11 +131,19 @@ function tableModel() {
 
 // ---------------------------------------------------------------- rendering
 
+// The address that brings a player back to this table (said in the leave dialog).
+function tableLink(room) {
+  if (!room || !room.code) return location.host;
+  return `${location.host}${room.link || `/r/${room.code}`}`;
+}
+
 function leaveDialog() {
   const game = gameOf(state.view);
+  const model = { view: state.view, room: state.room, link: tableLink(state.room) };
   return confirmDialog({
     title: t("table.leaveTitle"),
-    text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
+    // what leaving means depends on the game and the table (is a round still to come?)
+    text: game.leaveText ? game.leaveText(model) : t("table.leaveConfirm", { link: model.link }),
     yes: t("table.leave"),
     no: t("table.stay"),
     onYes: () => tableActs.confirmLeave(),

@@ -524,7 +524,9 @@ function render(scene) {
       nodes[0].append(
         confirmDialog({
           title: t("table.leaveTitle"),
-          text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
+          text: game.leaveText
+            ? game.leaveText({ view: s.view, room: s.room, link: `${location.host}/r/${(s.room && s.room.code) || "KMPXRA"}` })
+            : t("table.leaveConfirm", { link: location.host }),
           yes: t("table.leave"),
           no: t("table.stay"),
           onYes: () => {},
