@@ -299,3 +299,29 @@ def test_one_turn_marker_in_a_last_card_window(open_page):
     marked = page.locator(".opp.turn .name").all_inner_texts()
     assert marked == ["Bo"]
     assert page.locator(".me-bar.turn").count() == 0
+
+
+VISIBLE_KEY_HINTS = """() => [...document.querySelectorAll('.kbd, .key-help')]
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .map((e) => e.textContent.trim().slice(0, 20))"""
+
+
+@pytest.mark.parametrize("scene", ["table", "drawn", "coloretto"])
+def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
+    """[D], [S], [T] badges and the key help showed on touch phones, which have no keys to
+    press; a mouse and keyboard still get them."""
+    seen = {}
+    for touch in (False, True):
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844} if touch else DESKTOP,
+                                   base_url=server.url, has_touch=touch, is_mobile=touch)
+        try:
+            page = ctx.new_page()
+            page.goto(f"/dev.html?scene={scene}&lang=en")
+            page.wait_for_function("window.__devReady === true")
+            seen[touch] = page.evaluate(VISIBLE_KEY_HINTS)
+            if touch:
+                shot(page, f"touch-no-keys-{scene}")
+        finally:
+            ctx.close()
+    assert seen[False], "a desktop shows its key hints"
+    assert seen[True] == [], seen[True]
