@@ -207,6 +207,41 @@ def test_the_leave_dialog_says_what_leaving_means_at_this_table(open_page, game,
         shot(page, f"leave-{game}-{preset}-{lang}")
 
 
+TIP = """() => { const e = document.querySelector('.tip-bubble');
+  if (!e || e.hidden) return null;
+  const r = e.getBoundingClientRect();
+  return {text: e.textContent, bottom: r.bottom, left: r.left, right: r.right,
+          events: getComputedStyle(e).pointerEvents}; }"""
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("es", PHONE), ("tr", PHONE)])
+def test_a_card_you_cannot_play_says_so_and_the_hint_goes_by_itself(open_page, lang, viewport):
+    """Clicking a card that cannot be played gave no feedback at all: now a short hint shows
+    beside it, blocks nothing, and goes by itself; nothing is sent."""
+    cat = catalog(lang)
+    locale = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang]
+    setup = {"hands": [["R5", "B7", "G1"], ["Y1", "Y2", "B1"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=viewport, locale=locale)
+    page = table.page
+    page.wait_for_selector(".hand .card.playable")
+    sent = len(table.sent)
+    card = page.locator(".hand .card.dim").first
+    box = card.bounding_box()
+    # a pointer's click where the card shows (aria-disabled: Playwright's click would wait)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+    page.wait_for_function(f"({TIP})() !== null")
+    got = page.evaluate(TIP)
+    assert got["text"] == cat["table.cantPlayTry"], got
+    assert got["bottom"] <= box["y"] + 1, (got, box)  # above the card, not over it
+    assert got["left"] >= 0 and got["right"] <= viewport["width"], got
+    assert got["events"] == "none", got  # it blocks no click
+    shot(page, f"cant-play-tip-{lang}")
+    assert len(table.sent) == sent, table.sent[sent:]  # nothing sent: the server decides
+    page.wait_for_function(f"({TIP})() === null", timeout=4000)  # gone by itself
+
+
 # ------------------------------------------------------------------ 8. results
 def _rows(page) -> list[list[str]]:
     rows = page.locator(".results-table tbody tr")
