@@ -26,6 +26,7 @@ import { tickClocks } from "./shell/seats.js";
 import { announce, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
+const QUEUE_PATIENCE_MS = 20_000; // alone in the Quick Match queue this long: offer the computer
 
 const state = {
   screen: "loading",
@@ -647,7 +648,15 @@ const homeActs = {
       return;
     }
     state.busy = false;
-    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting };
+    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting, long: false };
+    // After a while alone in the queue, the panel offers the computer instead (two people
+    // from one address are never matched together: each would wait there forever).
+    const queue = state.queue;
+    queue.timer = setTimeout(() => {
+      if (state.queue !== queue) return;
+      queue.long = true;
+      render();
+    }, QUEUE_PATIENCE_MS);
     state.queue.conn = new Connection(q.ws || `/ws/quick-match?ticket=${encodeURIComponent(q.ticket)}`, {
       onmessage: (msg) => {
         if (!state.queue) return;
@@ -657,6 +666,7 @@ const homeActs = {
           render();
         } else if (msg.type === "matched") {
           const conn = state.queue.conn;
+          clearTimeout(state.queue.timer);
           state.queue = null;
           conn.close();
           saveTicket({ code: msg.code, seat: msg.seat, token: msg.token, ws: msg.ws });
@@ -677,11 +687,17 @@ const homeActs = {
     const q = state.queue;
     state.queue = null;
     if (q) {
+      clearTimeout(q.timer);
       q.conn.send({ type: "leave" });
       q.conn.close();
       api("DELETE", `/api/quick-match/${q.ticket}`).catch(() => {});
     }
     render();
+  },
+  // Waited long enough: leave the queue and play the computer, as Play Now does.
+  playComputerInstead() {
+    homeActs.cancelQuick();
+    homeActs.playNow();
   },
 };
 

@@ -137,6 +137,7 @@ const SCENES = {
   home: () => ({ screen: "home" }),
   "home-coloretto": () => ({ screen: "home", game: "coloretto" }),
   quick: () => ({ screen: "home", queue: { waiting: 2, name: "Blue Otter" } }),
+  "quick-long": () => ({ screen: "home", queue: { waiting: 1, name: "Blue Otter", long: true } }),
   join: () => ({ screen: "join", room: room("classic-table", "lobby", 5) }),
   "join-full": () => ({ screen: "join", room: room("classic-table", "lobby", 4) }),
   "join-started": () => ({ screen: "join", room: room("classic-table", "playing") }),

@@ -300,7 +300,8 @@ export function renderHome(ctx, act) {
   ];
 }
 
-export function queueDialog({ waiting, name }, act) {
+// long: waited a while (app.js): matching can take time; the computer is offered instead.
+export function queueDialog({ waiting, name, long = false }, act) {
   return h(
     "div.overlay",
     { style: "position:fixed" },
@@ -311,6 +312,14 @@ export function queueDialog({ waiting, name }, act) {
       h("div.spinner", { "aria-hidden": "true" }),
       name ? h("p", t("quick.yourName", { name })) : null,
       h("p", { role: "status" }, t("quick.waiting", { n: waiting ?? 1 })),
+      long ? h("p.queue-slow", { role: "status" }, t("quick.slow")) : null,
+      long
+        ? h(
+          "button.btn.primary.big#btn-quick-computer",
+          { type: "button", dataset: { focusKey: "quick:computer" }, onclick: () => act.playComputerInstead() },
+          t("quick.playComputer"),
+        )
+        : null,
       h(
         "button.btn#btn-quick-cancel",
         { type: "button", dataset: { focusKey: "quick:cancel" }, onclick: () => act.cancelQuick() },
