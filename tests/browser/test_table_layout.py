@@ -325,3 +325,36 @@ def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
             ctx.close()
     assert seen[False], "a desktop shows its key hints"
     assert seen[True] == [], seen[True]
+
+
+HISTORY_AT_ITS_END = """() => {
+  const panel = document.querySelector('#history');
+  const list = panel.querySelector('.history-list');
+  for (const e of [panel, list]) e.scrollTop = e.scrollHeight;  // the newest moves in view
+  const p = panel.getBoundingClientRect();
+  const head = panel.querySelector('.history-title').getBoundingClientRect();
+  const newest = panel.querySelector('li.newest').getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  return {overflows: list.scrollHeight > list.clientHeight + 1 || panel.scrollHeight > panel.clientHeight + 1,
+          headInPanel: head.top >= p.top - 0.5 && head.bottom <= p.bottom + 0.5,
+          newestShown: newest.bottom <= l.bottom + 1 && newest.top >= l.top - 1,
+          listFocusable: list.tabIndex === 0};
+}"""
+
+
+@pytest.mark.parametrize(("scene", "viewport", "lang"), [
+    ("window", {"width": 1280, "height": 600}, "en"),
+    ("window", {"width": 1280, "height": 600}, "es"),
+    ("history-open", {"width": 360, "height": 640}, "tr"),
+    ("history-open", {"width": 390, "height": 844}, "en"),
+])
+def test_the_history_heading_stays_while_its_list_scrolls(open_page, scene, viewport, lang):
+    """The "Recent moves" panel scrolled its heading away with an overflowing list: now the
+    heading stays and the list scrolls under it (and takes the Tab stop to be scrolled)."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(HISTORY_AT_ITS_END)
+    assert got["overflows"], got  # the case at hand: more moves than room
+    assert got["headInPanel"], got
+    assert got["newestShown"], got
+    shot(page, f"history-heading-{scene}-{viewport['width']}-{lang}")

@@ -262,9 +262,9 @@ function render() {
     window.scrollTo(0, 0);
   }
   if (s === "table") {
-    // the newest moves in view: the history panel scrolls to its end
-    const panel = main.querySelector(".history");
-    if (panel) panel.scrollTop = panel.scrollHeight;
+    // the newest moves in view: the history's list scrolls to its end (under its heading)
+    const list = main.querySelector(".history .history-list");
+    if (list) list.scrollTop = list.scrollHeight;
     gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
     fitTable(main);
     state.revealHand = false;
