@@ -518,6 +518,8 @@ function render(scene) {
       empty: t("history.empty"),
       onClose: s.historyOpen ? () => {} : null,
       closeLabel: t("common.close"),
+      // as the app: on screen (a wide screen, or opened), its list takes a Tab stop
+      focusable: !!s.historyOpen || window.matchMedia("(min-width: 900px)").matches,
     });
     model.historyToggle = historyToggle({ label: t("history.show"), open: !!s.historyOpen, onToggle: () => {} });
     nodes = game.renderTable(model, acts);
