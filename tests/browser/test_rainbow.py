@@ -456,13 +456,14 @@ def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, loc
       const piles = [...document.querySelectorAll('.rb-pile-name')];
       const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);
         return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
-      return {name: name.textContent,
+      return {name: name.textContent, nameLines: lines(name),
               nameCut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
               piles: piles.map((e) => [e.textContent,
                 e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1])};
     }""")
     assert "…" not in got["name"] and not got["nameCut"], got
     assert re.search(r"\S\u00a0\d+$", got["name"]), got  # the number stays with its word
+    assert got["nameLines"] == 1, got  # "Computadora" over "2" at 360 px
     assert not any(cut for _, cut in got["piles"]), got
     assert not any("…" in text for text, _ in got["piles"]), got
     shot(page, f"rainbow-name-{viewport['width']}-{locale}")
