@@ -374,3 +374,44 @@ def test_the_draw_button_sits_beside_its_message_on_a_desktop(open_page):
       return btn.left - msg.right;
     }""")
     assert 0 <= gap <= 40, gap
+
+
+WHOLE_ON_A_PHONE = """() => {
+  const W = innerWidth, out = {cut: [], broken: [], lastMoveCut: false};
+  for (const e of document.querySelectorAll('.ct-player')) {
+    const r = e.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > W + 0.5 || r.width < 100) out.cut.push(e.innerText.split('\\n')[0]);
+  }
+  // a word split over two lines has more than one box
+  for (const e of document.querySelectorAll('.ct-row-hint.taken')) {
+    const text = e.firstChild;
+    let at = 0;
+    for (const word of text.textContent.split(' ')) {
+      const range = document.createRange();
+      range.setStart(text, at); range.setEnd(text, at + word.length);
+      if (range.getClientRects().length > 1) out.broken.push(word);
+      at += word.length + 1;
+    }
+    if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) out.broken.push(e.textContent);
+  }
+  const last = document.querySelector('.ct-middle .last-move');
+  out.lastMoveCut = !!last && getComputedStyle(last).display !== 'none' && last.scrollHeight > last.clientHeight + 1;
+  out.players = document.querySelectorAll('.ct-player').length;
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [SMALL_PHONE, {"width": 375, "height": 667}, {"width": 390, "height": 844}])
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_every_opponent_shows_whole_on_a_small_phone(open_page, size, lang):
+    """Five players at 360×640: the other players' chips scrolled sideways, the fourth cut
+    in half and the fifth unseen; now they wrap, each whole on the screen. The name on a
+    taken row broke mid-word ("Bilgisay / ar 3"), the last move was cut to one line."""
+    page = open_page(viewport=size, path=f"/dev.html?scene=coloretto&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(WHOLE_ON_A_PHONE)
+    assert got["players"] == 4, got
+    assert not got["cut"], got
+    assert not got["broken"], got
+    assert not got["lastMoveCut"], got
+    shot(page, f"coloretto-5p-{size['width']}-{lang}")

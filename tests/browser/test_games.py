@@ -283,3 +283,34 @@ def test_an_away_players_later_turns_move_on_quickly(open_page):
     seconds = [s for _, s in away_clocks]
     assert seconds and seconds[0] > 5, seconds  # the first turn away: the whole clock
     assert seconds[-1] <= 5, seconds            # after one ran out: the short clock
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
+    """Alone in the Quick Match queue (two people from one address are never matched), the
+    panel said "1 person waiting…" for ever. After about 20 s it says matching can take a
+    while and offers the computer, which starts a game as Play Now does and leaves the
+    queue."""
+    from browser_helpers import catalog, cut_controls
+    cat = catalog(lang)
+    page = open_page(DESKTOP if lang == "en" else PHONE,
+                     locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
+    page.clock.install()
+    page.reload()
+    page.click("#btn-quick")
+    page.wait_for_selector(".queue-box")
+    assert page.locator("#btn-quick-computer").count() == 0  # not at once
+    page.clock.fast_forward(10_000)
+    assert page.locator("#btn-quick-computer").count() == 0
+    page.clock.fast_forward(11_000)
+    button = page.locator("#btn-quick-computer")
+    button.wait_for()
+    assert button.inner_text().strip() == cat["quick.playComputer"]
+    assert cat["quick.slow"] in page.inner_text(".queue-box")
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"quick-long-wait-{lang}")
+    button.click()
+    wait_table(page)
+    assert page.locator(".queue-box").count() == 0
+    assert page.evaluate("window.__cc.room.kind") != "quick-match"
+    assert page.evaluate("window.__cc.queue") in (None, False)

@@ -58,7 +58,7 @@ def test_catalogs_have_the_same_keys_and_placeholders(game):
 SAME_AS_ENGLISH = {
     "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds",
            "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error"},
-    "tr": {"card.label", "coloretto.name", "coloretto.card.colour", "rainbow.face"},
+    "tr": {"card.label", "card.feminine", "coloretto.name", "coloretto.card.colour", "rainbow.face"},
 }
 
 
@@ -95,7 +95,7 @@ def test_every_key_the_code_asks_for_is_in_the_catalog():
         used |= set(re.findall(r'data-i18n(?:-[a-z]+)?="([\w.+-]+)"', path.read_text()))
     # keys built from data
     for c in "RBYG":
-        used |= {f"color.{c}", f"shape.{c}"}
+        used |= {f"color.{c}", f"shape.{c}", f"color.word.{c}", f"card.color.{c}", f"card.colorF.{c}"}
     used |= {f"preset.{p}" for p in ("standard", "family", "classic-table", "siege", "day-night")}
     used |= {f"level.{lv}" for lv in ("random", "easy", "medium", "hard")}
     used |= {f"card.{r}" for r in ("skip", "reverse", "+2", "+1", "+5", "bomb", "shield",
@@ -175,3 +175,42 @@ def test_language_switch_is_remembered(open_page):
     page.wait_for_selector("#btn-play-now")
     assert page.get_attribute("html", "lang") == "tr"
     assert page.inner_text("#btn-play-now").strip() == catalog("tr")["home.playNow"]
+
+
+CARD_NAMES = """async () => {
+  const { cardLabel } = await import('/js/games/color-clash/cards.js');
+  const { describeEvent } = await import('/js/games/color-clash/events.js');
+  const { t } = await import('/js/i18n.js');
+  const model = { me: 0, room: { seats: [{ seat: 0, kind: 'human', name: 'Ana', connected: true },
+                                      { seat: 1, kind: 'human', name: 'Bo', connected: true }] } };
+  const names = {};
+  for (const code of ['Y-reverse', 'Y-skip', 'R3', 'R-bomb', 'G-flip', 'B+2', 'Y-shield']) names[code] = cardLabel(code);
+  names.play = t('say.you.play', { card: cardLabel('Y-reverse') });
+  names.chose = describeEvent({ type: 'color_chosen', seat: 0, color: 'Y' }, model);
+  names.boChose = describeEvent({ type: 'color_chosen', seat: 1, color: 'Y' }, model);
+  return names;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_card_names_agree_and_colours_are_lower_case_mid_sentence(open_page, lang):
+    """"Reversa Amarillo", "Jugaste Reversa Amarillo", "3 Rojo": a Spanish card's colour
+    agrees with its name and is written in lower case; Turkish puts it first, English is
+    as it was."""
+    page = open_page(DESKTOP, locale=LANGS[lang], path=f"/dev.html?scene=table&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(CARD_NAMES)
+    want = {
+        "en": {"Y-reverse": "Yellow Reverse (triangle)", "Y-skip": "Yellow Skip (triangle)",
+               "R3": "Red 3 (circle)", "R-bomb": "Red Bomb (circle)",
+               "play": "You played Yellow Reverse (triangle)", "chose": "You chose Yellow",
+               "boChose": "Bo chose Yellow"},
+        "es": {"Y-reverse": "Reversa amarilla (triángulo)", "Y-skip": "Salto amarillo (triángulo)",
+               "R3": "3 rojo (círculo)", "R-bomb": "Bomba roja (círculo)", "G-flip": "Vuelta verde (rombo)",
+               "B+2": "Roba Dos azul (cuadrado)", "Y-shield": "Escudo amarillo (triángulo)",
+               "play": "Jugaste Reversa amarilla (triángulo)", "chose": "Elegiste amarillo",
+               "boChose": "Bo eligió amarillo"},
+        "tr": {"Y-reverse": "Sarı Yön (üçgen)", "R3": "Kırmızı 3 (daire)", "R-bomb": "Kırmızı Bomba (daire)",
+               "chose": "Sarı seçtin", "boChose": "Bo sarı seçti"},
+    }[lang]
+    assert {k: got[k] for k in want} == want, got

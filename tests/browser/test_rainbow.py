@@ -317,7 +317,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert flippable.count() == 2
     assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
     assert EN["rainbow.msg.flipOrEnd"] in page.inner_text("#turn-msg")
-    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=1, max=3)
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progressPlayed", n=1, max=3)
     assert EN["rainbow.turnIt"] in flippable.first.get_attribute("aria-label")
     shot(page, "rainbow-continue-desktop")
     # by pointer: turn the red card over (place 1)
@@ -336,7 +336,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": True}
     assert page.evaluate("document.activeElement.dataset.focusKey") == "act:end"
     assert page.locator(".rb-place[data-place='2'] .rb-card").get_attribute("data-color") == "violet"
-    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progress", n=2, max=3)
+    assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progressPlayed", n=2, max=3)
     # E ends the turn
     page.keyboard.press("e")
     table.wait_view()
@@ -440,3 +440,51 @@ def test_the_piles_keep_their_owners_names_on_a_phone_held_sideways(open_page, s
     cut = names.evaluate_all("els => els.filter(e => e.scrollHeight > e.clientHeight + 1"
                              " || e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
     assert names.count() == 3 and not cut, cut
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844},
+                                      {"width": 360, "height": 640}])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
+def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, locale):
+    """"Com… 2" in a mostly empty 560 px panel on a desktop, "Comput… 2" and "Montón de
+    Computado…" on a phone: the name is now whole wherever there is room for it, and
+    keeps its number on its line."""
+    page = open_practice(open_page, server, viewport, locale=locale)
+    page.locator(".rb-opp .name").wait_for()
+    got = page.evaluate("""() => {
+      const name = document.querySelector('.rb-opp .name');
+      const piles = [...document.querySelectorAll('.rb-pile-name')];
+      const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+      return {name: name.textContent, nameLines: lines(name),
+              nameCut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+              piles: piles.map((e) => [e.textContent,
+                e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1])};
+    }""")
+    assert "…" not in got["name"] and not got["nameCut"], got
+    assert re.search(r"\S\u00a0\d+$", got["name"]), got  # the number stays with its word
+    assert got["nameLines"] == 1, got  # "Computadora" over "2" at 360 px
+    assert not any(cut for _, cut in got["piles"]), got
+    assert not any("…" in text for text, _ in got["piles"]), got
+    shot(page, f"rainbow-name-{viewport['width']}-{locale}")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_turns_counter_numbers_the_card_to_play(open_page, lang):
+    """"Card 0 of 3" before the first card read like an error: the counter numbers the card
+    to be played (1 of 3), then says how many are played."""
+    cat = {"en": EN, "es": ES, "tr": TR}[lang]
+    locale = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang]
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP, locale=locale)
+    page = table.page
+    chip = page.locator(".rb-progress")
+    assert chip.inner_text().strip() == text(cat, "rainbow.progress", n=1, max=3)
+    assert "0" not in chip.inner_text()
+    page.keyboard.press("1")
+    page.keyboard.press("s")
+    table.wait_view()
+    assert chip.inner_text().strip() == text(cat, "rainbow.progressPlayed", n=1, max=3)
+    page.click(".rb-place[data-place='0'] .rb-flippable")
+    table.wait_view()  # a table card turned over: the second card is owed
+    assert chip.inner_text().strip() == text(cat, "rainbow.progress", n=2, max=3)
+    shot(page, f"rainbow-counter-{lang}")

@@ -4,7 +4,7 @@ an axe-core check with no serious or critical violations."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, catalog, shot, wait_table
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, shot, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -151,3 +151,26 @@ def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):
     page.wait_for_function(
         "!document.querySelector('.last-move').textContent.startsWith('…')")
     assert "escudo" in line.inner_text()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
+def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
+    """Play Now was below the first screen on a 1280×800 desktop and a 390×844 phone: the
+    game picker's cards each held their whole description. Now they are small, the chosen
+    game's description under them; every description is still its radio's."""
+    page = open_page(viewport, locale=locale)
+    page.wait_for_selector("#btn-play-now")
+    box = page.locator("#btn-play-now").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    about = page.evaluate("""() => [...document.querySelectorAll('.game-choice input')].map((r) => {
+        const d = document.getElementById(r.getAttribute('aria-describedby'));
+        return d ? d.textContent.trim() : ''; })""")
+    assert len(about) == 3 and all(about), about
+    chosen = page.inner_text(".game-chosen-about").strip()
+    assert chosen and chosen in about[0], (chosen, about)
+    page.click(".game-choice[data-game='coloretto']")
+    page.wait_for_function("document.querySelector('.game-choice.chosen').dataset.game === 'coloretto'")
+    assert page.inner_text(".game-chosen-about").strip() in about[1]
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"home-fold-{viewport['width']}-{locale}")

@@ -299,3 +299,62 @@ def test_one_turn_marker_in_a_last_card_window(open_page):
     marked = page.locator(".opp.turn .name").all_inner_texts()
     assert marked == ["Bo"]
     assert page.locator(".me-bar.turn").count() == 0
+
+
+VISIBLE_KEY_HINTS = """() => [...document.querySelectorAll('.kbd, .key-help')]
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .map((e) => e.textContent.trim().slice(0, 20))"""
+
+
+@pytest.mark.parametrize("scene", ["table", "drawn", "coloretto"])
+def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
+    """[D], [S], [T] badges and the key help showed on touch phones, which have no keys to
+    press; a mouse and keyboard still get them."""
+    seen = {}
+    for touch in (False, True):
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844} if touch else DESKTOP,
+                                   base_url=server.url, has_touch=touch, is_mobile=touch)
+        try:
+            page = ctx.new_page()
+            page.goto(f"/dev.html?scene={scene}&lang=en")
+            page.wait_for_function("window.__devReady === true")
+            seen[touch] = page.evaluate(VISIBLE_KEY_HINTS)
+            if touch:
+                shot(page, f"touch-no-keys-{scene}")
+        finally:
+            ctx.close()
+    assert seen[False], "a desktop shows its key hints"
+    assert seen[True] == [], seen[True]
+
+
+HISTORY_AT_ITS_END = """() => {
+  const panel = document.querySelector('#history');
+  const list = panel.querySelector('.history-list');
+  for (const e of [panel, list]) e.scrollTop = e.scrollHeight;  // the newest moves in view
+  const p = panel.getBoundingClientRect();
+  const head = panel.querySelector('.history-title').getBoundingClientRect();
+  const newest = panel.querySelector('li.newest').getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  return {overflows: list.scrollHeight > list.clientHeight + 1 || panel.scrollHeight > panel.clientHeight + 1,
+          headInPanel: head.top >= p.top - 0.5 && head.bottom <= p.bottom + 0.5,
+          newestShown: newest.bottom <= l.bottom + 1 && newest.top >= l.top - 1,
+          listFocusable: list.tabIndex === 0};
+}"""
+
+
+@pytest.mark.parametrize(("scene", "viewport", "lang"), [
+    ("window", {"width": 1280, "height": 600}, "en"),
+    ("window", {"width": 1280, "height": 600}, "es"),
+    ("history-open", {"width": 360, "height": 640}, "tr"),
+    ("history-open", {"width": 390, "height": 844}, "en"),
+])
+def test_the_history_heading_stays_while_its_list_scrolls(open_page, scene, viewport, lang):
+    """The "Recent moves" panel scrolled its heading away with an overflowing list: now the
+    heading stays and the list scrolls under it (and takes the Tab stop to be scrolled)."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(HISTORY_AT_ITS_END)
+    assert got["overflows"], got  # the case at hand: more moves than room
+    assert got["headInPanel"], got
+    assert got["newestShown"], got
+    shot(page, f"history-heading-{scene}-{viewport['width']}-{lang}")

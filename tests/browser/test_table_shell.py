@@ -147,7 +147,7 @@ def test_leaving_the_table_asks_in_the_sites_own_dialog(open_page):
     dialog = page.locator("[role=dialog]")
     dialog.wait_for()
     assert not native, native
-    assert TR["table.leaveConfirm"] in dialog.inner_text()
+    assert TR["table.leaveConfirmOneRound"] in dialog.inner_text()  # classic-table: one round
     assert page.evaluate("document.querySelector('[role=dialog]').contains(document.activeElement)")
     shot(page, "leave-dialog-tr-phone")
     axe_check(page, "leave-dialog")
@@ -161,6 +161,85 @@ def test_leaving_the_table_asks_in_the_sites_own_dialog(open_page):
     page.wait_for_selector("#btn-play-now")
     assert [m for m in table.sent if m["type"] == "leave"]
     assert not native
+
+
+LEAVE_CASES = [  # game, preset, options, the catalog key of what leaving means there
+    ("color-clash", "family", None, "table.leaveConfirm"),  # a match: rounds to come
+    ("color-clash", "classic-table", None, "table.leaveConfirmOneRound"),
+    ("color-clash", "siege", None, "table.leaveConfirmOneRound"),
+    ("color-clash", "day-night", None, "table.leaveConfirmOneRound"),
+    ("color-clash", "standard", {"match": "3"}, "table.leaveConfirm"),
+    ("coloretto", "standard", None, "coloretto.table.leaveConfirm"),
+    ("rainbow", "standard", None, "rainbow.leaveConfirm"),
+]
+
+
+@pytest.mark.parametrize(("game", "preset", "options", "key"), LEAVE_CASES)
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_leave_dialog_says_what_leaving_means_at_this_table(open_page, game, preset, options,
+                                                                key, lang):
+    """"A computer substitute plays your seat until the next round; this link brings you
+    back" was said at one-round tables too (no next round) and no link was shown; and the
+    destructive Leave was the yellow main button, Stay grey. Now the words follow the table,
+    with its address where opening it again brings the seat back, and Stay is the main
+    button, focused."""
+    from browser_helpers import all_catalogs
+    cat = all_catalogs(lang)
+    locale = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang]
+    table = ScriptedTable(open_page, game=game, preset=preset, seats=2, options=options,
+                          viewport=PHONE, locale=locale)
+    page = table.page
+    page.wait_for_selector(".table-screen")
+    page.click("#leave-table")
+    dialog = page.locator("[role=dialog]")
+    dialog.wait_for()
+    words = dialog.inner_text()
+    link = page.evaluate("location.host") + "/r/SCRIPT"
+    assert cat[key].replace("{link}", link) in words, words
+    if key == "table.leaveConfirmOneRound":
+        assert link not in words
+    stay = dialog.locator("button[data-focus-key='leave:no']")
+    leave = dialog.locator("button[data-focus-key='leave:yes']")
+    assert "primary" in stay.get_attribute("class")
+    assert "primary" not in leave.get_attribute("class")
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "leave:no"
+    if game != "color-clash" or preset in ("family", "classic-table"):
+        shot(page, f"leave-{game}-{preset}-{lang}")
+
+
+TIP = """() => { const e = document.querySelector('.tip-bubble');
+  if (!e || e.hidden) return null;
+  const r = e.getBoundingClientRect();
+  return {text: e.textContent, bottom: r.bottom, left: r.left, right: r.right,
+          events: getComputedStyle(e).pointerEvents}; }"""
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("es", PHONE), ("tr", PHONE)])
+def test_a_card_you_cannot_play_says_so_and_the_hint_goes_by_itself(open_page, lang, viewport):
+    """Clicking a card that cannot be played gave no feedback at all: now a short hint shows
+    beside it, blocks nothing, and goes by itself; nothing is sent."""
+    cat = catalog(lang)
+    locale = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang]
+    setup = {"hands": [["R5", "B7", "G1"], ["Y1", "Y2", "B1"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=viewport, locale=locale)
+    page = table.page
+    page.wait_for_selector(".hand .card.playable")
+    sent = len(table.sent)
+    card = page.locator(".hand .card.dim").first
+    box = card.bounding_box()
+    # a pointer's click where the card shows (aria-disabled: Playwright's click would wait)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+    page.wait_for_function(f"({TIP})() !== null")
+    got = page.evaluate(TIP)
+    assert got["text"] == cat["table.cantPlayTry"], got
+    assert got["bottom"] <= box["y"] + 1, (got, box)  # above the card, not over it
+    assert got["left"] >= 0 and got["right"] <= viewport["width"], got
+    assert got["events"] == "none", got  # it blocks no click
+    shot(page, f"cant-play-tip-{lang}")
+    assert len(table.sent) == sent, table.sent[sent:]  # nothing sent: the server decides
+    page.wait_for_function(f"({TIP})() === null", timeout=4000)  # gone by itself
 
 
 # ------------------------------------------------------------------ 8. results

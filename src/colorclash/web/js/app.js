@@ -26,6 +26,7 @@ import { tickClocks } from "./shell/seats.js";
 import { announce, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
+const QUEUE_PATIENCE_MS = 20_000; // alone in the Quick Match queue this long: offer the computer
 
 const state = {
   screen: "loading",
@@ -131,11 +132,19 @@ function tableModel() {
 
 // ---------------------------------------------------------------- rendering
 
+// The address that brings a player back to this table (said in the leave dialog).
+function tableLink(room) {
+  if (!room || !room.code) return location.host;
+  return `${location.host}${room.link || `/r/${room.code}`}`;
+}
+
 function leaveDialog() {
   const game = gameOf(state.view);
+  const model = { view: state.view, room: state.room, link: tableLink(state.room) };
   return confirmDialog({
     title: t("table.leaveTitle"),
-    text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
+    // what leaving means depends on the game and the table (is a round still to come?)
+    text: game.leaveText ? game.leaveText(model) : t("table.leaveConfirm", { link: model.link }),
     yes: t("table.leave"),
     no: t("table.stay"),
     onYes: () => tableActs.confirmLeave(),
@@ -253,9 +262,9 @@ function render() {
     window.scrollTo(0, 0);
   }
   if (s === "table") {
-    // the newest moves in view: the history panel scrolls to its end
-    const panel = main.querySelector(".history");
-    if (panel) panel.scrollTop = panel.scrollHeight;
+    // the newest moves in view: the history's list scrolls to its end (under its heading)
+    const list = main.querySelector(".history .history-list");
+    if (list) list.scrollTop = list.scrollHeight;
     gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
     fitTable(main);
     state.revealHand = false;
@@ -639,7 +648,15 @@ const homeActs = {
       return;
     }
     state.busy = false;
-    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting };
+    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting, long: false };
+    // After a while alone in the queue, the panel offers the computer instead (two people
+    // from one address are never matched together: each would wait there forever).
+    const queue = state.queue;
+    queue.timer = setTimeout(() => {
+      if (state.queue !== queue) return;
+      queue.long = true;
+      render();
+    }, QUEUE_PATIENCE_MS);
     state.queue.conn = new Connection(q.ws || `/ws/quick-match?ticket=${encodeURIComponent(q.ticket)}`, {
       onmessage: (msg) => {
         if (!state.queue) return;
@@ -649,6 +666,7 @@ const homeActs = {
           render();
         } else if (msg.type === "matched") {
           const conn = state.queue.conn;
+          clearTimeout(state.queue.timer);
           state.queue = null;
           conn.close();
           saveTicket({ code: msg.code, seat: msg.seat, token: msg.token, ws: msg.ws });
@@ -669,11 +687,17 @@ const homeActs = {
     const q = state.queue;
     state.queue = null;
     if (q) {
+      clearTimeout(q.timer);
       q.conn.send({ type: "leave" });
       q.conn.close();
       api("DELETE", `/api/quick-match/${q.ticket}`).catch(() => {});
     }
     render();
+  },
+  // Waited long enough: leave the queue and play the computer, as Play Now does.
+  playComputerInstead() {
+    homeActs.cancelQuick();
+    homeActs.playNow();
   },
 };
 

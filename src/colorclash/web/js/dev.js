@@ -137,6 +137,7 @@ const SCENES = {
   home: () => ({ screen: "home" }),
   "home-coloretto": () => ({ screen: "home", game: "coloretto" }),
   quick: () => ({ screen: "home", queue: { waiting: 2, name: "Blue Otter" } }),
+  "quick-long": () => ({ screen: "home", queue: { waiting: 1, name: "Blue Otter", long: true } }),
   join: () => ({ screen: "join", room: room("classic-table", "lobby", 5) }),
   "join-full": () => ({ screen: "join", room: room("classic-table", "lobby", 4) }),
   "join-started": () => ({ screen: "join", room: room("classic-table", "playing") }),
@@ -517,6 +518,8 @@ function render(scene) {
       empty: t("history.empty"),
       onClose: s.historyOpen ? () => {} : null,
       closeLabel: t("common.close"),
+      // as the app: on screen (a wide screen, or opened), its list takes a Tab stop
+      focusable: !!s.historyOpen || window.matchMedia("(min-width: 900px)").matches,
     });
     model.historyToggle = historyToggle({ label: t("history.show"), open: !!s.historyOpen, onToggle: () => {} });
     nodes = game.renderTable(model, acts);
@@ -524,7 +527,9 @@ function render(scene) {
       nodes[0].append(
         confirmDialog({
           title: t("table.leaveTitle"),
-          text: game.leaveText ? game.leaveText() : t("table.leaveConfirm"),
+          text: game.leaveText
+            ? game.leaveText({ view: s.view, room: s.room, link: `${location.host}/r/${(s.room && s.room.code) || "KMPXRA"}` })
+            : t("table.leaveConfirm", { link: location.host }),
           yes: t("table.leave"),
           no: t("table.stay"),
           onYes: () => {},

@@ -52,6 +52,7 @@ function presetSelect(game, def, id, value, onChange) {
 function gamePicker(ctx, act) {
   const games = playableGames(ctx.games);
   if (games.length < 2) return null;
+  const chosen = games.find((def) => def.key === ctx.game);
   return h(
     "section.panel.game-picker",
     { "aria-labelledby": "h-games" },
@@ -79,15 +80,22 @@ function gamePicker(ctx, act) {
           h(
             "span.game-text",
             h("span.game-name", game.name()),
-            h("span.game-about", { id: `${id}-about` }, game.about(),
-              " ", h("span.game-seats", def.seats.min === def.seats.max
-                ? t("home.seatsExact", { n: def.seats.min })
-                : t("home.seatsRange", { min: def.seats.min, max: def.seats.max }))),
+            h("span.game-seats", { "aria-hidden": "true" }, seatsText(def)),
+            // each game's description stays its radio's, for screen readers; the eye
+            // reads the chosen one's under the cards (small cards: Play Now in view)
+            h("span.game-about.sr-only", { id: `${id}-about` }, game.about(), " ", seatsText(def)),
           ),
         );
       }),
     ),
+    chosen ? h("p.game-chosen-about", { "aria-hidden": "true" }, moduleOf(chosen.key).about()) : null,
   );
+}
+
+function seatsText(def) {
+  return def.seats.min === def.seats.max
+    ? t("home.seatsExact", { n: def.seats.min })
+    : t("home.seatsRange", { min: def.seats.min, max: def.seats.max });
 }
 
 export function renderHome(ctx, act) {
@@ -300,7 +308,8 @@ export function renderHome(ctx, act) {
   ];
 }
 
-export function queueDialog({ waiting, name }, act) {
+// long: waited a while (app.js): matching can take time; the computer is offered instead.
+export function queueDialog({ waiting, name, long = false }, act) {
   return h(
     "div.overlay",
     { style: "position:fixed" },
@@ -311,6 +320,14 @@ export function queueDialog({ waiting, name }, act) {
       h("div.spinner", { "aria-hidden": "true" }),
       name ? h("p", t("quick.yourName", { name })) : null,
       h("p", { role: "status" }, t("quick.waiting", { n: waiting ?? 1 })),
+      long ? h("p.queue-slow", { role: "status" }, t("quick.slow")) : null,
+      long
+        ? h(
+          "button.btn.primary.big#btn-quick-computer",
+          { type: "button", dataset: { focusKey: "quick:computer" }, onclick: () => act.playComputerInstead() },
+          t("quick.playComputer"),
+        )
+        : null,
       h(
         "button.btn#btn-quick-cancel",
         { type: "button", dataset: { focusKey: "quick:cancel" }, onclick: () => act.cancelQuick() },

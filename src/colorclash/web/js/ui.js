@@ -97,6 +97,29 @@ export function toast(text, ms = 3200) {
   }, ms);
 }
 
+// A short hint beside what was pressed ("You can't play that card now"), for the eye: it
+// asks nothing, blocks nothing (clicks go through it) and goes by itself. Screen readers
+// get the same words from announce(); the bubble itself is hidden from them.
+let tipTimer = null;
+export function tip(anchor, text, ms = 2400) {
+  let el = document.querySelector(".tip-bubble");
+  if (!el) {
+    el = h("div.tip-bubble", { "aria-hidden": "true" });
+    document.body.append(el);
+  }
+  el.textContent = text;
+  el.hidden = false;
+  const r = anchor.getBoundingClientRect();
+  const half = Math.min(el.offsetWidth, window.innerWidth - 16) / 2;
+  const x = Math.max(8 + half, Math.min(window.innerWidth - 8 - half, r.left + r.width / 2));
+  el.style.left = `${x}px`;
+  el.style.top = `${Math.max(8, r.top - 8)}px`;
+  clearTimeout(tipTimer);
+  tipTimer = setTimeout(() => {
+    el.hidden = true;
+  }, ms);
+}
+
 export function refreshToast() {
   const el = document.querySelector(".toast");
   if (el && !el.hidden && typeof toastText === "function") el.textContent = toastText();

@@ -74,16 +74,17 @@ function trapTab(dlg, ev) {
   ev.preventDefault();
 }
 
-// A question with two answers, in the site's own dialog: the safe answer (`no`) has the
-// focus; Escape or a click outside is `no` too.
+// A question with two answers, in the site's own dialog: the safe answer (`no`) is the
+// main button and has the focus; Escape or a click outside is `no` too. The other
+// (leaving a table...) is a plain button, never the one that catches the eye.
 export function confirmDialog({ title, text, yes, no, onYes, onNo, key = "confirm", overlayCls = "" }) {
   return modal({
     title,
     overlayCls,
     content: [h("p", text)],
     actions: [
-      dialogButton(no, onNo, { focusKey: `${key}:no`, autofocus: true }),
-      dialogButton(yes, onYes, { primary: true, focusKey: `${key}:yes` }),
+      dialogButton(no, onNo, { primary: true, focusKey: `${key}:no`, autofocus: true }),
+      dialogButton(yes, onYes, { focusKey: `${key}:yes` }),
     ],
     onClose: onNo,
   });

@@ -17,14 +17,15 @@ export function remember(moments, events, moment) {
 }
 
 // lines: [string], newest last (empty lines are dropped).
-// `focusable`: the panel is on screen and may scroll, so it takes a Tab stop (keyboard
-// users scroll it); shut on a phone it must not (an invisible stop).
+// `focusable`: the panel is on screen and its list may scroll, so the list takes a Tab
+// stop (keyboard users scroll it); shut on a phone it must not (an invisible stop). The
+// heading stays put; only the list scrolls (the heading used to scroll away with it).
 export function historyPanel({ title, lines, open = false, empty = "", onClose = null, closeLabel = "",
   focusable = false }) {
   const shown = lines.filter(Boolean);
   return h(
     `section.history#history${open ? ".open" : ""}`,
-    { "aria-labelledby": "history-title", tabindex: focusable ? "0" : undefined },
+    { "aria-labelledby": "history-title" },
     h(
       "div.history-head",
       h("h2.history-title", { id: "history-title" }, title),
@@ -39,6 +40,7 @@ export function historyPanel({ title, lines, open = false, empty = "", onClose =
     shown.length
       ? h(
           "ol.history-list",
+          { tabindex: focusable ? "0" : undefined, "aria-labelledby": "history-title" },
           shown.map((line, i) => h(`li${i === shown.length - 1 ? ".newest" : ""}`, line)),
         )
       : h("p.history-empty", empty),

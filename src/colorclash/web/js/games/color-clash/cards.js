@@ -100,6 +100,19 @@ export function colorName(c) {
   return t(`color.${c}`);
 }
 
+// The colour inside a sentence ("Elegiste amarillo": lower case in Spanish and Turkish).
+export function colorWord(c) {
+  return t(`color.word.${c}`);
+}
+
+// The colour inside a card's name, agreeing with it where the language wants it:
+// "Reversa amarilla", "Salto amarillo" ("card.feminine" lists the ranks whose name is
+// feminine in the language, "-" for none).
+function cardColor(rank, c) {
+  const feminine = t("card.feminine").split(/\s+/).includes(rank);
+  return t(`card.${feminine ? "colorF" : "color"}.${c}`);
+}
+
 // Accessible name: "Red 7 (circle)", "Wild Draw Four", "Blue Skip (square)".
 export function cardLabel(code) {
   const p = parseCard(code);
@@ -112,7 +125,7 @@ export function cardLabel(code) {
   let what;
   if (/^\d$/.test(p.rank)) what = p.rank;
   else what = t(`card.${p.rank}`);
-  return t("card.label", { color: colorName(p.color), what, shape: t(`shape.${p.color}`) });
+  return t("card.label", { color: cardColor(p.rank, p.color), what, shape: t(`shape.${p.color}`) });
 }
 
 function symbolNode(p) {

@@ -1,14 +1,18 @@
 // Color Clash events in words: the plain-language line of each event ("Bo played Red 7
 // (circle)") for the move history and screen readers, and the banner it raises (spec
 // section 8). Everything is worded at call time, so it follows the current language.
-import { t } from "../../i18n.js";
+import { getLang, t } from "../../i18n.js";
 import { seatName } from "../../shell/seats.js";
-import { cardLabel, colorName, shapeSvg } from "./cards.js";
+import { cardLabel, colorName, colorWord, shapeSvg } from "./cards.js";
 
 // One-round games end a game; longer matches end a match.
 export function isMatch(view) {
   return !!(view && view.options && view.options.rounds !== 1);
 }
+
+// A sentence begins with a capital, also where a language puts the colour (lower case
+// inside a sentence) first: "Sarı seçtin".
+const sentence = (s) => (s ? s.charAt(0).toLocaleUpperCase(getLang()) + s.slice(1) : s);
 
 const side = (e) => t(e.side === "night" ? "table.night" : "table.day");
 
@@ -64,7 +68,7 @@ export function describeEvent(e, model) {
     case "reverse":
       return t("say.reverse");
     case "color_chosen":
-      return t(me ? "say.you.color" : "say.color", { name: who, color: colorName(e.color) });
+      return sentence(t(me ? "say.you.color" : "say.color", { name: who, color: colorWord(e.color) }));
     case "stacked":
       return t(me ? "say.you.stacked" : "say.stacked", { name: who, n: e.total });
     case "shield_up":
@@ -92,7 +96,7 @@ export function describeEvent(e, model) {
     case "flip":
       return t("banner.flip", { side: side(e) });
     case "hunt":
-      return t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorName(e.color) });
+      return sentence(t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorWord(e.color) }));
     case "reshuffle":
       return t("say.reshuffle");
     case "deal": // the server's (with the match number) says nothing; the engine's names the round

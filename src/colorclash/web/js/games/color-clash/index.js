@@ -3,7 +3,7 @@
 // (Color Clash's strings predate the games' own catalogs and live in the shell's.)
 import { t } from "../../i18n.js";
 import { renderCard } from "./cards.js";
-import { bannersFor, describeMoment } from "./events.js";
+import { bannersFor, describeMoment, isMatch } from "./events.js";
 import { PRESETS, renderRules } from "./rules.js";
 import { afterRender, animatePlay, onState, renderTable, tableKeydown } from "./table.js";
 
@@ -22,6 +22,9 @@ export const colorClash = {
   presetName: (preset) => t(`preset.${preset}`),
   optionLabel: (name) => (name === "match" ? t("room.match") : null),
   choiceLabel: (name, value) => (name === "match" ? matchLabel(value) : null),
+  // a substitute plays the seat until the next round: a one-round game has none
+  leaveText: ({ view, link }) =>
+    isMatch(view) ? t("table.leaveConfirm", { link }) : t("table.leaveConfirmOneRound"),
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   onState, // ({prev, view, ui}) -> patch of ui, at each new state

@@ -8,7 +8,7 @@ import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
 import { avatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
-import { announce, h, reducedMotion, svg } from "../../ui.js";
+import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
 import { isMatch } from "./events.js";
 import { colorClashResults } from "./results.js";
@@ -385,6 +385,9 @@ function handCard(model, act, code, k, n, state) {
       void btn.offsetWidth;
       btn.classList.add("shake");
       announce(state.myTurnish ? t("table.cantPlay", { card: cardLabel(code) }) : t("table.notYourTurn"));
+      // for the eye too: why, only as far as the view says it (never a rule of our own)
+      tip(btn, !state.myTurnish ? t("table.notYourTurn")
+        : state.playable.size ? t("table.cantPlayTry") : t("table.cantPlayNow"));
       return;
     }
     playCard(act, code);

@@ -17,7 +17,8 @@ export const coloretto = {
   presetName: () => t("coloretto.name"), // one preset: the game itself
   optionLabel: (name) => (name === "scoring" ? t("coloretto.option.scoring") : null),
   choiceLabel: (name, value) => (name === "scoring" ? t(`coloretto.side.${value}`) : null),
-  leaveText: () => t("coloretto.table.leaveConfirm"),
+  // the seat comes back as soon as its player opens the table again (docs/protocol.md)
+  leaveText: ({ link }) => t("coloretto.table.leaveConfirm", { link }),
   renderTable,
   afterRender,
   onState,

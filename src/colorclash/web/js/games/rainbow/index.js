@@ -18,6 +18,8 @@ export const rainbow = {
   about: () => t("rainbow.about"),
   presets: PRESETS,
   presetName: () => t("rainbow.name"), // one preset: the game itself
+  // the seat comes back as soon as its player opens the table again (docs/protocol.md)
+  leaveText: ({ link }) => t("rainbow.leaveConfirm", { link }),
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   tableKeydown, // (event, {view}, act)

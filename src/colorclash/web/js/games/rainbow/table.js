@@ -72,6 +72,10 @@ function pileOf(view, seat) {
 
 // ---------- the opponent ----------
 
+// A name shown on screen keeps its number with it ("Computadora 2", not "Computadora" over
+// "2" alone on the next line).
+const keepNumber = (name) => String(name).replace(/\s+(\d+)$/, "\u00a0$1");
+
 function opponentChip(model, seat) {
   const { view, room } = model;
   const s = room && room.seats ? room.seats[seat] : null;
@@ -96,7 +100,7 @@ function opponentChip(model, seat) {
       avatar(room, seat, botIcon),
       h(
         "div.rb-opp-meta",
-        h("span.name", { "aria-hidden": "true" }, name),
+        h("span.name", { "aria-hidden": "true" }, keepNumber(name)),
         h(
           "span.line",
           { "aria-hidden": "true" },
@@ -224,7 +228,7 @@ function pileChip(model, seat) {
   const pile = pileOf(view, seat);
   const top = pile.faces && pile.faces.length ? pile.faces[pile.faces.length - 1] : null;
   const mine = seat === model.me;
-  const name = mine ? t("rainbow.yourPile") : t("rainbow.pileOf", { name: seatName(room, seat) });
+  const name = mine ? t("rainbow.yourPile") : t("rainbow.pileOf", { name: keepNumber(seatName(room, seat)) });
   return h(
     `div.rb-pile${mine ? ".mine" : ""}`,
     { role: "img", "aria-label": t("rainbow.pileLabel", { name, n: pile.count }), dataset: { seat: String(seat) } },
@@ -328,11 +332,18 @@ function turnMessage(model) {
   return t("table.turnOf", { name: seatName(model.room, view.turn) });
 }
 
-// How many cards of your turn are played (the opponent's show on the table as they come).
+// Where your turn stands (the opponent's cards show on the table as they come): while a
+// card is to be played, its number ("Card 1 of 3", never "Card 0 of 3" before the first);
+// after it, how many are played.
 function progressChip(view, me) {
   const ts = view.turn_state;
   if (!ts || view.phase === "game_over" || view.turn !== me) return null;
-  return h("span.badge.rb-progress", t("rainbow.progress", { n: ts.played || 0, max: ts.max_cards || 3 }));
+  const played = ts.played || 0;
+  const max = ts.max_cards || 3;
+  const words = view.phase === "play"
+    ? t("rainbow.progress", { n: Math.min(played + 1, max), max })
+    : t("rainbow.progressPlayed", { n: played, max });
+  return h("span.badge.rb-progress", words);
 }
 
 function meBar(model, act) {
