@@ -57,8 +57,10 @@ def test_catalogs_have_the_same_keys_and_placeholders(game):
 # Values that are rightly the same in English and another language.
 SAME_AS_ENGLISH = {
     "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds",
-           "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error"},
-    "tr": {"card.label", "card.feminine", "coloretto.name", "coloretto.card.colour", "rainbow.face"},
+           "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error",
+           "names.animal.Panda", "names.animal.Koala"},
+    "tr": {"card.label", "card.feminine", "coloretto.name", "coloretto.card.colour", "rainbow.face",
+           "names.pattern", "names.animal.Panda", "names.animal.Koala", "names.animal.Zebra"},
 }
 
 
@@ -214,3 +216,30 @@ def test_card_names_agree_and_colours_are_lower_case_mid_sentence(open_page, lan
                "chose": "Sarı seçtin", "boChose": "Bo sarı seçti"},
     }[lang]
     assert {k: got[k] for k in want} == want, got
+
+
+ANIMAL_NAMES = """async () => {
+  const { seatName, animalName } = await import('/js/shell/seats.js');
+  const seats = [{ seat: 0, kind: 'human', name: 'Quiet Turtle' },
+                 { seat: 1, kind: 'human', name: 'Blue Otter 2' },
+                 { seat: 2, kind: 'human', name: 'Quiet Person' }];
+  const quick = { kind: 'quick-match', seats }, own = { kind: 'private', seats };
+  return { quick: [0, 1, 2].map((s) => seatName(quick, s)),
+           private: [0, 1, 2].map((s) => seatName(own, s)),
+           queue: animalName('Golden Fox') };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_quick_match_animal_names_are_said_in_the_pages_language(open_page, lang):
+    """Quick Match names are the site's words ("Quiet Turtle"): a Spanish or Turkish page
+    says them in its language; a name a person chose (a private room's) stays as it is."""
+    page = open_page(DESKTOP, locale=LANGS[lang], path=f"/dev.html?scene=table&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(ANIMAL_NAMES)
+    want = {"en": ["Quiet Turtle", "Blue Otter 2", "Quiet Person"],
+            "es": ["Tortuga Sutil", "Nutria Azul 2", "Quiet Person"],
+            "tr": ["Sessiz Kaplumbağa", "Mavi Su Samuru 2", "Quiet Person"]}[lang]
+    assert got["quick"] == want
+    assert got["private"] == ["Quiet Turtle", "Blue Otter 2", "Quiet Person"]
+    assert got["queue"] == {"en": "Golden Fox", "es": "Zorro de Oro", "tr": "Altın Tilki"}[lang]

@@ -11,6 +11,7 @@ import {
   presetLabel,
   presetNames,
 } from "./shell/games.js";
+import { animalName } from "./shell/seats.js";
 import { h } from "./ui.js";
 
 // The home form of one game, filled with its defaults (the app keeps one per game).
@@ -318,7 +319,7 @@ export function queueDialog({ waiting, name, long = false }, act) {
       { role: "dialog", "aria-modal": "true", "aria-labelledby": "q-title" },
       h("h2", { id: "q-title" }, t("quick.title")),
       h("div.spinner", { "aria-hidden": "true" }),
-      name ? h("p", t("quick.yourName", { name })) : null,
+      name ? h("p", t("quick.yourName", { name: animalName(name) })) : null,
       h("p", { role: "status" }, t("quick.waiting", { n: waiting ?? 1 })),
       long ? h("p.queue-slow", { role: "status" }, t("quick.slow")) : null,
       long

@@ -11,7 +11,8 @@ let lang = "en";
 let catalog = {}; // the merged catalog of the current language
 let fallback = {}; // the merged English one
 const loaded = new Map(); // `${namespace}|${lang}` -> catalog ("" is the shell's)
-const inUse = new Set([""]); // namespaces in use: reloaded on a language switch
+// namespaces in use: reloaded on a language switch ("names": Quick Match's animal names)
+const inUse = new Set(["", "names"]);
 let merged = new Set(); // the namespaces whose words `catalog` holds now
 const listeners = new Set();
 

@@ -1,6 +1,6 @@
 // Seats and clocks of any table: names (computer players labelled), avatars with the
 // clock ring, and the ticking of every ring from the server clock.
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { h, initial, svg } from "../ui.js";
 
 export function seatName(room, seat) {
@@ -8,7 +8,20 @@ export function seatName(room, seat) {
   if (!s) return t("seat.n", { n: seat + 1 });
   if (s.kind === "bot") return `${t("seat.computer")} ${seat + 1}`;
   if (s.kind === "empty" || !s.name) return t("seat.n", { n: seat + 1 });
-  return s.name;
+  return room.kind === "quick-match" ? animalName(s.name) : s.name;
+}
+
+// Quick Match seats people under names the site makes of its own words ("Quiet Turtle",
+// "Blue Otter 2": server/names.py), so they are said in the page's language
+// (i18n/names/: "Tortuga Sutil", "Sessiz Kaplumbağa"). Any other name is the person's own.
+const ANIMAL_NAME = /^(\w+) (\w+)( \d+)?$/;
+
+export function animalName(name) {
+  const m = ANIMAL_NAME.exec(name || "");
+  const adj = m && `names.adj.${m[1]}`;
+  const animal = m && `names.animal.${m[2]}`;
+  if (!m || !has(adj) || !has(animal)) return name;
+  return t("names.pattern", { adj: t(adj), animal: t(animal) }) + (m[3] || "");
 }
 
 // The computer player's icon (a small robot), for avatars and seat lists of every game.
