@@ -313,7 +313,8 @@ def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
     seen = {}
     for touch in (False, True):
         ctx = chromium.new_context(viewport={"width": 390, "height": 844} if touch else DESKTOP,
-                                   base_url=server.url, has_touch=touch, is_mobile=touch)
+                                   base_url=server.url, has_touch=touch, is_mobile=touch,
+                                   bypass_csp=True)  # (wait_for_function evaluates text)
         try:
             page = ctx.new_page()
             page.goto(f"/dev.html?scene={scene}&lang=en")
