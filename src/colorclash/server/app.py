@@ -488,7 +488,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
     async def read_loop(ws: WebSocket, conn: Conn, on_message: Any,
                         allowed: tuple[str, ...] | None = None,
-                        answer: Any = None) -> None:
+                        answer: Any = None, settle: Any = None) -> None:
         """Read a connection's messages and hand each to ``on_message``. Every answer
         (an error, a pong) goes back through ``answer``, in the order of the messages (a
         room's: after the states already on their way)."""
@@ -504,6 +504,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 raw = msg.get("bytes") or b""
             if not limiter.allow():
                 if limiter.flooding:
+                    if settle is not None:
+                        await settle()  # the answers on their way go out before the close
                     conn.send(ProtocolError("flood", "too many messages; closing").to_message())
                     conn.close(4429, "flood")
                     return
@@ -645,7 +647,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         h.attach(room, seat, conn)
         try:
             await read_loop(ws, conn, lambda msg: h.handle(room, seat, msg),
-                            answer=lambda message: h.answer(room, conn, message))
+                            answer=lambda message: h.answer(room, conn, message),
+                            settle=lambda: h.answered(room))
         except Exception:  # noqa: BLE001 - disconnects surface here
             pass
         finally:

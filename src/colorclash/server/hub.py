@@ -380,6 +380,18 @@ class Hub:
         else:  # (on a done future too: its callbacks, the states, may not have run yet)
             future.add_done_callback(lambda _f: conn.send(message))
 
+    @staticmethod
+    async def answered(room: Room) -> None:
+        """Wait until the states and answers queued behind the room's writes so far have
+        been handed to their sockets (before a socket is closed: a flood)."""
+        future = room.last_write
+        if future is None:
+            return
+        if not future.done():
+            await asyncio.wait([future])
+        for _ in range(2):  # its callbacks, scheduled in order, run first
+            await asyncio.sleep(0)
+
     def _log_slow(self, room: Room, took: float, started: float, prepared: float,
                   handing: float, commit: Any) -> None:
         """One line for an action over COLORCLASH_SLOW_ACTION_MS, split into where its
