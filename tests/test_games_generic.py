@@ -189,11 +189,10 @@ def test_an_action_type_that_is_not_a_word_is_refused(key, kind):
     assert json.dumps(g.view(None), sort_keys=True) == before
 
 
-@pytest.mark.parametrize("key", KEYS)
-def test_every_legal_action_is_taken_as_listed_and_refused_with_a_field_more(key):
-    """What legal_actions lists is accepted as it is (its fields are the action's
-    fields); the same action with one field more is refused, naming the field."""
-    rng = random.Random(7)
+def _random_positions(key: str, rng: random.Random):
+    """The positions of three random games of ``key`` at its most seats (200 actions at
+    most each): (game, seat to act, its legal actions). After each, a random legal action
+    is played, and the log keeps it exactly as listed."""
     for seed in range(3):
         g = new_game(key, seats=GAMES[key].max_seats, seed=seed)
         for _ in range(200):
@@ -201,12 +200,20 @@ def test_every_legal_action_is_taken_as_listed_and_refused_with_a_field_more(key
                 break
             seat = g.to_act[0]
             legal = g.legal_actions(seat)
-            for action in legal:
-                with pytest.raises(IllegalAction, match="'why'"):
-                    g.apply(seat, {**action, "why": "because"})
+            yield g, seat, legal
             choice = rng.choice(legal)
             g.apply(seat, choice)
             assert g.log[-1] == (seat, choice)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_legal_action_is_taken_as_listed_and_refused_with_a_field_more(key):
+    """What legal_actions lists is accepted as it is (its fields are the action's
+    fields); the same action with one field more is refused, naming the field."""
+    for g, seat, legal in _random_positions(key, random.Random(7)):
+        for action in legal:
+            with pytest.raises(IllegalAction, match="'why'"):
+                g.apply(seat, {**action, "why": "because"})
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -214,26 +221,18 @@ def test_a_field_only_other_actions_of_its_type_have_is_refused(key):
     """``{"type": "play", "card": "B1", "color": "G"}``: a field that other legal actions
     of its type carry (a wild's colour) added to one that has none is refused, with the
     game unchanged; the engine would otherwise keep it in the log and the record."""
-    rng = random.Random(11)
     tried = 0
-    for seed in range(3):
-        g = new_game(key, seats=GAMES[key].max_seats, seed=seed)
-        for _ in range(200):
-            if g.over:
-                break
-            seat = g.to_act[0]
-            legal = g.legal_actions(seat)
-            for action in legal:
-                for other in legal:
-                    extra = {k: v for k, v in other.items() if k not in action}
-                    if other["type"] != action["type"] or not extra:
-                        continue
-                    before = json.dumps(g.view(None), sort_keys=True)
-                    with pytest.raises(IllegalAction):
-                        g.apply(seat, {**action, **extra})
-                    assert json.dumps(g.view(None), sort_keys=True) == before
-                    tried += 1
-            g.apply(seat, rng.choice(legal))
+    for g, seat, legal in _random_positions(key, random.Random(11)):
+        for action in legal:
+            for other in legal:
+                extra = {k: v for k, v in other.items() if k not in action}
+                if other["type"] != action["type"] or not extra:
+                    continue
+                before = json.dumps(g.view(None), sort_keys=True)
+                with pytest.raises(IllegalAction):
+                    g.apply(seat, {**action, **extra})
+                assert json.dumps(g.view(None), sort_keys=True) == before
+                tried += 1
     if key == "color-clash":
         assert tried > 0, "a coloured card beside a wild must have been tried"
 

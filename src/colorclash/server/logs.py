@@ -111,13 +111,13 @@ class WebSocketAccessLines(logging.Filter):
     library's "connection open", "connection closed", "connection rejected" and "HTTP
     response sent"."""
 
-    def __init__(self, enabled: bool) -> None:
-        super().__init__()
-        self.enabled = enabled
-
     #: the websockets library's lines for each socket (uvicorn hands it its logger)
     PER_SOCKET = frozenset({"connection open", "connection closed",
                             "connection rejected (%d %s)", "HTTP response sent (%d %s)"})
+
+    def __init__(self, enabled: bool) -> None:
+        super().__init__()
+        self.enabled = enabled
 
     def filter(self, record: logging.LogRecord) -> bool:
         if self.enabled:

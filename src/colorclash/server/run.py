@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging.config
 import socket
 import sys
 from typing import Any
@@ -49,8 +48,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
     print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
           f"{public})", flush=True)
-    logging.config.dictConfig(log_config())
-    try:
+    try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",
                                       access_log=settings.access_log,
                                       log_config=log_config())).run(sockets=[sock])
