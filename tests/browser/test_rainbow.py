@@ -488,3 +488,18 @@ def test_the_turns_counter_numbers_the_card_to_play(open_page, lang):
     table.wait_view()  # a table card turned over: the second card is owed
     assert chip.inner_text().strip() == text(cat, "rainbow.progress", n=2, max=3)
     shot(page, f"rainbow-counter-{lang}")
+
+
+def test_an_empty_deck_draws_no_line(open_page):
+    """The last turn of a game draws nothing (the deck is out): the log says the game is
+    over, not "Bo drew 0 cards"."""
+    page = open_page(DESKTOP, locale="en-US", path="/dev.html?scene=table&lang=en", csp=False)
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""async () => {
+      const { describeEvent } = await import('/js/games/rainbow/events.js');
+      const model = { me: 0, room: { seats: [{ seat: 0, kind: 'human', name: 'Ana' },
+                                             { seat: 1, kind: 'human', name: 'Bo' }] } };
+      return [0, 1].flatMap((seat) => [0, 2].map((count) =>
+        describeEvent({ type: 'draw', seat, count, deck: 0 }, model)));
+    }""")
+    assert got == ["", text(EN, "rainbow.say.you.draw", n=2), "", text(EN, "rainbow.say.draw", n=2, name="Bo")]

@@ -52,8 +52,8 @@ export function describeEvent(e, model) {
       const won = winsLine({ ...e, who: seatName(model.room, e.winner) }, model.me);
       return [head, lost, won].filter(Boolean).join(" — ");
     }
-    case "draw":
-      return you("draw", { n: e.count });
+    case "draw": // none left to draw: the game-over line that follows says it
+      return e.count ? you("draw", { n: e.count }) : "";
     case "deal": // the server's (with the match number) says nothing; the engine's names who starts
       if (e.match) return "";
       return startLine(e.round || 1, e.first, model);
