@@ -497,7 +497,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         while not conn.closed:
             msg = await ws.receive()
             received = time.perf_counter()
-            if msg["type"] == "websocket.disconnect":
+            if msg["type"] == "websocket.disconnect" or conn.closed:
+                # (closed while this frame was on its way: replaced, removed, or its seat
+                # left; the seat may be someone else's by now, so the frame acts for nobody)
                 return
             raw = msg.get("text")
             if raw is None:
