@@ -554,6 +554,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             except ProtocolError as exc:
                 await refuse(ws, exc, 4404)
                 return
+        try:  # each opening and close tells the others of its queue a new count
+            limits_now().take("reconnect", f"quick-match/{hash_token(ticket)[:32]}")
+        except ProtocolError as exc:
+            await refuse(ws, ProtocolError(
+                "rate_limited", "this ticket was opened too often; try again in "
+                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+            return
         await ws.accept()
         conn = make_conn(ws)
         if leader is not None:  # the queue is on another process
