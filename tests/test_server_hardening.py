@@ -468,6 +468,75 @@ async def test_a_websocket_ping_flood_is_closed_1008_and_costs_no_memory(tmp_pat
         await me.close()
 
 
+@pytest.mark.asyncio
+async def test_a_seat_reopened_in_a_loop_cannot_flood_the_others_with_states(tmp_path):
+    """A seat's own token gets in over the address's look-up budget, and every opening and
+    close of its socket sends each other player a state: one client reconnecting in a loop
+    sent its table 1,400 states a second. A seat's openings have a budget of their own
+    (over it: rate_limited, close 1013, which clients retry); the others' seats do not
+    share it."""
+    settings = Settings(limit_reconnect_burst=5, limit_reconnect_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana")
+        mal = await c.join(host["code"], "Mal")
+        victim = await c.connect(host["code"], host["token"])
+        await victim.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "human")
+        ws_url = srv.url.replace("http", "ws") + mal["ws"]
+        refused = []
+        for _ in range(15):
+            async with websockets.connect(ws_url) as ws:
+                first = json.loads(await ws.recv())
+                if first["type"] == "error":
+                    refused.append(first["code"])
+                    with pytest.raises(websockets.ConnectionClosed) as closed:
+                        await ws.recv()
+                    assert closed.value.rcvd.code == 1013
+        assert refused == ["rate_limited"] * 10  # the burst of 5 got in, then none
+        states = 0
+        try:
+            while True:
+                m = await victim.recv(timeout=0.5)
+                states += m["type"] == "state"
+        except TimeoutError:
+            pass
+        assert states <= 2 * 5 + 1  # an opening and a close for each socket let in
+        again = await c.connect(host["code"], host["token"])  # another seat's budget
+        await again.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await again.close()
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_ticket_reopened_in_a_loop_cannot_flood_the_queues(tmp_path):
+    """Each opening and close of a ticket's socket told every person waiting, in every
+    queue, the count again (two messages each time). A waiting socket is now told only a
+    count that changed, and a ticket's openings have the seat's budget."""
+    settings = Settings(limit_reconnect_burst=5, limit_reconnect_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        base = srv.url.replace("http", "ws")
+        c = Client(srv.url)
+        bystander = await c.quick_match(game="color-clash", preset="siege")
+        other = await c.quick_match(game="coloretto")
+        async with websockets.connect(base + bystander["ws"]) as by:
+            assert json.loads(await by.recv())["type"] == "queue"
+            refused = []
+            for _ in range(12):
+                async with websockets.connect(base + other["ws"]) as ws:
+                    first = json.loads(await ws.recv())
+                    if first["type"] == "error":
+                        refused.append(first["code"])
+                        with pytest.raises(websockets.ConnectionClosed) as closed:
+                            await ws.recv()
+                        assert closed.value.rcvd.code == 1013
+                    else:
+                        assert first["type"] == "queue" and first["waiting"] == 1
+            assert refused == ["rate_limited"] * 7
+            with pytest.raises(TimeoutError):  # nothing changed in the bystander's queue
+                await asyncio.wait_for(by.recv(), 0.5)
+            async with websockets.connect(base + bystander["ws"]) as tab:  # a second tab
+                assert json.loads(await tab.recv())["waiting"] == 1  # is told at once
+
+
 # ------------------------------------------------------------------ 4. secrets in logs
 @pytest.mark.asyncio
 async def test_no_token_or_ticket_reaches_any_log(tmp_path):

@@ -497,7 +497,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         while not conn.closed:
             msg = await ws.receive()
             received = time.perf_counter()
-            if msg["type"] == "websocket.disconnect":
+            if msg["type"] == "websocket.disconnect" or conn.closed:
+                # (closed while this frame was on its way: replaced, removed, or its seat
+                # left; the seat may be someone else's by now, so the frame acts for nobody)
                 return
             raw = msg.get("text")
             if raw is None:
@@ -552,6 +554,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             except ProtocolError as exc:
                 await refuse(ws, exc, 4404)
                 return
+        try:  # each opening and close tells the others of its queue a new count
+            limits_now().take("reconnect", f"quick-match/{hash_token(ticket)[:32]}")
+        except ProtocolError as exc:
+            await refuse(ws, ProtocolError(
+                "rate_limited", "this ticket was opened too often; try again in "
+                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+            return
         await ws.accept()
         conn = make_conn(ws)
         if leader is not None:  # the queue is on another process
@@ -625,8 +634,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await miss(ProtocolError("bad_token", "this token holds no seat in this room"),
                        4401)
             return
-        await ws.accept()
         token_hash = hash_token(token)
+        try:
+            # A seat's own socket, opened and closed in a loop, sent every other player
+            # of the room two states each time (1,400 a second from one client).
+            limits_now().take("reconnect", f"{room.code}/{token_hash[:32]}")
+        except ProtocolError as exc:
+            await refuse(ws, ProtocolError(
+                "rate_limited", "this seat was opened too often; try again in "
+                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+            return
+        await ws.accept()
         if owner is None and not h.holds_seat(room, seat, token_hash):
             # The seat was freed (a leave) while the socket was being accepted.
             await ws.send_json(ProtocolError(

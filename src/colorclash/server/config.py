@@ -89,6 +89,8 @@ class Settings:
     limit_lookup_per_min: float = 60.0  # a look-up of a code that does not exist costs 5
     limit_queue_burst: int = 10         # Quick Match tickets
     limit_queue_per_min: float = 10.0
+    limit_reconnect_burst: int = 20     # sockets opened on one seat (its own token)
+    limit_reconnect_per_min: float = 20.0
 
     # Short clocks a game asks for by kind (``game.timer()``), overridable here by name.
     SHORT_CLOCKS = {"window": "call_window", "drawn": "drawn_choice"}
@@ -140,7 +142,8 @@ class Settings:
                  "max_pending", "max_connections_per_address", "max_pending_per_address",
                  "limit_create_burst", "limit_create_per_min", "limit_join_burst",
                  "limit_join_per_min", "limit_lookup_burst", "limit_lookup_per_min",
-                 "limit_queue_burst", "limit_queue_per_min")
+                 "limit_queue_burst", "limit_queue_per_min", "limit_reconnect_burst",
+                 "limit_reconnect_per_min")
 
     def _check_env(self, given: set[str]) -> None:
         """What each value means together with the others (the values one by one are

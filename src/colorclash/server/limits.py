@@ -76,6 +76,11 @@ class AddressLimits:
             "join": (settings.limit_join_burst, settings.limit_join_per_min / 60.0),
             "lookup": (settings.limit_lookup_burst, settings.limit_lookup_per_min / 60.0),
             "queue": (settings.limit_queue_burst, settings.limit_queue_per_min / 60.0),
+            # sockets opened on one seat, counted per seat: its own token gets in over
+            # the address's look-up budget, and each opening (and each close) sends
+            # every other player of the room a state
+            "reconnect": (settings.limit_reconnect_burst,
+                          settings.limit_reconnect_per_min / 60.0),
         }
         for kind, share in NETWORK_SHARE.items():
             burst, rate = self.rules[kind]
