@@ -76,18 +76,23 @@ _COLORLESS = frozenset(name for name, face in FACES.items() if face.color is Non
 _OF_COLOR = {c: frozenset(n for n, f in FACES.items() if f.color == c) for c in COLORS}
 
 
-_OPTIONS_DICTS: dict[Options, tuple[dict[str, Any], tuple[str, ...]]] = {}
+_OPTIONS_DICTS: dict[int, tuple[Options, dict[str, Any], tuple[str, ...]]] = {}
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
     """A JSON-ready copy of ``options`` (the conversion is cached: views are frequent;
-    the copy is shallow but for the lists, which are the only mutable values)."""
-    cached = _OPTIONS_DICTS.get(options)
-    if cached is None:
+    the copy is shallow but for the lists, which are the only mutable values). The cache
+    is keyed by identity, not by value: hashing a frozen dataclass of this many fields on
+    every view cost more than the copy; it holds the options it converted (so an id is
+    never another's) and is emptied when it grows past a few hundred."""
+    cached = _OPTIONS_DICTS.get(id(options))
+    if cached is None or cached[0] is not options:
+        if len(_OPTIONS_DICTS) >= 512:
+            _OPTIONS_DICTS.clear()
         data = options.to_dict()
-        cached = _OPTIONS_DICTS[options] = (
-            data, tuple(k for k, v in data.items() if isinstance(v, list)))
-    data, lists = cached
+        cached = _OPTIONS_DICTS[id(options)] = (
+            options, data, tuple(k for k, v in data.items() if isinstance(v, list)))
+    _, data, lists = cached
     copy = data.copy()
     for k in lists:
         copy[k] = list(copy[k])
