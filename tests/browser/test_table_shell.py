@@ -275,6 +275,25 @@ def test_results_of_a_table_game_explain_the_points(open_page):
     axe_check(page, "results-table")
 
 
+@pytest.mark.parametrize("preset, has, hasnt", [("classic-table", "Bomb", "Shield"),
+                                                 ("siege", "Shield", "Bomb")])
+def test_card_values_name_only_the_cards_of_the_tables_deck(open_page, preset, has, hasnt):
+    """Classic Table's deck has the Bomb and no Shield, Siege's the Shield and no Bomb: the
+    card values under the results and in How to play name the deck's own cards."""
+    table = ScriptedTable(open_page, preset=preset, seats=3, setup=win_setup(3))
+    page = table.page
+    page.click(".hand .card.playable")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    values = page.locator(".results-note p", has_text=EN["results.valuesStandard"][:12])
+    assert values.count() == 1
+    text = values.inner_text()
+    assert f"{has} 20" in text and hasnt not in text, text
+    page.goto(f"/?rules={preset}")
+    page.wait_for_selector("h1")
+    rules = page.locator("p", has_text=EN["results.valuesStandard"][:12]).all_inner_texts()
+    assert len(rules) == 1 and has in rules[0] and hasnt not in rules[0], rules
+
+
 def test_results_of_play_on_list_places_in_order(open_page):
     """Standard rules, three seats: you go out first, seat 2 second, seat 1 keeps cards.
     Seat 2 (0 cards, 0 points) is listed above seat 1 (cards left, 0 points)."""

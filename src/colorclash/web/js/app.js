@@ -23,7 +23,7 @@ import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
-import { announce, h, morph, refreshToast, toast } from "./ui.js";
+import { announce, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
 const QUEUE_PATIENCE_MS = 20_000; // alone in the Quick Match queue this long: offer the computer
@@ -260,6 +260,7 @@ function render() {
   if (newScreen) {
     lastScreen = s;
     window.scrollTo(0, 0);
+    clearToast();
   }
   if (s === "table") {
     // the newest moves in view: the history's list scrolls to its end (under its heading)

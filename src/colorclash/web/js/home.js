@@ -99,6 +99,13 @@ function seatsText(def) {
     : t("home.seatsRange", { min: def.seats.min, max: def.seats.max });
 }
 
+// When a Quick Match table starts. A game whose Quick Match table is its smallest (Rainbow:
+// two players) never starts one with fewer after a wait.
+function quickSeatsText(def) {
+  const n = def.quick_match_seats;
+  return t(n <= def.seats.min ? "home.quickSeatsFull" : "home.quickSeats", { n });
+}
+
 export function renderHome(ctx, act) {
   const { name, busy, error, codeError, codeDraft, form } = ctx;
   const def = definitionOf(ctx.games, ctx.game);
@@ -218,7 +225,7 @@ export function renderHome(ctx, act) {
         "section.panel",
         { "aria-labelledby": "h-quick" },
         h("h3", { id: "h-quick" }, t("home.quickMatch")),
-        h("p.muted", t("home.quickHelp"), " ", t("home.quickSeats", { n: def.quick_match_seats })),
+        h("p.muted", t("home.quickHelp"), " ", quickSeatsText(def)),
         presetSelect(game, def, "quick-preset", form.quickPreset, (p) => act.form({ quickPreset: p })),
         h(
           "button.btn.big#btn-quick",

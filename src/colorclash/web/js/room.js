@@ -173,7 +173,7 @@ export function renderRoom(ctx, act) {
   ).length;
   const mine = seats[me] || {};
   let statusText;
-  if (empty) statusText = t("room.waitingSeats", { n: empty });
+  if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
   else if (notReady) statusText = t("room.waitingReady", { n: notReady });
   else statusText = isHost ? t("room.allReady") : t("room.waitHostStart");
 

@@ -97,6 +97,15 @@ export function toast(text, ms = 3200) {
   }, ms);
 }
 
+// A toast belongs to the screen that raised it ("Waiting for 2 more players" from the
+// lobby's Start must not stand over the table that follows): a new screen removes it.
+export function clearToast() {
+  clearTimeout(toastTimer);
+  toastText = null;
+  const el = document.querySelector(".toast");
+  if (el) el.hidden = true;
+}
+
 // A short hint beside what was pressed ("You can't play that card now"), for the eye: it
 // asks nothing, blocks nothing (clicks go through it) and goes by itself. Screen readers
 // get the same words from announce(); the bubble itself is hidden from them.

@@ -7,12 +7,19 @@ import { isComputer, seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { isMatch } from "./events.js";
 
-// Card values of the deck, in words (spec section 1 and 7).
+// Card values of a deck, in words (spec section 1 and 7): each deck names only its own
+// cards (the Bomb is Classic Table's, the Shield Siege's).
+const VALUES = {
+  "day-night": "results.valuesDayNight",
+  "classic-table": "results.valuesClassicTable",
+  siege: "results.valuesSiege",
+};
+export function valuesKey(deck) {
+  return VALUES[deck] || "results.valuesStandard";
+}
+
 function valuesNote(view) {
-  const deck = view.options && view.options.deck;
-  if (deck === "day-night") return t("results.valuesDayNight");
-  if (deck === "classic-table" || deck === "siege") return t("results.valuesTable");
-  return t("results.valuesStandard");
+  return t(valuesKey(view.options && view.options.deck));
 }
 
 // How the points of the round were counted, with the numbers of this round.

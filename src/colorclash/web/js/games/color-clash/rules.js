@@ -4,6 +4,7 @@
 import { t } from "../../i18n.js";
 import { h } from "../../ui.js";
 import { renderCard } from "./cards.js";
+import { valuesKey } from "./results.js";
 
 export const PRESETS = ["classic-table", "standard", "family", "siege", "day-night"];
 
@@ -11,14 +12,14 @@ export const PRESETS = ["classic-table", "standard", "family", "siege", "day-nig
 const RULES = {
   standard: { deck: "standard", first: "actions", w4: "restricted", stack: "none", call: "manual", play: "on", score: "winner", length: "standard", clock: "draw" },
   family: { deck: "standard", first: "number", w4: "restricted", stack: "none", call: "auto", play: "on", score: "winner", length: "family", clock: "draw" },
-  "classic-table": { deck: "table", first: "number", w4: "free", stack: "classic", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "bomb" },
+  "classic-table": { deck: "classic-table", first: "number", w4: "free", stack: "classic", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "bomb" },
   siege: { deck: "siege", first: "number", w4: "free", stack: "ranked", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "shield" },
   "day-night": { deck: "day-night", first: "number", w4: "none", stack: "same", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "flip" },
 };
 
 const CARD_ROWS = {
   standard: [["R-skip", "skip"], ["B-reverse", "reverse"], ["Y+2", "plus2"], ["W", "wild"], ["W+4", "wild4"]],
-  table: [["R-skip", "skip"], ["B-reverse", "reverse"], ["Y+2", "plus2"], ["W", "wild"], ["W+4", "wild4"], ["G-bomb", "bomb"]],
+  "classic-table": [["R-skip", "skip"], ["B-reverse", "reverse"], ["Y+2", "plus2"], ["W", "wild"], ["W+4", "wild4"], ["G-bomb", "bomb"]],
   siege: [["R-skip", "skip"], ["B-reverse", "reverse"], ["Y+2", "plus2"], ["W", "wild"], ["W+4", "wild4"], ["G-shield", "shield"]],
   "day-night": [
     ["R+1", "plus1"], ["B-skip", "skip"], ["Y-reverse", "reverse"], ["G-flip", "flip"], ["W", "wild"], ["W-clock", "clock"],
@@ -71,7 +72,7 @@ export function renderRules(preset, { headingLevel = 1 } = {}) {
       t("howto.h.end"),
       p(r.play === "on" ? "howto.end.playOn" : "howto.end.now"),
       p(r.score === "table" ? "howto.score.table" : "howto.score.winner"),
-      p(r.deck === "day-night" ? "results.valuesDayNight" : r.deck === "standard" ? "results.valuesStandard" : "results.valuesTable"),
+      p(valuesKey(r.deck)),
     ),
     section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), p("howto.away")),
     section("keys", t("howto.h.keys"), p("table.keyHelp")),
