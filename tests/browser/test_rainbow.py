@@ -503,3 +503,15 @@ def test_an_empty_deck_draws_no_line(open_page):
         describeEvent({ type: 'draw', seat, count, deck: 0 }, model)));
     }""")
     assert got == ["", text(EN, "rainbow.say.you.draw", n=2), "", text(EN, "rainbow.say.draw", n=2, name="Bo")]
+
+
+def test_practice_offers_no_choice_of_one_opponent(open_page):
+    """A duel has one computer player: Practice says so instead of a menu of one."""
+    page = open_page(DESKTOP, locale="en-US")
+    page.click("label[data-game=rainbow]")
+    field = page.locator("#practice-bots")
+    assert field.evaluate("e => e.tagName") == "OUTPUT"
+    assert field.inner_text().strip() == "1"
+    assert page.locator("label[for=practice-bots]").is_visible()
+    page.click("label[data-game=coloretto]")
+    assert page.locator("select#practice-bots option").count() == 4

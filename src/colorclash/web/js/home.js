@@ -189,11 +189,14 @@ export function renderHome(ctx, act) {
             "label.field",
             { for: "practice-bots" },
             t("home.computerPlayers"),
-            h(
-              "select#practice-bots",
-              { dataset: { focusKey: "home:bots" }, onchange: (e) => act.form({ bots: Number(e.target.value) }) },
-              botChoices.map((n) => h("option", { value: String(n), selected: n === form.bots }, String(n))),
-            ),
+            // a duel has one opponent: said, not offered as a choice of one
+            botChoices.length === 1
+              ? h("output#practice-bots.field-value", String(botChoices[0]))
+              : h(
+                  "select#practice-bots",
+                  { dataset: { focusKey: "home:bots" }, onchange: (e) => act.form({ bots: Number(e.target.value) }) },
+                  botChoices.map((n) => h("option", { value: String(n), selected: n === form.bots }, String(n))),
+                ),
           ),
           h(
             "label.field",
