@@ -341,9 +341,14 @@ async def _documented_objects(server) -> None:
         assert set(doc_room) == set(room)
         assert set(doc_room["seats"][0]) == set(room["seats"][0])
         assert set(doc_room["settings"]) == set(room["settings"])
-        assert {"v", "type", "seq", "room", "view", "events", "clock", "log_hash"} == \
-            set(me.state)
+        keys = {"v", "type", "seq", "room", "view", "events", "clock", "log_hash"}
+        assert keys | {"recent"} == set(me.state)  # a socket's first state
+        validate_server_message(me.state)
+        doc_recent = _example_with_key("recent")["recent"]
+        assert me.state["recent"] and set(doc_recent[0]) == set(me.state["recent"][0])
+        assert doc_recent[0]["events"][0]["type"] == me.state["recent"][0]["events"][0]["type"]
         st = await me.play(make_bot("easy", seed=1), timeout=90)
+        assert keys == set(st)
         assert st["room"]["status"] == "finished"
     record = await c.record(t["code"])
     doc_record = _example_with_key("actions")

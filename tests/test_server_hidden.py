@@ -68,6 +68,14 @@ def check_frames(frames: list[str], seed: str) -> int:
             # cards put on the table for all to see: played, or standing as a Shield
             if e.get("type") in PUBLIC_CARD_EVENTS and isinstance(e.get("card"), str):
                 public.add(e["card"])
+        for m in msg.get("recent") or []:
+            # a socket's first state: the moments before it, each as it was broadcast
+            # (the discard turned up by a deal or a flip was the top then)
+            for e in m["events"]:
+                if e.get("type") in PUBLIC_CARD_EVENTS and isinstance(e.get("card"), str):
+                    public.add(e["card"])
+                if e.get("type") in ("deal", "flip") and isinstance(e.get("top"), str):
+                    public.add(e["top"])
         for path, value in walk(msg):
             revealed = finished and path and path[-1] == "seed"  # game_over reveals it
             if path and path[-1] in SECRET_KEYS and path[0] != "room" and not revealed:

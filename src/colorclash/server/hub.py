@@ -225,14 +225,24 @@ class Hub:
     _persist = persist  # the name tests and older callers use
 
     def rebuild_game(self, room: Room) -> None:
-        """The engine game of the room's current match, from its seed and stored log."""
+        """The engine game of the room's current match, from its seed and stored log, and
+        the match's last moments (``room.recent``) from the events the replay yields: the
+        deal and the engine's events of each action (the server's own notices, such as
+        ``time_up``, are not in the log and are not rebuilt)."""
         room.game = None
         room.log_hash = None
+        recent = room.recent
+        recent.clear()
         if room.match_no and room.seed is not None:
             actions = self.store.load_actions(room.code, room.match_no)
-            room.game = self.table.new_game(room, room.seed)
-            for seat, action in actions:
-                room.game.apply(seat, action)
+            room.game = game = self.table.new_game(room, room.seed)
+            recent.append((0, [{"type": "deal", "match": room.match_no,
+                                "commitment": room.commitment},
+                               *(getattr(game, "start_events", None) or [])]))
+            for seq, (seat, action) in enumerate(actions, 1):
+                events = game.apply(seat, action)
+                if events:
+                    recent.append((seq, list(events)))
             room.log_hash = log_hash(room.commitment or "", actions)
 
     # ------------------------------------------------------------------ look-ups
@@ -416,6 +426,12 @@ class Hub:
         sent when the change is durable (``send_all``). What every seat shares (the room,
         the events, the clock, the log hash) is encoded once; only the views differ."""
         self.computers.observe(room, events)
+        fresh = room.fresh
+        # A socket's first state also carries the match's moments before this one
+        # (``recent``), encoded once for all the sockets that just opened.
+        recent = self.recent_json(room) if fresh else None
+        if events:
+            room.recent.append((room.seq, events))  # (a reference: encoded when asked for)
         if not room.conns:
             return []
         shared = dumps({"v": VERSION, "type": "state", "seq": room.seq,
@@ -428,8 +444,19 @@ class Hub:
             view = room.game.view(seat) if shows_game else None
             if view is not None:
                 view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])
-            out.append((conn, head + dumps(view) + "}"))
+            if recent is not None and conn in fresh:
+                fresh.discard(conn)
+                out.append((conn, head + dumps(view) + ',"recent":' + recent + "}"))
+            else:
+                out.append((conn, head + dumps(view) + "}"))
         return out
+
+    def recent_json(self, room: Room) -> str:
+        """``state.recent``: the last moments of the match shown, oldest first, each its
+        ``seq`` and its public events, as they were broadcast (none in a lobby)."""
+        if not self._shows_game(room):
+            return "[]"
+        return dumps([{"seq": seq, "events": events} for seq, events in room.recent])
 
     @staticmethod
     def send_all(messages: list[tuple[Conn, str]]) -> None:
@@ -455,6 +482,8 @@ class Hub:
             old.send(ProtocolError("replaced", "this seat was opened elsewhere").to_message())
             old.close(4409, "replaced")
         room.conns[seat] = conn
+        room.fresh.discard(old)
+        room.fresh.add(conn)  # its first state carries the match's recent moments
         s = room.seats[seat]
         s.away_since = None
         if s.left or s.missed:
@@ -478,6 +507,7 @@ class Hub:
         if room.conns.get(seat) is not conn:
             return
         del room.conns[seat]
+        room.fresh.discard(conn)
         s = room.seats[seat]
         if s.kind == "human":
             s.away_since = self.now()  # (stored with the room's next write)

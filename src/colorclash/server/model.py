@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from colorclash.server.names import hash_token
 
 COMPUTER = "Computer"
+
+#: the moments (event batches) of the current match a socket is sent when it opens
+#: (``state.recent``): the browser's "Recent moves" after a reload or a reconnection
+RECENT_MOMENTS = 30
+
+
+def recent_moments() -> deque[tuple[int, list[dict[str, Any]]]]:
+    return deque(maxlen=RECENT_MOMENTS)
 
 
 def ms(t: float | None) -> int | None:
@@ -86,6 +95,12 @@ class Room:
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
     broken: bool = False             # a write failed: rebuild once unacked is back to 0
     rebuild_timer: Any = field(default=None, repr=False)  # a rebuild to try again (store away)
+    # (seq, events) of the match's last moments, the events as broadcast (references, not
+    # copies: every event is public, the same for every seat); cleared at a deal, rebuilt
+    # with the game by replay (Hub.rebuild_game)
+    recent: deque[tuple[int, list[dict[str, Any]]]] = field(default_factory=recent_moments,
+                                                           repr=False)
+    fresh: set[Any] = field(default_factory=set, repr=False)  # sockets sent no state yet
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",

@@ -358,6 +358,11 @@ class WelcomeMsg(BaseModel):
     server_time: int
 
 
+class RecentMoment(BaseModel):
+    seq: int
+    events: list[dict[str, Any]]
+
+
 class StateMsg(BaseModel):
     v: Literal[1]
     type: Literal["state"]
@@ -367,6 +372,7 @@ class StateMsg(BaseModel):
     events: list[dict[str, Any]]
     clock: ClockInfo | None
     log_hash: str | None
+    recent: list[RecentMoment] | None = None  # a socket's first state only
 
 
 class ErrorMsg(BaseModel):

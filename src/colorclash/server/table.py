@@ -61,6 +61,7 @@ class Table:
         room.round_ready.clear()
         room.retry_after.clear()
         room.thinking.clear()
+        room.recent.clear()  # the moments of this match only
         for s in room.seats:
             s.substitute = False
             s.left = False

@@ -18,7 +18,7 @@ import {
   rememberGame,
   requestOptions,
 } from "./shell/games.js";
-import { historyPanel, historyToggle, remember } from "./shell/history.js";
+import { historyPanel, historyToggle, recall, remember } from "./shell/history.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
@@ -518,6 +518,11 @@ function handleMessage(msg) {
       Object.assign(state.gameUi, game.onState({ prev, view, ui: state.gameUi, me: state.me }) || {});
     }
     state.fresh = true;
+    if (Array.isArray(msg.recent)) {
+      // a socket's first state: the moments before this one (never this one's own events)
+      const { code, match } = msg.room;
+      state.moments = recall(msg.recent, (seq) => `${code}|${match}|${seq}`);
+    }
     state.moments = remember(state.moments, events, momentKey());
   }
   const wasScreen = state.screen;

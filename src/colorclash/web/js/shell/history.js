@@ -1,6 +1,7 @@
 // The move history of a table: the last few moments ("Bo played Red 7 · You are skipped"),
 // newest last. The app keeps the raw events of each moment and the game module describes
-// them at every redraw, so the history always speaks the current language.
+// them at every redraw, so the history always speaks the current language. A socket's
+// first state brings the match's earlier moments (`recent`): a reload keeps the history.
 //
 // It is a region with a heading and an ordered list, always in the accessibility tree.
 // On a wide screen it is a panel beside the table; on a phone only its newest line shows
@@ -14,6 +15,13 @@ export function remember(moments, events, moment) {
   if (!events || !events.length) return moments;
   const next = [...moments, { events, moment }];
   return next.length > HISTORY_SIZE ? next.slice(next.length - HISTORY_SIZE) : next;
+}
+
+// The moments a socket's first state brings (`recent`, after a reload or a reconnection),
+// oldest first, each {seq, events}: they replace those kept, since the server's list also
+// holds what happened while the page was away. `key(seq)` names each moment.
+export function recall(recent, key) {
+  return (recent || []).reduce((moments, m) => remember(moments, m.events, key(m.seq)), []);
 }
 
 // lines: [string], newest last (empty lines are dropped).

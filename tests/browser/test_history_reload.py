@@ -1,0 +1,54 @@
+"""The table's "Recent moves" survive a reload and a dropped connection: the socket's first
+state brings the match's earlier moments (``recent``), worded like live events, and the
+moment of that state is not listed twice."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, my_turn, step, wait_table
+
+pytestmark = pytest.mark.browser
+
+LINES = "#history .history-list li"
+
+
+def lines(page) -> list[str]:
+    return [t.strip() for t in page.locator(LINES).all_text_contents()]
+
+
+def settle(page) -> tuple[int, list[str]]:
+    """Wait for this seat's turn (nobody else acts then); its seq and history lines."""
+    my_turn(page)
+    return page.evaluate("window.__cc.seq"), lines(page)
+
+
+def test_recent_moves_survive_a_reload_and_a_reconnection(open_page):
+    page = open_page(DESKTOP)
+    page.fill("#player-name", "Ana")
+    page.click("#btn-play-now")
+    wait_table(page)
+    for _ in range(40):  # a few moves of ours and of the computer players
+        my_turn(page)
+        step(page)
+        page.wait_for_timeout(150)
+        if len(lines(page)) >= 5 and any(line.startswith("You ") for line in lines(page)):
+            break
+    for how in ("reload", "reconnect"):
+        for _ in range(3):  # (a clock may act during the reload: try again)
+            seq, before = settle(page)
+            assert len(before) >= 3, before
+            if how == "reload":
+                page.reload()
+                wait_table(page)
+            else:
+                page.evaluate("window.__cc.conn.ws.close()")
+                page.wait_for_selector("#reconnect:not([hidden])", timeout=3000)
+                page.wait_for_selector("#reconnect", state="hidden", timeout=10_000)
+            page.wait_for_function(f"() => window.__cc.seq >= {seq}")
+            after_seq, after = settle(page)
+            if after_seq == seq:
+                break
+        assert after_seq == seq, "the table kept moving"
+        assert page.locator("#history .history-empty").count() == 0
+        assert after == before, f"after a {how}: {after} instead of {before}"
+        assert any(line.startswith("You ") for line in after)  # worded for this seat
