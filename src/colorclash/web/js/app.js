@@ -23,7 +23,7 @@ import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
-import { announce, clearToast, h, morph, refreshToast, toast } from "./ui.js";
+import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
 const QUEUE_PATIENCE_MS = 20_000; // alone in the Quick Match queue this long: offer the computer
@@ -894,8 +894,8 @@ langSelect.addEventListener("change", () => setLang(langSelect.value, { remember
 // the banner and the toast on screen are reworded.
 onLangChange(() => {
   langSelect.value = getLang();
-  // what the live regions said was said in the old language: nothing of it stays
-  for (const id of ["live", "alert"]) document.getElementById(id).textContent = "";
+  // what the live regions said, or were about to say, was in the old language
+  clearAnnouncements();
   render();
   banners.refresh();
   refreshToast();

@@ -57,6 +57,7 @@ function append(el, children) {
 
 // Screen-reader announcements (polite live region; assertive for urgent ones).
 let liveTimer = null;
+let alertTimer = null;
 const pending = [];
 export function announce(text, { urgent = false } = {}) {
   if (!text) return;
@@ -64,8 +65,10 @@ export function announce(text, { urgent = false } = {}) {
   if (!region) return;
   if (urgent) {
     region.textContent = "";
-    setTimeout(() => {
+    clearTimeout(alertTimer);
+    alertTimer = setTimeout(() => {
       region.textContent = text;
+      alertTimer = null;
     }, 30);
     return;
   }
@@ -75,6 +78,19 @@ export function announce(text, { urgent = false } = {}) {
     region.textContent = pending.splice(0).join(". ");
     liveTimer = null;
   }, 120);
+}
+
+// Forget what was said and what was about to be (a language switch: the words queued a
+// moment before were in the old language, and would be written after the switch).
+export function clearAnnouncements() {
+  clearTimeout(liveTimer);
+  clearTimeout(alertTimer);
+  liveTimer = alertTimer = null;
+  pending.length = 0;
+  for (const id of ["live", "alert"]) {
+    const region = document.getElementById(id);
+    if (region) region.textContent = "";
+  }
 }
 
 let toastTimer = null;
