@@ -296,6 +296,81 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
         rs.stop()
 
 
+@pytest.mark.asyncio
+async def test_a_redis_restart_keeps_every_process_and_its_proxied_players(tmp_path):
+    """Redis down for longer than the lease (every process's key expires meanwhile), then
+    back with its AOF: no live process's rooms are taken from it, the players on both
+    processes (one of them proxied) play on to the end, and nothing they were shown is
+    lost. (The first process to beat again took every room of the others, and a player
+    proxied to one of them was left on a silent socket: the message that moved it to the
+    new owner was published on a connection the restart had closed, and was lost.)"""
+    rs = _own_redis(tmp_path, aof=True)
+    site = Site(rs.url, 2)
+    try:
+        a, b = site.urls
+        ids = [_health(u)["process"] for u in site.urls]
+        t = await Client(a).create_room("Ana", preset="standard", seats=2, match="3")
+        code = t["code"]
+        g = await Client(b).join(code, "Bo")
+        conns = [await Client(a).connect(code, t["token"], record=True),
+                 await Client(b).connect(code, g["token"], record=True)]  # proxied to a
+        await conns[1].send("ready")
+        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await conns[0].send("start")
+        play = asyncio.ensure_future(_play(conns, timeout=60, pace=0.05))
+        await asyncio.sleep(1.5)
+        rs.stop(kill=True)
+        await asyncio.sleep(3.0)  # three leases: every process's key has expired
+        rs.start()
+        states = await play
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        assert _owner(rs.url, code) == ids[0]  # still the process that made it
+        record = await Client(b).record(code)
+        actions = [tuple(x) for x in record["actions"]]
+        shown = {**_shown(conns[0]), **_shown(conns[1])}
+        for seq, h in shown.items():
+            assert log_hash(record["commitment"], actions[:seq]) == h
+        for conn in conns:
+            await conn.close()
+    finally:
+        site.stop()
+        rs.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_short_redis_restart_loses_no_message_between_the_processes(tmp_path):
+    """Redis restarted within the lease, three times: the proxied player plays on at
+    once. What was published while a process was not subscribed yet, or on a connection
+    the restart had closed, was lost (a player's action, or the state that answered it),
+    and the player waited for a state that never came until the 90 s turn clock ran out;
+    now each process publishes on a new connection and attaches its proxied players
+    again (a welcome and a complete state)."""
+    rs = _own_redis(tmp_path, aof=True)
+    site = Site(rs.url, 2)
+    try:
+        a, b = site.urls
+        t = await Client(a).create_room("Ana", preset="standard", seats=2, clock=90)
+        code = t["code"]
+        g = await Client(b).join(code, "Bo")
+        conns = [await Client(a).connect(code, t["token"], record=True),
+                 await Client(b).connect(code, g["token"], record=True)]  # proxied to a
+        await conns[1].send("ready")
+        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await conns[0].send("start")
+        play = asyncio.ensure_future(_play(conns, timeout=40, pace=0.3))
+        for _ in range(3):
+            await asyncio.sleep(1.5)
+            rs.stop(kill=True)
+            rs.start()
+        states = await play
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        for conn in conns:
+            await conn.close()
+    finally:
+        site.stop()
+        rs.stop()
+
+
 class _Counting:
     """A Redis client that counts the commands (and pipelines) sent through it."""
 

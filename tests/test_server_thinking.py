@@ -54,3 +54,32 @@ def test_workers_end_when_their_server_is_killed():
     for p in left:  # do not leave them behind even when the test fails
         os.kill(p, signal.SIGKILL)
     assert not left, f"workers {left} outlived their server"
+
+
+def test_a_worker_ignores_ctrl_c():
+    """Ctrl-C reaches every process of the terminal's group: a worker neither dies of it
+    nor prints a KeyboardInterrupt traceback (the server stops its workers itself)."""
+    script = textwrap.dedent("""
+        import asyncio, os, signal, time
+        from colorclash.bots import make_bot
+        from colorclash.engine import new_game
+        from colorclash.server.thinking import ThinkingPool
+
+        async def main():
+            pool = ThinkingPool(1)
+            g = new_game("color-clash", preset="standard", seats=2, seed=1)
+            seat = g.to_act[0]
+            await pool.think(make_bot("easy"), g.view(seat), [])
+            (pid,) = pool._pool._processes
+            os.kill(pid, signal.SIGINT)
+            time.sleep(0.5)
+            action, _ = await pool.think(make_bot("easy"), g.view(seat), [])
+            print("still thinking:", action["type"], flush=True)
+            pool.close()
+
+        asyncio.run(main())
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=50)
+    assert "KeyboardInterrupt" not in done.stderr, done.stderr
+    assert done.returncode == 0 and "still thinking:" in done.stdout, done.stderr

@@ -17,11 +17,14 @@ seat's token against the stored room, then passes the player's messages to the o
 the owner's messages back, over Redis pub/sub (each process listens on
 ``cc:to:{id}``). REST calls about a room (its public object, joining, records) are remote
 calls to the owner the same way. Pub/sub loses nothing that matters: every ``state`` is
-complete, and a gateway whose owner died re-attaches its players to the new owner (or
-takes the room itself).
+complete, a gateway whose owner died re-attaches its players to the new owner (or
+takes the room itself), and one whose subscription dropped (a Redis restart: whatever
+was published meanwhile, both ways, is lost) re-attaches them to the same owner, which
+sends them a welcome and a complete state (``Proxy.confirmed``).
 
 **Failover.** Each heartbeat looks for processes whose key expired and takes over their
-rooms (one Lua script per room, so two survivors never both take one); a taken room is
+rooms (but for a lease after Redis was away from this process: every key may have expired
+during a Redis restart, the processes all alive) (one Lua script per room, so two survivors never both take one); a taken room is
 rebuilt from Redis by replay, with the same clock deadlines, and its timers run again on
 its new owner only, so a deadline fires once. Players who were connected to the dead
 process reconnect (the browser and ``colorclash.client`` retry with backoff) to any
@@ -132,6 +135,11 @@ class Proxy:
         self.ticket = ticket
         self.owner: str | None = None
         self.token_hash: str | None = None  # the seat's token, checked again by each owner
+        # The owner answered the last attach (something came back): until then the beat
+        # attaches again, for pub/sub loses what is published while a process is not
+        # subscribed (a Redis restart), an attach included, and the player got nothing.
+        self.confirmed = False
+        self.attached_at = time.monotonic()
 
 
 class Cluster:
@@ -149,6 +157,8 @@ class Cluster:
         self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
         self.leader = False
         self.beat_ok_at = time.monotonic()
+        self.redis_away = False     # the last beat found no Redis
+        self.judge_after = 0.0      # no process is taken for dead before (monotonic)
         self.r.silence = self.silence  # (a client of the store's own class: fails fast)
         self._aredis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -162,7 +172,12 @@ class Cluster:
         import redis.asyncio as aredis
 
         self.beat()
-        self._aredis = aredis.Redis.from_url(self.store.url, health_check_interval=10)
+        # One retry on a connection error: a restart of Redis closes the pooled
+        # connections, and the first message published after it went out on a closed one
+        # and was lost (a player proxied here waited for a state that never came). The
+        # retry opens a new connection (the subscription resubscribes on its own).
+        self._aredis = aredis.Redis.from_url(self.store.url, health_check_interval=10,
+                                             retry_on_error=[redis.ConnectionError])
         self._outbox = asyncio.Queue()
         ready = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -219,14 +234,23 @@ class Cluster:
                 # On a thread: a Redis that does not answer must not hold the event loop
                 # (store/redis_store.py: other commands fail at once meanwhile).
                 await asyncio.to_thread(self.beat)
+                if self.redis_away:
+                    # Redis is back. Every process's key may have expired meanwhile (a
+                    # Redis restart takes longer than the lease): the first process to
+                    # beat took every room of the others, all alive. They renew within a
+                    # beat: only a process still silent after a lease is dead.
+                    self.redis_away = False
+                    self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
-                self._take_over_dead()
-                self._check_proxies()
+                if time.monotonic() >= self.judge_after:
+                    self._take_over_dead()
+                    self._check_proxies()
             except asyncio.CancelledError:
                 raise
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 # Redis away: try again at the next beat (/healthz says so meanwhile)
+                self.redis_away = True
                 log.warning("cluster heartbeat: Redis does not answer (%s)", exc)
             except Exception:  # noqa: BLE001
                 log.exception("cluster heartbeat failed")
@@ -371,6 +395,13 @@ class Cluster:
             pubsub = self._aredis.pubsub()
             try:
                 await pubsub.subscribe(channel)
+                if ready.is_set():
+                    # Subscribed again (Redis restarted): what the owners sent our
+                    # players meanwhile is lost, and so may be what we sent them (their
+                    # subscriptions dropped too): every proxied player is attached again
+                    # (a welcome and a complete state) by the next beats.
+                    for proxy in self.proxies.values():
+                        proxy.confirmed = False
                 ready.set()
                 while True:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True,
@@ -400,6 +431,7 @@ class Cluster:
         """``post_text``'s message: to the player's socket here."""
         proxy = self.proxies.get(data[1:1 + CONN_ID_LEN].decode())
         if proxy is not None:
+            proxy.confirmed = True
             proxy.conn.send_text(data[1 + CONN_ID_LEN:].decode())
 
     def _dispatch(self, m: dict[str, Any]) -> None:
@@ -504,6 +536,9 @@ class Cluster:
                 self.post(m["from"], {"op": "close", "conn": conn_id, "code": 4401,
                                       "reason": "this token holds no seat in this room"})
                 return
+            old = self.remote.get(conn_id)
+            if old is not None and room.conns.get(seat) is old:
+                old.stop()  # the same player attached again (Proxy.confirmed): no "replaced"
             remote = RemoteConn(self, m["from"], conn_id)
             self.remote[conn_id] = remote
             self.hub.attach(room, seat, remote)
@@ -525,7 +560,8 @@ class Cluster:
                                           "nothing changed").to_message())
 
     def _check_proxies(self) -> None:
-        """Players proxied to an owner that died or moved: re-attach them.
+        """Players proxied to an owner that died or moved, or that has not answered
+        their attach (``Proxy.confirmed``): attach them again.
 
         Runs every beat on the event loop, so it asks Redis in two round trips whatever the
         number of proxies (the owners of their rooms in one MGET, then which of those few
@@ -535,6 +571,7 @@ class Cluster:
                    if p.ticket is None and p.code not in self.hub.rooms]
         if not proxies:
             return
+        period = self.hub.settings.lease_ttl / 3
         codes = sorted({p.code for p in proxies})
         owners = {code: raw.decode() if raw else None for code, raw in zip(
             codes, self.r.mget([self.key("owner", c) for c in codes]), strict=True)}
@@ -547,14 +584,19 @@ class Cluster:
             if proxy.code in self.hub.rooms:  # taken over by this process meanwhile
                 continue
             owner = owners[proxy.code]
-            if owner == proxy.owner and owner is not None and owner in living:
+            if owner == proxy.owner and owner is not None and owner in living and (
+                    proxy.confirmed or time.monotonic() - proxy.attached_at < period):
                 continue
             if owner not in living:  # none, or dead
                 if self.take(proxy.code) is not None:
                     continue  # take() attached our proxies locally
                 owner = self.owner(proxy.code)
-            if owner is not None and owner != self.id and self.alive(owner):
+                if owner is not None and not self.alive(owner):
+                    continue
+            if owner is not None and owner != self.id:
                 proxy.owner = owner
+                proxy.confirmed = False
+                proxy.attached_at = time.monotonic()
                 self.post(owner, {"op": "attach", "code": proxy.code, "seat": proxy.seat,
                                   "conn": proxy.conn_id, "from": self.id,
                                   "token_hash": proxy.token_hash})

@@ -18,6 +18,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from typing import Any
@@ -33,7 +34,12 @@ def _think(bot: Any, view: dict[str, Any], events: list[dict[str, Any]]) -> tupl
 def _watch_parent(parent: int, every: float = 0.5) -> None:
     """In a worker: end when the server is gone. A worker waits on a pipe it holds both
     ends of, so a server killed by SIGKILL would leave it (and the resource tracker it
-    keeps alive) running forever, one more set after each crash."""
+    keeps alive) running forever, one more set after each crash.
+
+    Ctrl-C in a terminal sends SIGINT to the whole process group, workers included: the
+    server stops cleanly on it, and ends its workers itself, so a worker ignores it
+    (otherwise each printed a KeyboardInterrupt traceback into the server's log)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(every)
