@@ -74,6 +74,11 @@ async def test_a_failed_commit_is_never_announced(tmp_path):
         # the action was never announced: the state is the one before it, from the store
         assert fresh["seq"] == 0 and fresh["events"] == []
         assert store.load_actions(t["code"], 1) == []
+        # and its player is told (the state alone has the seq the player acted on: a
+        # client waiting for its action's answer waited for the turn clock)
+        told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert told["code"] == "internal" and told["ref"] == "action"
+        assert "could not be stored" in told["message"]
         # and the table goes on
         await me.act(fresh["view"]["legal"][0])
         st = await me.wait_state(lambda s: s["seq"] == 1, timeout=10)

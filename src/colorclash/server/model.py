@@ -94,6 +94,7 @@ class Room:
     unsaved_records: list[dict[str, Any]] = field(default_factory=list, repr=False)
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
     broken: bool = False             # a write failed: rebuild once unacked is back to 0
+    unacked_seats: set[int] = field(default_factory=set, repr=False)  # whose those are
     rebuild_timer: Any = field(default=None, repr=False)  # a rebuild to try again (store away)
     # (seq, events) of the match's last moments, the events as broadcast (references, not
     # copies: every event is public, the same for every seat); cleared at a deal, rebuilt

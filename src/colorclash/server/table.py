@@ -184,6 +184,7 @@ class Table:
         events = ([notice] if notice else []) + list(events or [])
         if durable is not None:
             room.unacked += 1
+            room.unacked_seats.add(seat)
             durable.add_done_callback(lambda f: self._durable(room, f))
         # Each seat's state as of this action, sent once the action is durable.
         hub.broadcast(room, events)
@@ -194,6 +195,9 @@ class Table:
 
     def _durable(self, room: Room, future: Any) -> None:
         room.unacked -= 1
+        if room.unacked == 0 and not room.broken and not (
+                future.cancelled() or future.exception() is not None):
+            room.unacked_seats.clear()
         if future.cancelled() or future.exception() is not None:
             room.broken = True
             if self.hub.cluster is not None and "FENCED" in str(future.exception()):
@@ -231,6 +235,16 @@ class Table:
         self.hub.computers.seat_all(room)
         room.last_write = None  # what follows is what the store holds
         self.hub.broadcast(room, [])
+        # The players whose actions were lost are told so (the state above is the table
+        # without them, with the same seq as the last they saw: a client waiting for the
+        # answer to its action would wait for the turn clock).
+        for seat in sorted(room.unacked_seats):
+            conn = room.conns.get(seat)
+            if conn is not None:
+                self.hub.answer(room, conn, ProtocolError(
+                    "internal", "your last action could not be stored; the table is as it "
+                    "was before it: play again", ref="action").to_message())
+        room.unacked_seats.clear()
         self.hub.clocks.schedule(room)
 
     def _rebuild_later(self, room: Room) -> None:
