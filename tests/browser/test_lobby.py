@@ -66,3 +66,109 @@ def test_a_lobby_message_does_not_stand_over_the_table(open_page):
     table.deal()
     page.wait_for_selector(".table-screen")
     assert not toast.is_visible(), toast.inner_text()
+
+
+# ------------------------------------------------------------ the lobby's first screen
+
+PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
+LOCALES = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
+
+# Where a box is on the screen as the page opens (not scrolled), and whether the element is
+# what a finger at its middle would touch (not under the action bar or anything else).
+_BOX = """sel => {
+  const el = document.querySelector(sel);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          touched: !!hit && el.contains(hit), height: innerHeight, width: innerWidth,
+          scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def _seat(i: int, kind: str, name: str | None = None, ready: bool = False) -> dict:
+    seat = {"seat": i, "kind": kind, "name": name, "connected": kind != "empty",
+            "ready": ready, "substitute": False, "away_since": None}
+    if kind == "bot":
+        seat.update(name="Computer", label="Computer", level="easy", ready=True)
+    return seat
+
+
+def _seats(n: int, me: int, full: bool) -> list[dict]:
+    """The host (seat 0, ready), me, and the rest empty or (full) guests and computers."""
+    out = []
+    for i in range(n):
+        if i == 0:
+            out.append(_seat(0, "human", "Ana", ready=True))
+        elif i == me:
+            out.append(_seat(i, "human", "Bo"))
+        elif full:
+            out.append(_seat(i, "bot") if i % 2 else _seat(i, "human", f"Guest {i}"))
+        else:
+            out.append(_seat(i, "empty"))
+    return out
+
+
+def _on_first_screen(page, selector: str) -> dict:
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.evaluate(_BOX, selector)
+    assert box["scrollY"] == 0
+    assert box["scrollWidth"] <= box["width"], f"the page scrolls sideways: {box}"
+    assert 0 <= box["top"] and box["bottom"] <= box["height"], f"{selector} below the fold: {box}"
+    assert 0 <= box["left"] and box["right"] <= box["width"], f"{selector} cut at the side: {box}"
+    assert box["touched"], f"{selector} is covered: {box}"
+    return box
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("role", ["host", "guest"])
+@pytest.mark.parametrize("size", PHONES)
+def test_the_lobby_action_is_on_a_phone_first_screen(open_page, size, role, lang):
+    """Start (the host) and I'm ready (a guest) are on the first screen of a phone, where
+    the thumb is, with 2 to 6 seats, empty or taken, in every language; nothing makes the
+    page scroll sideways. A host with seats to fill also has the code, the link and the QR
+    on that screen, clear of the action bar; once every seat is taken the code and the
+    link stay on it."""
+    me = 0 if role == "host" else 1
+    action = "#btn-start" if role == "host" else "#btn-ready"
+    table = ScriptedTable(open_page, preset="standard", seats=2, deal=False,
+                          viewport=PHONES[size], locale=LOCALES[lang], me=me)
+    table.room.update(kind="private", host=0)
+    page = table.page
+    for n in range(2, 7):
+        for full in (False, True):
+            table.room["settings"]["seats"] = n
+            table.room["seats"] = seats = _seats(n, me, full)
+            table.send([])
+            empty = sum(s["kind"] == "empty" for s in seats)
+            page.wait_for_function(
+                f"() => document.querySelectorAll('.seat-row').length === {n}"
+                f" && document.querySelectorAll('.seat-row[data-kind=empty]').length === {empty}")
+            where = f"{size} {lang} {role}, {n} seats{' taken' if full else ''}"
+            try:
+                bar = _on_first_screen(page, action)
+                _on_first_screen(page, "#room-code")
+                _on_first_screen(page, "#btn-copy")
+                if role == "host" and not full:  # inviting is the host's job now
+                    qr = _on_first_screen(page, "img.qr")
+                    assert qr["bottom"] <= bar["top"]
+            except AssertionError as exc:
+                raise AssertionError(f"{where}: {exc}") from None
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_the_lobby_on_a_desktop_keeps_everything_on_one_screen(open_page, role):
+    """At 1280x800 the share block (with its QR), the seats and the action are all on the
+    first screen, six seats taken or not."""
+    me = 0 if role == "host" else 1
+    table = ScriptedTable(open_page, preset="standard", seats=6, deal=False, viewport=DESKTOP,
+                          me=me)
+    table.room.update(kind="private", host=0)
+    page = table.page
+    for full in (False, True):
+        table.room["seats"] = _seats(6, me, full)
+        table.send([])
+        page.wait_for_selector(f".seat-row[data-seat='5'][data-kind={'bot' if full else 'empty'}]")
+        _on_first_screen(page, "#btn-start" if role == "host" else "#btn-ready")
+        _on_first_screen(page, "img.qr")
+        _on_first_screen(page, "#btn-copy")
+        _on_first_screen(page, ".seat-row[data-seat='0']")
