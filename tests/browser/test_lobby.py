@@ -172,3 +172,28 @@ def test_the_lobby_on_a_desktop_keeps_everything_on_one_screen(open_page, role):
         _on_first_screen(page, "img.qr")
         _on_first_screen(page, "#btn-copy")
         _on_first_screen(page, ".seat-row[data-seat='0']")
+
+
+def test_a_control_reached_with_tab_is_not_under_the_phone_action_bar(open_page):
+    """The bar at the foot of a phone's screen covers the end of the page: every button
+    and field of the lobby reached with Tab scrolls clear of it."""
+    table = ScriptedTable(open_page, preset="standard", seats=6, deal=False,
+                          viewport=PHONES["360x640"])
+    table.room.update(kind="private", host=0, seats=_seats(6, 0, full=False))
+    table.send([])
+    page = table.page
+    page.wait_for_selector(".seat-row[data-seat='5'][data-kind=empty]")
+    page.focus("#lang-select")
+    seen = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        name, touched = page.evaluate("""() => {
+          const a = document.activeElement, r = a.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return [a.id || a.dataset.focusKey, !!hit && a.contains(hit)];
+        }""")
+        if name == "btn-leave":
+            break
+        seen.append(name)
+        assert touched, f"{name} is under the action bar"
+    assert "add-bot:5" in seen and "btn-start" in seen, seen
