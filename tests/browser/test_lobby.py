@@ -197,3 +197,44 @@ def test_a_control_reached_with_tab_is_not_under_the_phone_action_bar(open_page)
         seen.append(name)
         assert touched, f"{name} is under the action bar"
     assert "add-bot:5" in seen and "btn-start" in seen, seen
+
+
+def test_the_name_being_typed_keeps_its_field_when_the_join_screen_is_drawn_again(open_page, server):
+    """The join form shows as soon as the room is known; the list of games may come a
+    moment later and draw the screen again. The name field keeps the keyboard: the rest of
+    the name goes into it, not nowhere (the guest would join as "Player")."""
+    import httpx
+
+    code = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana"}).json()["code"]
+    held = []
+    page = open_page(path="/favicon.svg")
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(f"/r/{code}")
+    page.wait_for_selector("#join-name")
+    page.click("#join-name")
+    page.keyboard.type("El")
+    assert held, "the games were held back"
+    held[0].continue_()
+    page.wait_for_function("() => window.__cc.games !== null && window.__cc.games !== undefined")
+    page.keyboard.type("i")
+    assert page.input_value("#join-name") == "Eli"
+
+
+@pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])
+def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
+    """Someone joins or gets ready while the host is on the invite link (selected, to copy
+    it by hand) or on Leave room: the lobby is drawn again and the focus stays there."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, deal=False)
+    table.room.update(kind="private", host=0, seats=_seats(3, 0, full=False))
+    table.send([])
+    page = table.page
+    page.wait_for_selector(".seat-row[data-seat='2'][data-kind=empty]")
+    page.focus(selector)
+    table.room["seats"] = _seats(3, 0, full=True)
+    table.send([])
+    page.wait_for_selector(".seat-row[data-seat='2'][data-kind=human]")
+    assert page.evaluate("document.activeElement.id") == selector[1:]
+    if selector == "#invite-link":  # still selected, ready to copy
+        assert page.evaluate("getSelection().toString() || (e => e.value.slice("
+                             "e.selectionStart, e.selectionEnd))(document.activeElement)"
+                             ).endswith("/r/SCRIPT")

@@ -182,6 +182,7 @@ export function renderRoom(ctx, act) {
     readOnly: true,
     value: inviteUrl,
     "aria-label": t("room.inviteLink"),
+    dataset: { focusKey: "room:link" }, // drawn again (someone joins): still focused, selected
     onfocus: (e) => e.target.select(),
   });
   const start = isHost
@@ -260,7 +261,7 @@ export function renderRoom(ctx, act) {
           "div.row.room-leave",
           h(
             "button.btn.ghost#btn-leave",
-            { type: "button", onclick: () => act.leave() },
+            { type: "button", dataset: { focusKey: "room:leave" }, onclick: () => act.leave() },
             t("room.leave"),
           ),
         ),
@@ -277,6 +278,9 @@ export function renderJoin(ctx, act) {
     maxlength: "20",
     autocomplete: "nickname",
     placeholder: t("home.defaultName"), // the name used when the field is left empty
+    // the screen is drawn again when the games' list comes after the form: the name being
+    // typed keeps the keyboard
+    dataset: { focusKey: "join:name" },
     oninput: (e) => act.setName(e.target.value),
   });
   const full = room && room.seats.every((s) => s.kind !== "empty");
