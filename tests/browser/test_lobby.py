@@ -66,3 +66,175 @@ def test_a_lobby_message_does_not_stand_over_the_table(open_page):
     table.deal()
     page.wait_for_selector(".table-screen")
     assert not toast.is_visible(), toast.inner_text()
+
+
+# ------------------------------------------------------------ the lobby's first screen
+
+PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
+LOCALES = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
+
+# Where a box is on the screen as the page opens (not scrolled), and whether the element is
+# what a finger at its middle would touch (not under the action bar or anything else).
+_BOX = """sel => {
+  const el = document.querySelector(sel);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          touched: !!hit && el.contains(hit), height: innerHeight, width: innerWidth,
+          scrollY: scrollY, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def _seat(i: int, kind: str, name: str | None = None, ready: bool = False) -> dict:
+    seat = {"seat": i, "kind": kind, "name": name, "connected": kind != "empty",
+            "ready": ready, "substitute": False, "away_since": None}
+    if kind == "bot":
+        seat.update(name="Computer", label="Computer", level="easy", ready=True)
+    return seat
+
+
+def _seats(n: int, me: int, full: bool) -> list[dict]:
+    """The host (seat 0, ready), me, and the rest empty or (full) guests and computers."""
+    out = []
+    for i in range(n):
+        if i == 0:
+            out.append(_seat(0, "human", "Ana", ready=True))
+        elif i == me:
+            out.append(_seat(i, "human", "Bo"))
+        elif full:
+            out.append(_seat(i, "bot") if i % 2 else _seat(i, "human", f"Guest {i}"))
+        else:
+            out.append(_seat(i, "empty"))
+    return out
+
+
+def _on_first_screen(page, selector: str) -> dict:
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.evaluate(_BOX, selector)
+    assert box["scrollY"] == 0
+    assert box["scrollWidth"] <= box["width"], f"the page scrolls sideways: {box}"
+    assert 0 <= box["top"] and box["bottom"] <= box["height"], f"{selector} below the fold: {box}"
+    assert 0 <= box["left"] and box["right"] <= box["width"], f"{selector} cut at the side: {box}"
+    assert box["touched"], f"{selector} is covered: {box}"
+    return box
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("role", ["host", "guest"])
+@pytest.mark.parametrize("size", PHONES)
+def test_the_lobby_action_is_on_a_phone_first_screen(open_page, size, role, lang):
+    """Start (the host) and I'm ready (a guest) are on the first screen of a phone, where
+    the thumb is, with 2 to 6 seats, empty or taken, in every language; nothing makes the
+    page scroll sideways. A host with seats to fill also has the code, the link and the QR
+    on that screen, clear of the action bar; once every seat is taken the code and the
+    link stay on it."""
+    me = 0 if role == "host" else 1
+    action = "#btn-start" if role == "host" else "#btn-ready"
+    table = ScriptedTable(open_page, preset="standard", seats=2, deal=False,
+                          viewport=PHONES[size], locale=LOCALES[lang], me=me)
+    table.room.update(kind="private", host=0)
+    page = table.page
+    for n in range(2, 7):
+        for full in (False, True):
+            table.room["settings"]["seats"] = n
+            table.room["seats"] = seats = _seats(n, me, full)
+            table.send([])
+            empty = sum(s["kind"] == "empty" for s in seats)
+            page.wait_for_function(
+                f"() => document.querySelectorAll('.seat-row').length === {n}"
+                f" && document.querySelectorAll('.seat-row[data-kind=empty]').length === {empty}")
+            where = f"{size} {lang} {role}, {n} seats{' taken' if full else ''}"
+            try:
+                bar = _on_first_screen(page, action)
+                _on_first_screen(page, "#room-code")
+                _on_first_screen(page, "#btn-copy")
+                if role == "host" and not full:  # inviting is the host's job now
+                    qr = _on_first_screen(page, "img.qr")
+                    assert qr["bottom"] <= bar["top"]
+            except AssertionError as exc:
+                raise AssertionError(f"{where}: {exc}") from None
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_the_lobby_on_a_desktop_keeps_everything_on_one_screen(open_page, role):
+    """At 1280x800 the share block (with its QR), the seats and the action are all on the
+    first screen, six seats taken or not."""
+    me = 0 if role == "host" else 1
+    table = ScriptedTable(open_page, preset="standard", seats=6, deal=False, viewport=DESKTOP,
+                          me=me)
+    table.room.update(kind="private", host=0)
+    page = table.page
+    for full in (False, True):
+        table.room["seats"] = _seats(6, me, full)
+        table.send([])
+        page.wait_for_selector(f".seat-row[data-seat='5'][data-kind={'bot' if full else 'empty'}]")
+        _on_first_screen(page, "#btn-start" if role == "host" else "#btn-ready")
+        _on_first_screen(page, "img.qr")
+        _on_first_screen(page, "#btn-copy")
+        _on_first_screen(page, ".seat-row[data-seat='0']")
+
+
+def test_a_control_reached_with_tab_is_not_under_the_phone_action_bar(open_page):
+    """The bar at the foot of a phone's screen covers the end of the page: every button
+    and field of the lobby reached with Tab scrolls clear of it."""
+    table = ScriptedTable(open_page, preset="standard", seats=6, deal=False,
+                          viewport=PHONES["360x640"])
+    table.room.update(kind="private", host=0, seats=_seats(6, 0, full=False))
+    table.send([])
+    page = table.page
+    page.wait_for_selector(".seat-row[data-seat='5'][data-kind=empty]")
+    page.focus("#lang-select")
+    seen = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        name, touched = page.evaluate("""() => {
+          const a = document.activeElement, r = a.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return [a.id || a.dataset.focusKey, !!hit && a.contains(hit)];
+        }""")
+        if name == "btn-leave":
+            break
+        seen.append(name)
+        assert touched, f"{name} is under the action bar"
+    assert "add-bot:5" in seen and "btn-start" in seen, seen
+
+
+def test_the_name_being_typed_keeps_its_field_when_the_join_screen_is_drawn_again(open_page, server):
+    """The join form shows as soon as the room is known; the list of games may come a
+    moment later and draw the screen again. The name field keeps the keyboard: the rest of
+    the name goes into it, not nowhere (the guest would join as "Player")."""
+    import httpx
+
+    code = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana"}).json()["code"]
+    held = []
+    page = open_page(path="/favicon.svg")
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(f"/r/{code}")
+    page.wait_for_selector("#join-name")
+    page.click("#join-name")
+    page.keyboard.type("El")
+    assert held, "the games were held back"
+    held[0].continue_()
+    page.wait_for_function("() => window.__cc.games !== null && window.__cc.games !== undefined")
+    page.keyboard.type("i")
+    assert page.input_value("#join-name") == "Eli"
+
+
+@pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])
+def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
+    """Someone joins or gets ready while the host is on the invite link (selected, to copy
+    it by hand) or on Leave room: the lobby is drawn again and the focus stays there."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, deal=False)
+    table.room.update(kind="private", host=0, seats=_seats(3, 0, full=False))
+    table.send([])
+    page = table.page
+    page.wait_for_selector(".seat-row[data-seat='2'][data-kind=empty]")
+    page.focus(selector)
+    table.room["seats"] = _seats(3, 0, full=True)
+    table.send([])
+    page.wait_for_selector(".seat-row[data-seat='2'][data-kind=human]")
+    assert page.evaluate("document.activeElement.id") == selector[1:]
+    if selector == "#invite-link":  # still selected, ready to copy
+        assert page.evaluate("getSelection().toString() || (e => e.value.slice("
+                             "e.selectionStart, e.selectionEnd))(document.activeElement)"
+                             ).endswith("/r/SCRIPT")

@@ -182,6 +182,7 @@ export function renderRoom(ctx, act) {
     readOnly: true,
     value: inviteUrl,
     "aria-label": t("room.inviteLink"),
+    dataset: { focusKey: "room:link" }, // drawn again (someone joins): still focused, selected
     onfocus: (e) => e.target.select(),
   });
   const start = isHost
@@ -206,19 +207,24 @@ export function renderRoom(ctx, act) {
         },
         mine.ready ? t("room.imReady") : t("room.markReady"),
       );
+  // What comes first on a phone: a host with seats to fill needs the code, the link and
+  // the QR; a guest, or a host whose seats are all taken, needs the seats (the QR folds
+  // away). Start / I'm ready is in the action bar, which stays at the foot of a phone's
+  // screen whatever the length of the page (css: .room-action).
+  const shareFirst = isHost && empty > 0;
   return [
     h(
-      "div.page.room",
+      `div.page.room${shareFirst ? ".share-first" : ""}`,
       h(
-        "section.panel",
-        { "aria-labelledby": "room-title", style: "margin-bottom:14px" },
+        "section.panel.room-share",
+        { "aria-labelledby": "room-title" },
         h(
           "div.room-head",
           h(
             "div",
-            h("h1#room-title", { style: "color:var(--muted);font-size:1rem;margin:0" }, t("room.title")),
+            h("h1#room-title", t("room.title")),
             h("p.room-code#room-code", { "aria-label": t("room.codeSpelled", { code: room.code.split("").join(" ") }) }, room.code),
-            h("p.muted.room-game", { style: "margin:4px 0 0" }, roomTitle(room, games)),
+            h("p.muted.room-game", roomTitle(room, games)),
             h(
               "div.invite",
               linkInput,
@@ -233,31 +239,30 @@ export function renderRoom(ctx, act) {
         ),
       ),
       h(
-        "div.grid",
+        "div.room-body",
         h(
-          "section.panel",
+          "section.panel.room-seats",
           { "aria-labelledby": "seats-title" },
           h("h2#seats-title", t("room.players", { n: seats.length - empty, total: seats.length })),
           h("ul.seats", seats.map((_, i) => seatRow(room, i, me, isHost, act))),
         ),
         h(
-          "section.panel",
+          "section.panel.room-settings",
           { "aria-labelledby": "settings-title" },
           h("h2#settings-title", t("room.settings")),
           settingsForm(room, games, isHost, act),
+        ),
+        h(
+          "div.panel.room-action.start-area",
+          start,
+          h("p.status-line#room-status", { role: "status" }, statusText),
+        ),
+        h(
+          "div.row.room-leave",
           h(
-            "div.start-area",
-            start,
-            h("p.status-line#room-status", { role: "status" }, statusText),
-          ),
-          h(
-            "div.row",
-            { style: "margin-top:10px" },
-            h(
-              "button.btn.ghost#btn-leave",
-              { type: "button", style: "color:var(--ink)", onclick: () => act.leave() },
-              t("room.leave"),
-            ),
+            "button.btn.ghost#btn-leave",
+            { type: "button", dataset: { focusKey: "room:leave" }, onclick: () => act.leave() },
+            t("room.leave"),
           ),
         ),
       ),
@@ -273,6 +278,9 @@ export function renderJoin(ctx, act) {
     maxlength: "20",
     autocomplete: "nickname",
     placeholder: t("home.defaultName"), // the name used when the field is left empty
+    // the screen is drawn again when the games' list comes after the form: the name being
+    // typed keeps the keyboard
+    dataset: { focusKey: "join:name" },
     oninput: (e) => act.setName(e.target.value),
   });
   const full = room && room.seats.every((s) => s.kind !== "empty");

@@ -158,11 +158,16 @@ export function initial(name) {
 export const reducedMotion = () =>
   window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// Replace the children of `root` with `nodes`, keeping keyboard focus on the element
-// with the same data-focus-key, and the horizontal scroll of elements with data-keep-scroll.
+// Replace the children of `root` with `nodes`, keeping keyboard focus (and a text field's
+// caret) on the element with the same data-focus-key, and the horizontal scroll of elements with data-keep-scroll.
 export function morph(root, nodes) {
   const active = document.activeElement;
   const focusKey = active && root.contains(active) ? active.dataset.focusKey : null;
+  // a text field being typed in keeps its caret (or selection) in the field drawn anew
+  const caret =
+    focusKey && typeof active.selectionStart === "number"
+      ? [active.selectionStart, active.selectionEnd, active.selectionDirection]
+      : null;
   const scrolls = {};
   for (const el of root.querySelectorAll("[data-keep-scroll]")) {
     scrolls[el.dataset.keepScroll] = el.scrollLeft;
@@ -176,6 +181,15 @@ export function morph(root, nodes) {
     const again =
       root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
       root.querySelector(`[data-focus-fallback="${CSS.escape(focusKey.split(":")[0])}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.selectionStart === "number") {
+        try {
+          again.setSelectionRange(...caret);
+        } catch {
+          // a field whose type has no caret (number, email): left as focus put it
+        }
+      }
+    }
   }
 }
