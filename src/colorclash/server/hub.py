@@ -350,13 +350,16 @@ class Hub:
                 "clock": clock_pub if clock_pub is not None else self.clock_public(room),
                 "log_hash": room.log_hash}
 
-    def broadcast(self, room: Room, events: list[dict[str, Any]]) -> None:
+    def broadcast(self, room: Room, events: list[dict[str, Any]],
+                  first: int | None = None) -> None:
         """Every connected seat gets a ``state`` with its own view, as the room is now;
         computer players get the events. With group commit the states leave once every
         write made so far is durable (a player is never shown an action a crash could
         still lose), in the order of the writes; a write that failed sends nothing (the
-        room is rebuilt from the store and sent afresh)."""
-        messages = self.prepare(room, events)
+        room is rebuilt from the store and sent afresh). The seat ``first`` (the one
+        whose action this is) is sent its state before the others: its player waits for
+        the answer to an action, the others do not."""
+        messages = self.prepare(room, events, first)
         started, self._timing = self._timing, None
         prepared = time.perf_counter() if started is not None else 0.0
 
@@ -419,7 +422,7 @@ class Hub:
         log.warning("slow action in room %s: %.1f ms: %s", room.code, took * ms,
                     "; ".join(parts))
 
-    def prepare(self, room: Room, events: list[dict[str, Any]]
+    def prepare(self, room: Room, events: list[dict[str, Any]], first: int | None = None
                 ) -> list[tuple[Conn, str]]:
         """The ``state`` each connected seat gets for the room as it is now (computer
         players take in the events at once), encoded: made at the moment of the change,
@@ -440,7 +443,10 @@ class Hub:
         head = shared[:-1] + ',"view":'
         shows_game = self._shows_game(room)
         out = []
-        for seat, conn in list(room.conns.items()):
+        conns = list(room.conns.items())
+        if first is not None and first in room.conns:
+            conns.sort(key=lambda item: item[0] != first)  # (stable: the rest in order)
+        for seat, conn in conns:
             view = room.game.view(seat) if shows_game else None
             if view is not None:
                 view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])

@@ -187,7 +187,7 @@ class Table:
             room.unacked_seats.add(seat)
             durable.add_done_callback(lambda f: self._durable(room, f))
         # Each seat's state as of this action, sent once the action is durable.
-        hub.broadcast(room, events)
+        hub.broadcast(room, events, first=seat)
         if kind == "next":
             self.return_players(room)
         hub.clocks.schedule(room)
