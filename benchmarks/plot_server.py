@@ -35,17 +35,18 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             label = r.get("label") or f"{r.get('store', '?')} ({r.get('pace')})"
             lines[label].append((r["connections"], r["latency_ms"]["p99"]))
-            if "echo" in r:
-                echo[f"echo floor ({r.get('pace')})"].append(
-                    (r["connections"], r["echo"]["latency_ms"]["p99"]))
+            if "echo" in r:  # the floor of the same runs, beside its own line
+                echo[label].append((r["connections"], r["echo"]["latency_ms"]["p99"]))
     fig, ax = plt.subplots(figsize=(10.5, 4.5), dpi=120)
+    colours = {}
     for label, pts in sorted(lines.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        (line,) = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        colours[label] = line.get_color()
     for label, pts in sorted(echo.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="--", marker=".",
-                color="grey", label=label)
+                color=colours[label], alpha=0.7, label=f"echo floor, same runs as {label}")
     ax.set_xlabel("player connections (rooms of 4)")
     ax.set_ylabel("p99 latency (ms)")
     ax.set_yscale("log")
