@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             if "echo" in r:  # the floor of the same runs, beside its own line
                 echo[label].append((r["connections"], r["echo"]["latency_ms"]["p99"]))
     fig, ax = plt.subplots(figsize=(10.5, 4.5), dpi=120)
+    ax.set_prop_cycle(color=plt.get_cmap("tab20").colors)  # more setups than tab10 has colours
     colours = {}
     for label, pts in sorted(lines.items()):
         pts.sort()
