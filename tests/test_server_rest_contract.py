@@ -117,11 +117,16 @@ def test_a_name_of_the_wrong_json_type_is_bad_message(server, path, name):
     assert (status, body["error"]["code"]) == (422, "bad_message"), body
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "Computer", "a\tb"])
-def test_a_text_that_is_not_an_acceptable_name_is_still_bad_name(server, name):
+@pytest.mark.parametrize("name,reason", [
+    ("", "empty"), ("   ", "empty"), ("x" * 21, "too_long"), ("Computer", "computer"),
+    ("a\tb", "invisible"), ("Ana \U0001F469\u200d\U0001F680", "invisible"),
+    ("A\u3164", "unreadable"), ("\u0301Ana", "unreadable")])
+def test_a_text_that_is_not_an_acceptable_name_is_still_bad_name(server, name, reason):
+    """``bad_name``, and its ``reason``: which rule, for the page to say in its words."""
     for path in NAMED:
         status, body, _ = _request(server, "POST", path, json.dumps({"name": name}).encode())
         assert (status, body["error"]["code"]) == (422, "bad_name"), (path, body)
+        assert body["error"]["reason"] == reason, (path, body)
         message = body["error"]["message"]  # written for people, without pydantic's prefix
         assert message.startswith("name: ") and "Value error" not in message, message
     host = _request(server, "POST", "/api/rooms", b'{"name": "Ana"}')[1]

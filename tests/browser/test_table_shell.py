@@ -421,3 +421,19 @@ def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page
     region = page.get_by_role("region", name=TR["history.title"])
     texts_tr = region.locator("li").all_inner_texts()
     assert len(texts_tr) == n and not any("You " in x for x in texts_tr), texts_tr
+
+
+@pytest.mark.parametrize("lang,locale", [("en", "en-US"), ("es", "es-ES")])
+@pytest.mark.parametrize("name,reason", [("Computer", "computer"), ("Ana 👩🏽\u200d🚀", "invisible")])
+def test_a_refused_name_is_told_the_rule_it_broke(open_page, lang, locale, name, reason):
+    """Every refused name read "A name has 1 to 20 characters", also "Computer" and a name
+    with an emoji whose parts are joined by an invisible joiner: the server's error now
+    says which rule (``reason``), and the page words it in its language."""
+    cat = catalog(lang)
+    page = open_page(DESKTOP, locale=locale)
+    page.wait_for_selector("#btn-play-now")
+    page.fill("#player-name", name)
+    page.click("#btn-play-now")
+    page.wait_for_function("(t) => document.body.innerText.includes(t)",
+                           arg=cat[f"error.bad_name.{reason}"], timeout=5000)
+    assert cat["error.bad_name"] not in page.inner_text("body")

@@ -337,14 +337,18 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if not_json:
             return JSONResponse(status_code=400, content={"error": {
                 "code": "bad_json", "message": not_json}})
+        reason = None
         for err in errors[:3]:
             loc = [str(x) for x in err.get("loc", ()) if x != "body"]
             parts.append(f"{'.'.join(loc) or 'body'}: {error_text(err)}")
             if loc == ["name"] and err.get("type") == "value_error":
                 code = "bad_name"  # a text that is not an acceptable name (clean_name);
                 # a name of the wrong JSON type (123, null) stays bad_message
-        return JSONResponse(status_code=422, content={"error": {
-            "code": code, "message": "; ".join(parts) or "invalid request"}})
+                reason = getattr((err.get("ctx") or {}).get("error"), "reason", None)
+        error: dict[str, Any] = {"code": code, "message": "; ".join(parts) or "invalid request"}
+        if reason is not None:
+            error["reason"] = reason  # which rule of a name (protocol.BadName)
+        return JSONResponse(status_code=422, content={"error": error})
 
     # ------------------------------------------------------------------ REST
     @app.get("/healthz", tags=["ops"])

@@ -49,6 +49,18 @@ class ProtocolError(Exception):
         return msg
 
 
+class BadName(ValueError):
+    """A text that is not an acceptable name; ``reason`` says which rule it broke, for
+    the error's ``reason`` field (the browser words each in the page's language):
+    ``empty``, ``too_long``, ``invisible`` (control or format characters: a tab, a line
+    break, the joiner inside some emoji), ``unreadable`` (blank letters, characters drawn
+    many letters wide, stacked accents), ``computer`` (imitates the computer players)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def clean_name(value: str) -> str:
     """A display name: trimmed, 1..20 characters, no control or format characters (a tab
     or a line break is refused, not turned into a space), and nothing that imitates the
@@ -56,19 +68,19 @@ def clean_name(value: str) -> str:
     text = str(value)
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") or ch in "\u2028\u2029":
-            raise ValueError("name contains a control character (tabs and line breaks "
-                             "included)")
+            raise BadName("invisible", "name contains a control or invisible character "
+                          "(tabs, line breaks and the joiners inside some emoji included)")
     name = " ".join(text.split(" ")).strip()
     name = re.sub(r" {2,}", " ", name)
     if not name:
-        raise ValueError("name must not be empty")
+        raise BadName("empty", "name must not be empty")
     if len(name) > NAME_MAX:
-        raise ValueError(f"name must be at most {NAME_MAX} characters")
+        raise BadName("too_long", f"name must be at most {NAME_MAX} characters")
     smeared = hidden_or_smeared(name)
     if smeared:
-        raise ValueError(smeared)
+        raise BadName("unreadable", smeared)
     if imitates_computer(name):
-        raise ValueError("that name is kept for computer players; choose another")
+        raise BadName("computer", "that name is kept for computer players; choose another")
     return name
 
 

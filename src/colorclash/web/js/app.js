@@ -85,13 +85,16 @@ function errorText(err) {
   if (!err) return "";
   if (err.key) return t(err.key);
   const code = err.code;
+  // the rule a name broke, in the page's language ("A name has 1 to 20 characters" said
+  // nothing to someone whose name was refused for an emoji or for "Computer")
+  if (code && err.reason && has(`error.${code}.${err.reason}`)) return t(`error.${code}.${err.reason}`);
   if (code && has(`error.${code}`)) return t(`error.${code}`);
   if (code === "network") return t("error.network");
   return err.message ? err.message : t("error.unknown");
 }
 
 function asError(err) {
-  return { code: err && err.code, message: err && err.message };
+  return { code: err && err.code, message: err && err.message, reason: err && err.reason };
 }
 
 // The moment the table shows: banners belong to it (shell/banners.js).

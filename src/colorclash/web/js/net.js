@@ -3,10 +3,11 @@
 export const PROTOCOL_VERSION = 1;
 
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, reason = null) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.reason = reason; // which rule, where the error has one (bad_name)
   }
 }
 
@@ -29,7 +30,7 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const e = (data && data.error) || (data && data.detail && data.detail.error) || {};
-    throw new ApiError(e.code || `http_${res.status}`, e.message || res.statusText, res.status);
+    throw new ApiError(e.code || `http_${res.status}`, e.message || res.statusText, res.status, e.reason || null);
   }
   return data;
 }
