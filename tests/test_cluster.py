@@ -126,6 +126,16 @@ def _shown(conn) -> dict[int, str]:
     return out
 
 
+def _check_shown(record: dict, conns) -> dict[int, str]:
+    """Nothing the players were shown was lost or changed: the log hash of every state
+    they saw is the record's at that point. Returns what they were shown."""
+    actions = [tuple(x) for x in record["actions"]]
+    shown = {**_shown(conns[0]), **_shown(conns[1])}
+    for seq, h in shown.items():
+        assert log_hash(record["commitment"], actions[:seq]) == h, seq
+    return shown
+
+
 @pytest.mark.asyncio
 async def test_killing_the_owner_again_and_again_loses_no_acknowledged_action(site3):
     urls = site3.urls
@@ -161,11 +171,7 @@ async def test_killing_the_owner_again_and_again_loses_no_acknowledged_action(si
     assert {s["room"]["status"] for s in states} == {"finished"}
     record = await Client(site3.urls[0]).record(code)
     assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
-    actions = [tuple(x) for x in record["actions"]]
-    shown = {**_shown(conns[0]), **_shown(conns[1])}
-    assert len(shown) > 20
-    for seq, h in shown.items():  # nothing a player was shown was lost or changed
-        assert log_hash(record["commitment"], actions[:seq]) == h, seq
+    assert len(_check_shown(record, conns)) > 20
     assert sum(c.reconnects for c in conns) >= 1
     for conn in conns:
         await conn.close()
@@ -285,10 +291,7 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
         assert {s["room"]["status"] for s in states} == {"finished"}
         record = await Client(url).record(code)
         assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
-        actions = [tuple(x) for x in record["actions"]]
-        shown = {**_shown(conns[0]), **_shown(conns[1])}
-        for seq, h in shown.items():
-            assert log_hash(record["commitment"], actions[:seq]) == h
+        _check_shown(record, conns)
         for conn in conns:
             await conn.close()
     finally:
@@ -326,10 +329,7 @@ async def test_a_redis_restart_keeps_every_process_and_its_proxied_players(tmp_p
         assert {s["room"]["status"] for s in states} == {"finished"}
         assert _owner(rs.url, code) == ids[0]  # still the process that made it
         record = await Client(b).record(code)
-        actions = [tuple(x) for x in record["actions"]]
-        shown = {**_shown(conns[0]), **_shown(conns[1])}
-        for seq, h in shown.items():
-            assert log_hash(record["commitment"], actions[:seq]) == h
+        _check_shown(record, conns)
         for conn in conns:
             await conn.close()
     finally:

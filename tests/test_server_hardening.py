@@ -468,6 +468,21 @@ async def test_a_websocket_ping_flood_is_closed_1008_and_costs_no_memory(tmp_pat
         await me.close()
 
 
+async def _open_again_and_again(url: str, times: int) -> list[dict]:
+    """Open a socket ``times`` times, one after the other: each one's first message (a
+    refused one is closed with 1013, which clients retry)."""
+    firsts = []
+    for _ in range(times):
+        async with websockets.connect(url) as ws:
+            first = json.loads(await ws.recv())
+            if first["type"] == "error":
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd.code == 1013
+            firsts.append(first)
+    return firsts
+
+
 @pytest.mark.asyncio
 async def test_a_seat_reopened_in_a_loop_cannot_flood_the_others_with_states(tmp_path):
     """A seat's own token gets in over the address's look-up budget, and every opening and
@@ -483,15 +498,8 @@ async def test_a_seat_reopened_in_a_loop_cannot_flood_the_others_with_states(tmp
         victim = await c.connect(host["code"], host["token"])
         await victim.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "human")
         ws_url = srv.url.replace("http", "ws") + mal["ws"]
-        refused = []
-        for _ in range(15):
-            async with websockets.connect(ws_url) as ws:
-                first = json.loads(await ws.recv())
-                if first["type"] == "error":
-                    refused.append(first["code"])
-                    with pytest.raises(websockets.ConnectionClosed) as closed:
-                        await ws.recv()
-                    assert closed.value.rcvd.code == 1013
+        firsts = await _open_again_and_again(ws_url, 15)
+        refused = [m["code"] for m in firsts if m["type"] == "error"]
         assert refused == ["rate_limited"] * 10  # the burst of 5 got in, then none
         states = 0
         try:
@@ -519,18 +527,11 @@ async def test_a_quick_match_ticket_reopened_in_a_loop_cannot_flood_the_queues(t
         other = await c.quick_match(game="coloretto")
         async with websockets.connect(base + bystander["ws"]) as by:
             assert json.loads(await by.recv())["type"] == "queue"
-            refused = []
-            for _ in range(12):
-                async with websockets.connect(base + other["ws"]) as ws:
-                    first = json.loads(await ws.recv())
-                    if first["type"] == "error":
-                        refused.append(first["code"])
-                        with pytest.raises(websockets.ConnectionClosed) as closed:
-                            await ws.recv()
-                        assert closed.value.rcvd.code == 1013
-                    else:
-                        assert first["type"] == "queue" and first["waiting"] == 1
+            firsts = await _open_again_and_again(base + other["ws"], 12)
+            refused = [m["code"] for m in firsts if m["type"] == "error"]
             assert refused == ["rate_limited"] * 7
+            assert all(m["type"] == "queue" and m["waiting"] == 1
+                       for m in firsts if m["type"] != "error")
             with pytest.raises(TimeoutError):  # nothing changed in the bystander's queue
                 await asyncio.wait_for(by.recv(), 0.5)
             async with websockets.connect(base + bystander["ws"]) as tab:  # a second tab

@@ -485,6 +485,18 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         await ws.send_json(exc.to_message())
         await ws.close(close_code)
 
+    async def opened_too_often(ws: WebSocket, key: str, what: str) -> bool:
+        """Take one socket opening of ``key`` (a seat or a ticket: each opening and close
+        tells the others a new state or count); refuse the socket past the budget."""
+        try:
+            limits_now().take("reconnect", key)
+        except ProtocolError as exc:
+            await refuse(ws, ProtocolError(
+                "rate_limited", f"this {what} was opened too often; try again in "
+                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+            return True
+        return False
+
     def make_conn(ws: WebSocket) -> Conn:
         extensions = ws.scope.get("extensions") or {}
         return Conn(ws.send_text, lambda code, reason: ws.close(code, reason),
@@ -558,12 +570,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             except ProtocolError as exc:
                 await refuse(ws, exc, 4404)
                 return
-        try:  # each opening and close tells the others of its queue a new count
-            limits_now().take("reconnect", f"quick-match/{hash_token(ticket)[:32]}")
-        except ProtocolError as exc:
-            await refuse(ws, ProtocolError(
-                "rate_limited", "this ticket was opened too often; try again in "
-                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+        if await opened_too_often(ws, f"quick-match/{hash_token(ticket)[:32]}", "ticket"):
             return
         await ws.accept()
         conn = make_conn(ws)
@@ -639,14 +646,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                        4401)
             return
         token_hash = hash_token(token)
-        try:
-            # A seat's own socket, opened and closed in a loop, sent every other player
-            # of the room two states each time (1,400 a second from one client).
-            limits_now().take("reconnect", f"{room.code}/{token_hash[:32]}")
-        except ProtocolError as exc:
-            await refuse(ws, ProtocolError(
-                "rate_limited", "this seat was opened too often; try again in "
-                f"{exc.retry_after} s", retry_after=exc.retry_after), 1013)
+        # A seat's own socket, opened and closed in a loop, sent every other player of
+        # the room two states each time (1,400 a second from one client).
+        if await opened_too_often(ws, f"{room.code}/{token_hash[:32]}", "seat"):
             return
         await ws.accept()
         if owner is None and not h.holds_seat(room, seat, token_hash):
