@@ -469,6 +469,32 @@ def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, loc
     shot(page, f"rainbow-name-{viewport['width']}-{locale}")
 
 
+def test_a_name_fitted_before_the_styles_arrived_is_fitted_again(open_page, server):
+    """A table drawn before Rainbow's stylesheet had arrived was fitted to the unstyled
+    page and kept "B… 2" in a 560 px panel (a loaded machine, Turkish): the page fits the
+    table again when a game's styles apply. Here the stylesheet is held back until the
+    table is on screen."""
+    ticket = _post(server, "/api/practice", {"game": "rainbow", "name": "Ana", "level": "random"})
+    page = open_page(DESKTOP, locale="tr-TR", path="/favicon.svg")
+    held = []
+    page.context.route("**/css/games/rainbow.css", lambda route: held.append(route))
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"cc.seat.{ticket['code']}",
+                   json.dumps({"token": ticket["token"], "seat": ticket["seat"], "ws": None})])
+    page.goto(f"/r/{ticket['code']}", wait_until="commit")
+    page.wait_for_selector(".rb-opp .name")
+    assert held, "the stylesheet was not held back: the test proves nothing"
+    early = page.locator(".rb-opp .name").text_content()
+    for route in held:
+        route.continue_()
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.rb-opp .name'))"
+                           ".textOverflow === 'ellipsis'")
+    page.wait_for_function("() => !document.querySelector('.rb-opp .name').textContent.includes('…')",
+                           timeout=3000)
+    name = page.locator(".rb-opp .name").text_content()
+    assert re.fullmatch(r"\S+\u00a0\d+", name), (early, name)
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_the_turns_counter_numbers_the_card_to_play(open_page, lang):
     """"Card 0 of 3" before the first card read like an error: the counter numbers the card

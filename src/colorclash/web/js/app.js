@@ -916,7 +916,13 @@ async function boot() {
   langSelect.value = getLang();
   for (const game of Object.values(GAMES)) {
     if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
-      document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
+      // A table drawn before its game's styles arrive was fitted to the unstyled page
+      // (a Rainbow opponent read "B… 2" in a 560 px panel): fitted again once they apply.
+      const link = h("link", { rel: "stylesheet", href: game.styles });
+      link.addEventListener("load", () => {
+        if (state.screen === "table") fitTable(main);
+      });
+      document.head.append(link);
     }
   }
   loadGames();
