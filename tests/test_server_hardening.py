@@ -12,6 +12,7 @@ import http.client
 import io
 import json
 import logging
+import re
 import socket
 import time
 import urllib.request
@@ -536,6 +537,59 @@ async def test_a_quick_match_ticket_reopened_in_a_loop_cannot_flood_the_queues(t
                 await asyncio.wait_for(by.recv(), 0.5)
             async with websockets.connect(base + bystander["ws"]) as tab:  # a second tab
                 assert json.loads(await tab.recv())["waiting"] == 1  # is told at once
+
+
+@pytest.mark.asyncio
+async def test_lobby_changes_have_a_budget_per_seat_and_a_change_that_changes_nothing_is_free(
+        tmp_path):
+    """Each lobby change (ready, settings, computer players) is stored and sent to every
+    seat, and the connection's own limit let a player toggle ``ready`` 20 times a second:
+    from one address a few hundred seats filled a process. Each seat now has a budget of
+    changes (over it: ``rate_limited``, the room unchanged, the others told nothing), and
+    saying ``ready`` again when ready costs no write and no state."""
+    settings = Settings(limit_lobby_burst=5, limit_lobby_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana", seats=4)
+        mal = await c.join(host["code"], "Mal")
+        victim = await c.connect(host["code"], host["token"])
+        bad = await c.connect(host["code"], mal["token"])
+        await victim.wait_state(lambda s: s["room"]["seats"][1]["connected"])
+        writes = _healthz(srv.url)["store_writes"]["writes"]
+
+        await bad.send("ready", ready=True)
+        await victim.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await bad.send("ready", ready=True)  # the same again: nothing changes
+        with pytest.raises(TimeoutError):
+            await victim.recv(timeout=0.5)
+
+        for i in range(20):
+            await bad.send("ready", ready=i % 2 == 0)
+        answers = []
+        while len([m for m in answers if m["type"] == "error"]) < 17:
+            answers.append(await bad.recv(timeout=5))
+        refusals = [m for m in answers if m["type"] == "error"]
+        assert {(m["code"], m["ref"]) for m in refusals} == {("rate_limited", "ready")}
+        assert re.search(r"too many changes .* try again in \d+ s", refusals[0]["message"])
+        # the burst of 5: the first "ready", the same again (it costs a change, and
+        # changes nothing), and the first 3 of the loop: ready again (nothing), not
+        # ready, ready; the other 17 refused
+        states = []
+        try:
+            while True:
+                m = await victim.recv(timeout=0.5)
+                if m["type"] == "state":
+                    states.append(m)
+        except TimeoutError:
+            pass
+        assert [s["room"]["seats"][1]["ready"] for s in states] == [False, True]
+        assert _healthz(srv.url)["store_writes"]["writes"] - writes == 3
+
+        # another seat's budget is its own: the host still changes the room
+        await victim.send("add_bot", seat=2, level="easy")
+        await victim.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
+        await bad.close()
+        await victim.close()
 
 
 # ------------------------------------------------------------------ 4. secrets in logs

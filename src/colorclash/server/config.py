@@ -91,6 +91,10 @@ class Settings:
     limit_queue_per_min: float = 10.0
     limit_reconnect_burst: int = 20     # sockets opened on one seat (its own token)
     limit_reconnect_per_min: float = 20.0
+    # -- changes each seat may make to its room (ready, settings, computer players,
+    # removals): each one is stored and sent to every seat (Hub.handle) --
+    limit_lobby_burst: int = 20
+    limit_lobby_per_min: float = 60.0
 
     # Short clocks a game asks for by kind (``game.timer()``), overridable here by name.
     SHORT_CLOCKS = {"window": "call_window", "drawn": "drawn_choice"}
@@ -143,7 +147,7 @@ class Settings:
                  "limit_create_burst", "limit_create_per_min", "limit_join_burst",
                  "limit_join_per_min", "limit_lookup_burst", "limit_lookup_per_min",
                  "limit_queue_burst", "limit_queue_per_min", "limit_reconnect_burst",
-                 "limit_reconnect_per_min")
+                 "limit_reconnect_per_min", "limit_lobby_burst", "limit_lobby_per_min")
 
     def _check_env(self, given: set[str]) -> None:
         """What each value means together with the others (the values one by one are

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -520,12 +521,37 @@ class Hub:
         self.broadcast(room, [])
         self.clocks.schedule(room)
 
+    #: messages that change the room for everyone: each is stored and sent to every seat
+    CHANGES = frozenset(("ready", "settings", "add_bot", "remove_bot", "remove_player"))
+
+    def _take_change(self, room: Room, seat: int, kind: str) -> None:
+        """Spend one of the seat's lobby changes, or refuse the message (``rate_limited``).
+
+        The rate limit of a connection (20 messages a second) let one player toggle
+        ``ready`` 20 times a second, each toggle a write and a state for every seat of the
+        room: from one address, a few hundred seats doing it filled a process. A person
+        makes a few changes at a time (``limit_lobby_burst``) and about one a second after
+        that (``limit_lobby_per_min``). Kept in memory only: a restart gives it back."""
+        burst = float(self.settings.limit_lobby_burst)
+        rate = self.settings.limit_lobby_per_min / 60.0
+        now = time.monotonic()
+        tokens, then = room.change_budget.get(seat, (burst, now))
+        tokens = min(burst, tokens + (now - then) * rate)
+        if tokens < 1:
+            wait = math.ceil((1 - tokens) / rate)
+            raise ProtocolError("rate_limited", "too many changes to the room in a short "
+                                f"time; this one was ignored: try again in {wait} s",
+                                ref=kind, retry_after=wait)
+        room.change_budget[seat] = (tokens - 1, now)
+
     def handle(self, room: Room, seat: int, msg: Any) -> None:
         """Run one validated client message for ``seat``; raise ProtocolError to refuse."""
         if not 0 <= seat < len(room.seats) or room.seats[seat].kind != "human":
             # (a socket left attached to a seat freed under it must never act for it)
             raise ProtocolError("bad_token", "this seat is no longer yours")
         t = msg.type
+        if t in self.CHANGES:
+            self._take_change(room, seat, t)
         if t == "action":
             self._timing = self.frame_at if self.frame_at is not None else time.perf_counter()
             try:

@@ -138,7 +138,10 @@ class Lobby:
                                 "starts", ref=what)
 
     def ready(self, room: Room, seat: int, ready: bool) -> None:
-        room.seats[seat].ready = ready or room.host == seat
+        ready = ready or room.host == seat
+        if room.seats[seat].ready == ready:
+            return  # nothing changes: nothing to store or tell (a page sending it twice)
+        room.seats[seat].ready = ready
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 

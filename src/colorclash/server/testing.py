@@ -20,7 +20,7 @@ from colorclash.server.config import Settings
 #: from 127.0.0.1 and make far more rooms than any one person.
 LIFTED_LIMITS: dict[str, Any] = {
     **{f"limit_{kind}_{part}": 10**9
-       for kind in ("create", "join", "lookup", "queue", "reconnect")
+       for kind in ("create", "join", "lookup", "queue", "reconnect", "lobby")
        for part in ("burst", "per_min")},
     # every test player comes from 127.0.0.1: let them meet at one Quick Match table
     "quick_match_distinct_addresses": False,
