@@ -93,8 +93,8 @@ class Settings:
     limit_reconnect_per_min: float = 20.0
     # -- changes each seat may make to its room (ready, settings, computer players,
     # removals): each one is stored and sent to every seat (Hub.handle) --
-    limit_lobby_burst: int = 20
-    limit_lobby_per_min: float = 60.0
+    limit_lobby_burst: int = 30         # (a host going through a select's choices with
+    limit_lobby_per_min: float = 120.0  # the arrow keys changes the room at each one)
 
     # Short clocks a game asks for by kind (``game.timer()``), overridable here by name.
     SHORT_CLOCKS = {"window": "call_window", "drawn": "drawn_choice"}

@@ -530,8 +530,9 @@ class Hub:
         The rate limit of a connection (20 messages a second) let one player toggle
         ``ready`` 20 times a second, each toggle a write and a state for every seat of the
         room: from one address, a few hundred seats doing it filled a process. A person
-        makes a few changes at a time (``limit_lobby_burst``) and about one a second after
-        that (``limit_lobby_per_min``). Kept in memory only: a restart gives it back."""
+        makes a few changes at a time (``limit_lobby_burst``, 30: a host may go through a
+        menu's choices with the arrow keys, one change each) and a few a second at most
+        after that (``limit_lobby_per_min``, 120). Kept in memory only: a restart gives it back."""
         burst = float(self.settings.limit_lobby_burst)
         rate = self.settings.limit_lobby_per_min / 60.0
         now = time.monotonic()
