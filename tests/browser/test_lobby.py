@@ -220,6 +220,29 @@ def test_the_name_being_typed_keeps_its_field_when_the_join_screen_is_drawn_agai
     assert page.input_value("#join-name") == "Eli"
 
 
+def test_a_refused_change_leaves_the_menu_showing_the_rooms_setting(open_page):
+    """A host's change the server refuses (too many changes in a short time, or seats
+    that are taken) changed nothing: the menu shows the room's setting again, not the
+    refused choice, and the host is told why."""
+    table = ScriptedTable(open_page, preset="standard", seats=4, deal=False, answer=False)
+    table.room.update(kind="private", host=0)
+    table.send([])
+    page = table.page
+    page.wait_for_selector("#set-preset")
+    page.select_option("#set-preset", "siege")
+    for _ in range(100):  # (the page's message reaches the script's socket)
+        if table.sent and table.sent[-1].get("type") == "settings":
+            break
+        page.wait_for_timeout(20)
+    assert table.sent[-1] == {"v": 1, "type": "settings", "settings": {"preset": "siege"}}
+    assert page.input_value("#set-preset") == "siege"  # (the server has not answered)
+    table._push({"type": "error", "code": "rate_limited", "ref": "settings",
+                 "message": "too many changes to the room in a short time; this one was "
+                            "ignored: try again in 1 s"})
+    page.wait_for_function("() => document.querySelector('#set-preset').value === 'standard'")
+    assert page.locator(".toast").first.inner_text().strip() == EN["error.rate_limited"]
+
+
 @pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])
 def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
     """Someone joins or gets ready while the host is on the invite link (selected, to copy

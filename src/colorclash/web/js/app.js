@@ -485,7 +485,9 @@ function handleMessage(msg) {
     const err = asError(msg);
     toast(() => errorText(err));
     announce(errorText(err), { urgent: true });
-    if (state.screen === "table") render();
+    // (in the lobby: a refused change, such as a preset, leaves its menu showing the
+    // room's setting again, not the choice that was refused)
+    if (state.screen === "table" || state.screen === "room") render();
     return;
   }
   if (msg.type !== "state") return;
