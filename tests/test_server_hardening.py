@@ -588,7 +588,15 @@ async def test_lobby_changes_have_a_budget_per_seat_and_a_change_that_changes_no
         # another seat's budget is its own: the host still changes the room
         await victim.send("add_bot", seat=2, level="easy")
         await victim.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
+        # and a new person on the seat Mal spent it on starts with a whole budget
         await bad.close()
+        await victim.send("remove_player", seat=1)
+        await victim.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "empty")
+        new = await c.join(host["code"], "Eli", seat=1)
+        newcomer = await c.connect(host["code"], new["token"])
+        await newcomer.send("ready", ready=True)
+        await victim.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await newcomer.close()
         await victim.close()
 
 
