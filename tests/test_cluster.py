@@ -87,6 +87,20 @@ async def _play(conns, seed=0, timeout=120, pace=0.0):
                                   zip(conns, bots, strict=True)))
 
 
+async def _two_seats_started(host_url: str, guest_url: str, **room) -> tuple[str, list]:
+    """Ana's 2-seat room made on ``host_url``, Bo joined on ``guest_url``, each one's socket
+    on that address (recording what it is shown), Bo ready and the match started."""
+    t = await Client(host_url).create_room("Ana", preset="standard", seats=2, **room)
+    code = t["code"]
+    g = await Client(guest_url).join(code, "Bo")
+    conns = [await Client(host_url).connect(code, t["token"], record=True),
+             await Client(guest_url).connect(code, g["token"], record=True)]
+    await conns[1].send("ready")
+    await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    await conns[0].send("start")
+    return code, conns
+
+
 @pytest.mark.asyncio
 async def test_a_room_played_from_three_processes(site3):
     a, b, c = site3.urls
@@ -274,14 +288,7 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
     site = Site(rs.url, 1)
     try:
         url = site.urls[0]
-        t = await Client(url).create_room("Ana", preset="standard", seats=2, match="3")
-        code = t["code"]
-        g = await Client(url).join(code, "Bo")
-        conns = [await Client(url).connect(code, t["token"], record=True),
-                 await Client(url).connect(code, g["token"], record=True)]
-        await conns[1].send("ready")
-        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await conns[0].send("start")
+        code, conns = await _two_seats_started(url, url, match="3")
         play = asyncio.ensure_future(_play(conns, timeout=120, pace=0.05))
         await asyncio.sleep(2.0)
         rs.stop(kill=True)  # Redis dies; its AOF (appendfsync always) has every write
@@ -312,14 +319,7 @@ async def test_a_redis_restart_keeps_every_process_and_its_proxied_players(tmp_p
     try:
         a, b = site.urls
         ids = [_health(u)["process"] for u in site.urls]
-        t = await Client(a).create_room("Ana", preset="standard", seats=2, match="3")
-        code = t["code"]
-        g = await Client(b).join(code, "Bo")
-        conns = [await Client(a).connect(code, t["token"], record=True),
-                 await Client(b).connect(code, g["token"], record=True)]  # proxied to a
-        await conns[1].send("ready")
-        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await conns[0].send("start")
+        code, conns = await _two_seats_started(a, b, match="3")  # Bo proxied to a
         play = asyncio.ensure_future(_play(conns, timeout=60, pace=0.05))
         await asyncio.sleep(1.5)
         rs.stop(kill=True)
@@ -349,14 +349,7 @@ async def test_a_short_redis_restart_loses_no_message_between_the_processes(tmp_
     site = Site(rs.url, 2)
     try:
         a, b = site.urls
-        t = await Client(a).create_room("Ana", preset="standard", seats=2, clock=90)
-        code = t["code"]
-        g = await Client(b).join(code, "Bo")
-        conns = [await Client(a).connect(code, t["token"], record=True),
-                 await Client(b).connect(code, g["token"], record=True)]  # proxied to a
-        await conns[1].send("ready")
-        await conns[0].wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await conns[0].send("start")
+        code, conns = await _two_seats_started(a, b, clock=90)  # Bo proxied to a
         # A lost message stalls the game until the 90 s turn clock runs out; the game
         # itself takes 10 to 40 s (its length is the deal's; more on a loaded machine).
         play = asyncio.ensure_future(_play(conns, timeout=80, pace=0.3))

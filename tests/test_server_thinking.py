@@ -13,21 +13,30 @@ import pytest
 
 pytestmark = pytest.mark.timeout(60)
 
-OWNER = textwrap.dedent("""
-    import asyncio, sys, time
-    from colorclash.bots import make_bot
-    from colorclash.engine import new_game
-    from colorclash.server.thinking import ThinkingPool
+# A server's pool of ``{workers}`` workers, after a first search; ``then`` runs next.
+SCRIPT = """
+import asyncio, os, signal, time
+from colorclash.bots import make_bot
+from colorclash.engine import new_game
+from colorclash.server.thinking import ThinkingPool
 
-    async def main():
-        pool = ThinkingPool(2)
-        g = new_game("color-clash", preset="standard", seats=2, seed=1)
-        seat = g.to_act[0]
-        await pool.think(make_bot("easy"), g.view(seat), [])
-        print(*pool._pool._processes, flush=True)   # the worker pids
-        time.sleep(600)
+async def main():
+    pool = ThinkingPool({workers})
+    g = new_game("color-clash", preset="standard", seats=2, seed=1)
+    seat = g.to_act[0]
+    await pool.think(make_bot("easy"), g.view(seat), [])
+{then}
+asyncio.run(main())
+"""
 
-    asyncio.run(main())
+
+def _script(workers: int, then: str) -> str:
+    return SCRIPT.format(workers=workers, then=textwrap.indent(textwrap.dedent(then), "    "))
+
+
+OWNER = _script(2, """
+    print(*pool._pool._processes, flush=True)   # the worker pids
+    time.sleep(600)
 """)
 
 
@@ -59,25 +68,13 @@ def test_workers_end_when_their_server_is_killed():
 def test_a_worker_ignores_ctrl_c():
     """Ctrl-C reaches every process of the terminal's group: a worker neither dies of it
     nor prints a KeyboardInterrupt traceback (the server stops its workers itself)."""
-    script = textwrap.dedent("""
-        import asyncio, os, signal, time
-        from colorclash.bots import make_bot
-        from colorclash.engine import new_game
-        from colorclash.server.thinking import ThinkingPool
-
-        async def main():
-            pool = ThinkingPool(1)
-            g = new_game("color-clash", preset="standard", seats=2, seed=1)
-            seat = g.to_act[0]
-            await pool.think(make_bot("easy"), g.view(seat), [])
-            (pid,) = pool._pool._processes
-            os.kill(pid, signal.SIGINT)
-            time.sleep(0.5)
-            action, _ = await pool.think(make_bot("easy"), g.view(seat), [])
-            print("still thinking:", action["type"], flush=True)
-            pool.close()
-
-        asyncio.run(main())
+    script = _script(1, """
+        (pid,) = pool._pool._processes
+        os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        action, _ = await pool.think(make_bot("easy"), g.view(seat), [])
+        print("still thinking:", action["type"], flush=True)
+        pool.close()
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=50)
