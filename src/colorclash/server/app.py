@@ -221,6 +221,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             from colorclash.server.limits import SharedLimits
 
             state["limits"] = SharedLimits(settings, st.redis, st.prefix)
+        hub.limits = state.get("limits", limits)  # one budget per key, the app's and the hub's
         restored = hub.load_all()
         hub.start_background()
         from colorclash.server import gctune

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import secrets
 import time
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from colorclash.server.clocks import Clocks
 from colorclash.server.computers import Computers
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
+from colorclash.server.limits import AddressLimits
 from colorclash.server.lobby import Lobby
 from colorclash.server.metrics import LatencyWindow
 from colorclash.server.model import COMPUTER, Room, Seat, ms
@@ -77,6 +77,9 @@ class Hub:
         # (after the write is durable): /healthz's "actions".
         self.action_latency = LatencyWindow()
         self.slow_action_s = max(0.0, self.settings.slow_action_ms) / 1000.0  # 0: no log
+        # the per-key budgets (server/limits.py): the app's own, shared over Redis when
+        # several processes run (it sets them); this process's alone otherwise
+        self.limits: AddressLimits = AddressLimits(self.settings)
         self.frame_at: float | None = None  # perf_counter() when the frame handled now was read
         self._timing: float | None = None   # the action whose first broadcast is timed
 
@@ -532,18 +535,16 @@ class Hub:
         room: from one address, a few hundred seats doing it filled a process. A person
         makes a few changes at a time (``limit_lobby_burst``, 30: a host may go through a
         menu's choices with the arrow keys, one change each) and a few a second at most
-        after that (``limit_lobby_per_min``, 120). Kept in memory only: a restart gives it back."""
-        burst = float(self.settings.limit_lobby_burst)
-        rate = self.settings.limit_lobby_per_min / 60.0
-        now = time.monotonic()
-        tokens, then = room.change_budget.get(seat, (burst, now))
-        tokens = min(burst, tokens + (now - then) * rate)
-        if tokens < 1:
-            wait = math.ceil((1 - tokens) / rate)
+        after that (``limit_lobby_per_min``, 120). A budget per seat and token: a new
+        person on the seat has a whole one."""
+        token = room.seats[seat].token_hash or ""
+        try:
+            self.limits.take("lobby", f"{room.code}/{seat}/{token[:32]}")
+        except ProtocolError as exc:
             raise ProtocolError("rate_limited", "too many changes to the room in a short "
-                                f"time; this one was ignored: try again in {wait} s",
-                                ref=kind, retry_after=wait)
-        room.change_budget[seat] = (tokens - 1, now)
+                                f"time; this one was ignored: try again in "
+                                f"{exc.retry_after} s", ref=kind,
+                                retry_after=exc.retry_after) from None
 
     def handle(self, room: Room, seat: int, msg: Any) -> None:
         """Run one validated client message for ``seat``; raise ProtocolError to refuse."""

@@ -81,6 +81,9 @@ class AddressLimits:
             # every other player of the room a state
             "reconnect": (settings.limit_reconnect_burst,
                           settings.limit_reconnect_per_min / 60.0),
+            # changes one person makes to a room, counted per seat and token: each one is
+            # stored and sent to every seat (Hub.handle)
+            "lobby": (settings.limit_lobby_burst, settings.limit_lobby_per_min / 60.0),
         }
         for kind, share in NETWORK_SHARE.items():
             burst, rate = self.rules[kind]

@@ -29,7 +29,6 @@ class Lobby:
         token = new_token()
         room.seats[index] = Seat(kind="human", name=name, token_hash=hash_token(token),
                                  away_since=self.hub.now())
-        room.change_budget.pop(index, None)  # a new person: the budget of changes is whole
         return token
 
     @staticmethod

@@ -102,8 +102,6 @@ class Room:
     recent: deque[tuple[int, list[dict[str, Any]]]] = field(default_factory=recent_moments,
                                                            repr=False)
     fresh: set[Any] = field(default_factory=set, repr=False)  # sockets sent no state yet
-    # seat -> (tokens, when): what is left of its budget of lobby changes (Hub.handle)
-    change_budget: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",
