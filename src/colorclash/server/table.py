@@ -195,16 +195,16 @@ class Table:
 
     def _durable(self, room: Room, future: Any) -> None:
         room.unacked -= 1
-        if room.unacked == 0 and not room.broken and not (
-                future.cancelled() or future.exception() is not None):
-            room.unacked_seats.clear()
         if future.cancelled() or future.exception() is not None:
             room.broken = True
             if self.hub.cluster is not None and "FENCED" in str(future.exception()):
                 self.hub.cluster.lost(room.code)  # another process owns the room now
                 return
-        if room.broken and room.unacked == 0:
-            self._rebuild(room)
+        if room.unacked == 0:
+            if room.broken:
+                self._rebuild(room)
+            else:
+                room.unacked_seats.clear()  # every action of theirs is stored
 
     REBUILD_RETRY_S = 1.0
 
