@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from colorclash.bots import make_bot
 from colorclash.cli import app
 from colorclash.engine import new_game
-from colorclash.fairness import log_hash
+from colorclash.fairness import log_hash, log_hash_next
 from colorclash.verify import verify_record, verify_record_file
 
 
@@ -122,3 +125,33 @@ def test_hostile_files_get_one_clear_line(tmp_path, capsys):
         assert verify_record_file(str(path)) is False, name
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1, (name, err[:300])
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=6)
+
+
+@given(seat=st.integers(min_value=-1, max_value=6),
+       action=st.dictionaries(st.text(max_size=8), _VALUES, max_size=5))
+def test_the_log_hash_is_its_documented_definition(seat, action):
+    """The chain is SHA-256 over the standard library's canonical JSON (fairness.py), which
+    third-party verifiers follow: the fast path must give the same bytes for any action."""
+    previous = "ab" * 32
+    canonical = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
+    expected = hashlib.sha256(f"{previous}:{canonical}".encode()).hexdigest()
+    assert log_hash_next(previous, seat, action) == expected
+
+
+def test_the_log_hash_of_ordinary_actions_is_its_documented_definition():
+    for seat, action in [(0, {"type": "play", "card": "R7"}), (2, {"type": "draw"}),
+                         (1, {"type": "play", "card": "W+4", "color": "G"}),
+                         (3, {"type": "catch", "target": 0}), (1, {"type": "timeout"}),
+                         (0, {"type": "substitute", "on": True}),
+                         # and what the fast path must leave to the standard library
+                         (0, {"type": "play", "card": "\ud800"}), (0, {"n": 2**70}),
+                         (0, {"\ud800": 1}), (0, {"x": 1e16}), (0, {"x": "ñ"})]:
+        canonical = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
+        assert log_hash_next("", seat, action) == hashlib.sha256(
+            f":{canonical}".encode()).hexdigest()

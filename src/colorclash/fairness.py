@@ -23,6 +23,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
+
 
 def log_hash_start(commitment: str) -> str:
     return hashlib.sha256(f"colorclash-log:{commitment}".encode()).hexdigest()
@@ -30,11 +32,26 @@ def log_hash_start(commitment: str) -> str:
 
 # One encoder for every entry: json.dumps with options builds a new one per call.
 _ENTRY = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_PLAIN = (str, int, bool, type(None))
+
+
+def _entry(seat: int, action: dict[str, Any]) -> bytes:
+    """The canonical JSON of ``[seat, action]``, as bytes. orjson writes the same bytes
+    as the standard library for what actions hold (short ASCII strings, integers), three
+    times faster (this runs for every action); anything else (a float, a nested value,
+    text beyond ASCII) goes through the standard library, whose output is the definition."""
+    if seat.__class__ is int and all(v.__class__ in _PLAIN for v in action.values()):
+        try:
+            data = orjson.dumps([seat, action], option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:  # (an integer past 64 bits, a lone surrogate)
+            data = b"\x80"
+        if data.isascii():
+            return data
+    return _ENTRY.encode([seat, action]).encode()
 
 
 def log_hash_next(previous: str, seat: int, action: dict[str, Any]) -> str:
-    entry = _ENTRY.encode([seat, action])
-    return hashlib.sha256(f"{previous}:{entry}".encode()).hexdigest()
+    return hashlib.sha256(previous.encode() + b":" + _entry(seat, action)).hexdigest()
 
 
 def log_hash(commitment: str, actions: Iterable[tuple[int, dict[str, Any]]]) -> str:
