@@ -82,8 +82,10 @@ RSS_EVERY_S = 30  # how often a run samples the servers' memory
 
 
 class Load:
-    def __init__(self, urls: list[str], pace: str, deadline: float) -> None:
+    def __init__(self, urls: list[str], pace: str, deadline: float,
+                 compact: bool = True) -> None:
         self.urls = urls
+        self.compact = compact  # the browser's compact states (protocol.md 2.3)
         self.pace = pace
         self.deadline = deadline
         self.latencies: list[float] = []
@@ -103,8 +105,8 @@ class Load:
             tickets = [host] + [await client.join(host["code"], f"P{index}x{i}")
                                 for i in range(1, ROOM)]
             # with several processes, the players of a room are spread over them
-            conns = [await Client(urls[(index + i) % len(urls)]).connect(host["code"],
-                                                                         t["token"])
+            conns = [await Client(urls[(index + i) % len(urls)]).connect(
+                         host["code"], t["token"], compact=self.compact)
                      for i, t in enumerate(tickets)]
             opened[0] += ROOM
             for c in conns[1:]:
@@ -168,7 +170,8 @@ class Load:
 
 
 async def _run_load(url: str | list[str], connections: int, pace: str, duration: float,
-                    pid: int | list[int] | None, warmup: float) -> dict[str, Any]:
+                    pid: int | list[int] | None, warmup: float, compact: bool = True
+                    ) -> dict[str, Any]:
     from colorclash.client import Client
 
     urls = [url] if isinstance(url, str) else list(url)
@@ -176,7 +179,7 @@ async def _run_load(url: str | list[str], connections: int, pace: str, duration:
     rooms = max(1, connections // ROOM)
     # Connecting takes a while with thousands of sockets: the clock starts after.
     deadline = time.monotonic() + 3600
-    load = Load(urls, pace, deadline)
+    load = Load(urls, pace, deadline, compact)
     ready = asyncio.Event()
     opened = [0]
     sem = asyncio.Semaphore(50)
@@ -559,6 +562,9 @@ def main(argv: list[str] | None = None) -> int:
                                 description=__doc__.split("\n")[0])
     p.add_argument("--connections", default="400", help="comma-separated counts (rooms of 4)")
     p.add_argument("--pace", choices=["human", "full"], default="human")
+    p.add_argument("--full-states", action="store_true",
+                   help="players ask for complete states (every state with its room), not "
+                        "the compact ones the browser asks for")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds per run")
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
@@ -611,23 +617,25 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(r), flush=True)
 
     counts = [int(x) for x in args.connections.split(",") if x.strip() and int(x) > 0]
+    compact = not args.full_states
     with tempfile.TemporaryDirectory() as tmp:
         for n in counts:
             def game(n: int = n) -> dict[str, Any]:
                 if args.url:
                     r = asyncio.run(_run_load(args.url, n, args.pace, args.duration, None,
-                                              args.warmup))
+                                              args.warmup, compact))
                 elif args.redis:
                     r = _with_redis(tmp, args.redis, env, lambda urls, pids: asyncio.run(
-                        _run_load(urls, n, args.pace, args.duration, pids, args.warmup)))
+                        _run_load(urls, n, args.pace, args.duration, pids, args.warmup,
+                                  compact)))
                     r["store"] = f"redis x{args.redis}"
                 else:
                     db = Path(tmp) / f"bench-{n}-{time.monotonic_ns()}.sqlite3"
                     with ServerProcess(f"sqlite:///{db}?synchronous={args.synchronous}",
                                        env=env) as srv:
                         r = asyncio.run(_run_load(srv.url, n, args.pace, args.duration,
-                                                  srv.proc.pid, args.warmup))
-                r.update(kind="game")
+                                                  srv.proc.pid, args.warmup, compact))
+                r.update(kind="game", states="compact" if compact else "full")
                 r.setdefault("store", "sqlite" if not args.url else args.url)
                 if args.label:
                     r["label"] = args.label

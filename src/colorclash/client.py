@@ -176,24 +176,30 @@ class Client:
         return kw
 
     async def connect(self, code: str, token: str, record: bool = False,
-                      reconnect: bool = True) -> SeatConnection:
+                      reconnect: bool = True, compact: bool = False) -> SeatConnection:
         """Open the seat's WebSocket; waits for ``welcome`` and the first ``state``.
 
         With ``reconnect`` (the default) a connection the server loses (a restart, a
         process that died: close codes 1001, 1006, 1011, 1012, 1013) is opened again on
         its own, with backoff (0.2 s doubling to 2 s, for up to 60 s), on the next of
         the client's addresses; the seat, its cards and its clock are the same, and the
-        next message is a complete ``state``. Refusals (4xxx) are not retried."""
+        next message is a complete ``state``. Refusals (4xxx) are not retried.
+
+        With ``compact`` the server leaves ``room`` (and ``view.options``) out of a state
+        when the room has not changed (``docs/protocol.md`` 2.3); :attr:`SeatConnection.state`
+        is still complete (filled in from the state before), the messages that
+        :meth:`SeatConnection.recv` returns and :attr:`SeatConnection.frames` are as sent."""
         conn = SeatConnection(None, code, token, record=record, client=self,
-                              reconnect=reconnect)
+                              reconnect=reconnect, compact=compact)
         await conn.open()
         await conn.wait_for(lambda m: m["type"] == "state", timeout=10)
         return conn
 
-    async def _open_ws(self, code: str, token: str, attempt: int = 0) -> Any:
+    async def _open_ws(self, code: str, token: str, attempt: int = 0,
+                       compact: bool = False) -> Any:
         base = self.base_urls[attempt % len(self.base_urls)]
         url = (base.replace("https://", "wss://").replace("http://", "ws://")
-               + f"/ws/{code}?token={token}")
+               + f"/ws/{code}?token={token}" + ("&compact=1" if compact else ""))
         return await websockets.connect(url, **self._ws_kwargs())
 
 
@@ -204,8 +210,10 @@ class SeatConnection:
     RETRY_FOR = 60.0
 
     def __init__(self, ws: Any, code: str, token: str, record: bool = False,
-                 client: Client | None = None, reconnect: bool = False) -> None:
+                 client: Client | None = None, reconnect: bool = False,
+                 compact: bool = False) -> None:
         self.ws = ws
+        self.compact = compact
         self.client = client
         self.reconnect = reconnect and client is not None
         self.reconnects = 0
@@ -235,7 +243,8 @@ class SeatConnection:
 
     async def open(self) -> None:
         assert self.client is not None
-        self.ws = await self.client._open_ws(self.code, self.token, self.reconnects)
+        self.ws = await self.client._open_ws(self.code, self.token, self.reconnects,
+                                             self.compact)
 
     async def _reopen(self) -> None:
         """Open the seat again after a lost connection, with backoff."""
@@ -290,7 +299,7 @@ class SeatConnection:
         msg = json.loads(raw)
         self.messages += 1
         if msg["type"] == "state":
-            self.state = msg
+            self.state = complete_state(msg, self.state)
             self.events.extend(msg["events"])
         elif msg["type"] == "welcome":
             self.seat = msg["seat"]
@@ -315,7 +324,8 @@ class SeatConnection:
         """Wait until the latest ``state`` satisfies ``pred`` (checks the current one first)."""
         if self.state is not None and pred(self.state):
             return self.state
-        return await self.wait_for(lambda m: m["type"] == "state" and pred(m), timeout)
+        await self.wait_for(lambda m: m["type"] == "state" and pred(self.state), timeout)
+        return self.state  # (complete: a compact message is filled in by recv)
 
     def my_turn(self) -> bool:
         v = self.view
@@ -443,3 +453,16 @@ async def _main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(asyncio.run(_main()))
+
+
+def complete_state(msg: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """A compact ``state`` made whole: ``room``, and ``view.options`` with it, left out
+    because the room did not change, are those of the state ``before`` (a copy of ``msg``
+    then; ``msg`` itself when nothing is missing)."""
+    if "room" in msg or before is None:
+        return msg
+    whole = {**msg, "room": before["room"]}
+    view, seen = msg.get("view"), before.get("view")
+    if view is not None and "options" not in view and seen and "options" in seen:
+        whole["view"] = {**view, "options": seen["options"]}
+    return whole

@@ -602,7 +602,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await _finish(conn)
 
     @app.websocket("/ws/{code}")
-    async def ws_room(ws: WebSocket, code: str, token: str = "") -> None:
+    async def ws_room(ws: WebSocket, code: str, token: str = "", compact: str = "") -> None:
         if not _origin_ok(ws, settings):
             await refuse(ws, ProtocolError("bad_origin", "origin not allowed"), 4403)
             return
@@ -659,6 +659,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await ws.close(4401)
             return
         conn = make_conn(ws)
+        conn.compact = compact in ("1", "true")
         if owner is not None:  # proxied: messages to the owner, its states back
             proxy = h.cluster.open_proxy(room.code, seat, conn, owner, token_hash)
             try:

@@ -100,6 +100,9 @@ class RemoteConn:
         self.gateway = gateway
         self.conn_id = conn_id
         self.closed = False
+        # Always complete states: a message lost on the way between the processes (Redis
+        # restarting) must not leave the player's ``room`` behind until it next changes.
+        self.compact = False
 
     def send(self, msg: dict[str, Any]) -> None:
         if not self.closed:

@@ -21,6 +21,9 @@ class Conn:
     """One WebSocket, with an ordered outgoing queue drained by its own task."""
 
     MAX_QUEUE = 500
+    #: sent compact states (``?compact=1``: ``room`` and ``view.options`` only when the
+    #: room changed; protocol.md 2.3)
+    compact = False
 
     def __init__(self, send_text: Callable[[str], Awaitable[None]],
                  close: Callable[[int, str], Awaitable[None]],

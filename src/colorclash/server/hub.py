@@ -440,11 +440,18 @@ class Hub:
         if events:
             room.recent.append((room.seq, events))  # (a reference: encoded when asked for)
         if not room.conns:
+            room.room_sent = None  # (nobody was sent this one)
             return []
-        shared = dumps({"v": VERSION, "type": "state", "seq": room.seq,
-                        "room": self.room_public(room), "events": events,
+        room_json = dumps(self.room_public(room))
+        # Compact sockets (``?compact=1``) that have had a state since they opened are
+        # sent ``room``, and ``view.options`` with it, only when ``room`` changed: every
+        # state they were sent since then was prepared here, in this order.
+        same = room_json == room.room_sent
+        room.room_sent = room_json
+        shared = dumps({"v": VERSION, "type": "state", "seq": room.seq, "events": events,
                         "clock": self.clock_public(room), "log_hash": room.log_hash})
-        head = shared[:-1] + ',"view":'
+        head = shared[:-1] + ',"room":' + room_json + ',"view":'
+        compact_head = shared[:-1] + ',"view":'
         shows_game = self._shows_game(room)
         out = []
         conns = list(room.conns.items())
@@ -457,6 +464,10 @@ class Hub:
             if recent is not None and conn in fresh:
                 fresh.discard(conn)
                 out.append((conn, head + dumps(view) + ',"recent":' + recent + "}"))
+            elif same and conn.compact:
+                if view is not None:
+                    view.pop("options", None)
+                out.append((conn, compact_head + dumps(view) + "}"))
             else:
                 out.append((conn, head + dumps(view) + "}"))
         return out

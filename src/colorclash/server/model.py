@@ -102,6 +102,9 @@ class Room:
     recent: deque[tuple[int, list[dict[str, Any]]]] = field(default_factory=recent_moments,
                                                            repr=False)
     fresh: set[Any] = field(default_factory=set, repr=False)  # sockets sent no state yet
+    # the ``room`` object of the last state prepared, encoded: compact sockets are sent
+    # ``room`` only when it differs (Hub.prepare); None: the next state has it in full
+    room_sent: str | None = field(default=None, repr=False)
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",

@@ -234,6 +234,8 @@ class Table:
             self.hub.writer.forget_failure(room.code)
         self.hub.computers.seat_all(room)
         room.last_write = None  # what follows is what the store holds
+        # (states prepared since the failed write were never sent: ``room`` goes in full)
+        room.room_sent = None
         self.hub.broadcast(room, [])
         # The players whose actions were lost are told so (the state above is the table
         # without them, with the same seq as the last they saw: a client waiting for the

@@ -5,7 +5,7 @@
 import { DEFAULT_GAME, GAMES, gameOf } from "./games/index.js";
 import { homeForm, queueDialog, renderHome } from "./home.js";
 import { catalogsReady, detectLang, getLang, has, onLangChange, setLang, t, useCatalogs } from "./i18n.js";
-import { api, ApiError, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
+import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
@@ -398,8 +398,12 @@ async function openRoom(code) {
 }
 
 function connect(code, token) {
-  state.conn = new Connection(`/ws/${code}?token=${encodeURIComponent(token)}`, {
-    onmessage: onMessage,
+  let last = null; // the last state this connection received: what a compact one leaves out
+  state.conn = new Connection(`/ws/${code}?token=${encodeURIComponent(token)}&compact=1`, {
+    onmessage: (msg) => {
+      if (msg.type === "state") msg = last = completeState(msg, last);
+      onMessage(msg);
+    },
     onstatus: (status, info) => {
       if (status === "closed") return onClosed(code, info);
       setConnStatus(status);
