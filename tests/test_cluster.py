@@ -109,9 +109,10 @@ async def test_a_room_played_from_three_processes(site3):
     bo = await Client(b).join(code, "Bo")          # REST on another process
     cy = await Client(c).join(code, "Cy")
     assert (await Client(c).room(code))["seats"][2]["name"] == "Cy"
-    conns = [await Client(a).connect(code, host["token"]),
-             await Client(b).connect(code, bo["token"]),
-             await Client(c).connect(code, cy["token"])]
+    # (all three ask for compact states: only the owner's own socket gets them)
+    conns = [await Client(a).connect(code, host["token"], record=True, compact=True),
+             await Client(b).connect(code, bo["token"], record=True, compact=True),
+             await Client(c).connect(code, cy["token"], record=True, compact=True)]
     owner = _owner(site3.redis_url, code)
     assert owner == _health(a)["process"]
     for conn in conns[1:]:
@@ -121,6 +122,11 @@ async def test_a_room_played_from_three_processes(site3):
     states = await _play(conns)
     assert {s["room"]["status"] for s in states} == {"finished"}
     assert len({s["log_hash"] for s in states}) == 1
+    sent = [[m for m in map(json.loads, conn.frames) if m["type"] == "state"]
+            for conn in conns]
+    assert any("room" not in m for m in sent[0])  # on the owner: compact
+    # proxied: whole, so that a message lost between the processes leaves nothing stale
+    assert all("room" in m for m in sent[1] + sent[2])
     record = await Client(b).record(code)
     assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
     # one code space: a code is never handed out twice across processes
