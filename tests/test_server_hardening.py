@@ -197,7 +197,9 @@ async def test_room_creation_is_limited_per_address_with_the_error_format(tmp_pa
             urllib.request.urlopen(req, timeout=5)
         assert http.value.code == 429
         assert int(http.value.headers["Retry-After"]) >= 1
-        assert json.loads(http.value.read())["error"]["code"] == "rate_limited"
+        body = json.loads(http.value.read())["error"]
+        assert body["code"] == "rate_limited"
+        assert body["retry_after"] == int(http.value.headers["Retry-After"])
         assert _healthz(srv.url)["ok"]  # the site itself is fine
 
 
@@ -571,6 +573,9 @@ async def test_lobby_changes_have_a_budget_per_seat_and_a_change_that_changes_no
         refusals = [m for m in answers if m["type"] == "error"]
         assert {(m["code"], m["ref"]) for m in refusals} == {("rate_limited", "ready")}
         assert re.search(r"too many changes .* try again in \d+ s", refusals[0]["message"])
+        # and says when, as a number, for a page to word in its own language
+        wait = int(re.search(r"try again in (\d+) s", refusals[0]["message"]).group(1))
+        assert refusals[0]["retry_after"] == wait >= 1
         # the burst of 5: the first "ready", the same again (it costs a change, and
         # changes nothing), and the first 3 of the loop: ready again (nothing), not
         # ready, ready; the other 17 refused

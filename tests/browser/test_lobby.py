@@ -238,9 +238,16 @@ def test_a_refused_change_leaves_the_menu_showing_the_rooms_setting(open_page):
     assert page.input_value("#set-preset") == "siege"  # (the server has not answered)
     table._push({"type": "error", "code": "rate_limited", "ref": "settings",
                  "message": "too many changes to the room in a short time; this one was "
-                            "ignored: try again in 1 s"})
+                            "ignored: try again in 2 s", "retry_after": 2})
     page.wait_for_function("() => document.querySelector('#set-preset').value === 'standard'")
-    assert page.locator(".toast").first.inner_text().strip() == EN["error.rate_limited"]
+    # told when to try again, in the page's words
+    assert page.locator(".toast").first.inner_text().strip() == \
+        EN["error.rate_limited.wait"].replace("{n}", "2")
+    # (a refusal without a time, the connection's own rate: the plain words)
+    table._push({"type": "error", "code": "rate_limited", "message": "slow down"})
+    page.wait_for_function("(text) => [...document.querySelectorAll('.toast')]"
+                           ".some((el) => el.innerText.trim() === text)",
+                           arg=EN["error.rate_limited"])
 
 
 @pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])

@@ -181,8 +181,10 @@ def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
 
 def _error(exc: ProtocolError) -> JSONResponse:
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return JSONResponse(status_code=exc.status, headers=headers,
-                        content={"error": {"code": exc.code, "message": exc.message}})
+    body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+    if exc.retry_after:
+        body["retry_after"] = exc.retry_after  # (the header, for a page's words)
+    return JSONResponse(status_code=exc.status, headers=headers, content={"error": body})
 
 
 # HTTP errors raised by the framework itself (bad JSON body, unknown path, wrong method),

@@ -46,6 +46,8 @@ class ProtocolError(Exception):
                                "message": self.message}
         if self.ref:
             msg["ref"] = self.ref
+        if self.retry_after:
+            msg["retry_after"] = self.retry_after
         return msg
 
 
@@ -399,6 +401,7 @@ class ErrorMsg(BaseModel):
     code: str
     message: str
     ref: str | None = None
+    retry_after: int | None = None  # rate_limited: seconds before a retry is accepted
 
 
 class PongMsg(BaseModel):

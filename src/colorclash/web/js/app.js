@@ -88,13 +88,20 @@ function errorText(err) {
   // the rule a name broke, in the page's language ("A name has 1 to 20 characters" said
   // nothing to someone whose name was refused for an emoji or for "Computer")
   if (code && err.reason && has(`error.${code}.${err.reason}`)) return t(`error.${code}.${err.reason}`);
+  // a refusal that says when to try again (a budget of changes or requests spent)
+  if (code === "rate_limited" && err.retry_after > 0) return t("error.rate_limited.wait", { n: err.retry_after });
   if (code && has(`error.${code}`)) return t(`error.${code}`);
   if (code === "network") return t("error.network");
   return err.message ? err.message : t("error.unknown");
 }
 
 function asError(err) {
-  return { code: err && err.code, message: err && err.message, reason: err && err.reason };
+  return {
+    code: err && err.code,
+    message: err && err.message,
+    reason: err && err.reason,
+    retry_after: err && err.retry_after,
+  };
 }
 
 // The moment the table shows: banners belong to it (shell/banners.js).

@@ -3,11 +3,12 @@
 export const PROTOCOL_VERSION = 1;
 
 export class ApiError extends Error {
-  constructor(code, message, status = 0, reason = null) {
+  constructor(code, message, status = 0, reason = null, retryAfter = null) {
     super(message || code);
     this.code = code;
     this.status = status;
     this.reason = reason; // which rule, where the error has one (bad_name)
+    this.retry_after = retryAfter; // seconds, where the error has them (rate_limited)
   }
 }
 
@@ -30,7 +31,8 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const e = (data && data.error) || (data && data.detail && data.detail.error) || {};
-    throw new ApiError(e.code || `http_${res.status}`, e.message || res.statusText, res.status, e.reason || null);
+    throw new ApiError(e.code || `http_${res.status}`, e.message || res.statusText, res.status, e.reason || null,
+      e.retry_after || null);
   }
   return data;
 }
