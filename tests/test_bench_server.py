@@ -25,7 +25,8 @@ def test_the_server_benchmark_plays_rooms_and_measures_its_floors(tmp_path: Path
     assert (r["connections"], r["rooms"], r["processes"]) == (8, 2, 1)
     assert r["errors"] == 0 and r["rooms_failed"] == 0
     assert r["player_actions"] > 0 and r["latency_ms"]["p50"] > 0
-    assert r["state_bytes"] > 500  # a real state, views and all
+    assert r["state_bytes"] > 300  # a real state, views and all
+    assert r["states"] == "compact"  # as the browser asks for them
     inside = r["server_action_ms"][0]
     assert inside["count"] >= r["player_actions"] and inside["p50"] > 0
     for floor in ("echo", "room_echo", "raw_room_echo"):
@@ -38,11 +39,13 @@ def test_repeated_pairs_alternate_and_give_the_median_ratio() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "colorclash.cli", "bench", "server", "--connections", "8",
          "--pace", "full", "--duration", "2", "--warmup", "0.5", "--echo", "--repeat", "2",
-         "--json"],
+         "--full-states", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
     first, second, summary = json.loads(proc.stdout)
     assert [first["pair"], second["pair"]] == [1, 2]
+    assert first["states"] == second["states"] == "full"
+    assert first["state_bytes"] > 1000  # the room object in every state
     assert [first["floors_first"], second["floors_first"]] == [False, True]
     assert summary["kind"] == "summary" and summary["pairs"] == 2
     assert summary["p99_over_echo"] == [first["p99_over_echo"], second["p99_over_echo"]]
