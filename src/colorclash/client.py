@@ -388,6 +388,19 @@ class SeatConnection:
                 acted_at = None
 
 
+def complete_state(msg: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """A compact ``state`` made whole: ``room``, and ``view.options`` with it, left out
+    because the room did not change, are those of the state ``before`` (a copy of ``msg``
+    then; ``msg`` itself when nothing is missing)."""
+    if "room" in msg or before is None:
+        return msg
+    whole = {**msg, "room": before["room"]}
+    view, seen = msg.get("view"), before.get("view")
+    if view is not None and "options" not in view and seen and "options" in seen:
+        whole["view"] = {**view, "options": seen["options"]}
+    return whole
+
+
 async def _main(argv: list[str] | None = None) -> int:
     from colorclash.bots import default_level, make_bot
 
@@ -454,15 +467,3 @@ async def _main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(asyncio.run(_main()))
 
-
-def complete_state(msg: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
-    """A compact ``state`` made whole: ``room``, and ``view.options`` with it, left out
-    because the room did not change, are those of the state ``before`` (a copy of ``msg``
-    then; ``msg`` itself when nothing is missing)."""
-    if "room" in msg or before is None:
-        return msg
-    whole = {**msg, "room": before["room"]}
-    view, seen = msg.get("view"), before.get("view")
-    if view is not None and "options" not in view and seen and "options" in seen:
-        whole["view"] = {**view, "options": seen["options"]}
-    return whole

@@ -77,8 +77,6 @@ export function forgetTicket(code) {
 // Close codes after which reconnecting cannot help.
 const FATAL = new Set([4401, 4403, 4404, 4409, 4410, 4429]);
 
-// A WebSocket that reconnects by itself with backoff and a ping watchdog.
-// Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
 // A game socket opened with `compact=1` is sent `room` (and `view.options` with it) only
 // when the room changed (docs/protocol.md 2.3): what a state leaves out is that of the
 // state before it on the same connection. A socket's first state is always whole.
@@ -91,6 +89,8 @@ export function completeState(msg, before) {
   return whole;
 }
 
+// A WebSocket that reconnects by itself with backoff and a ping watchdog.
+// Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
 export class Connection {
   constructor(path, { onmessage, onstatus } = {}) {
     this.path = path;
