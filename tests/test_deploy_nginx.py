@@ -5,10 +5,12 @@ the players carried on by the other (no sticky sessions)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from colorclash.bots import make_bot
 from colorclash.client import Client
 from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess, free_port
 from colorclash.verify import verify_record
+from redis_server import RedisServer, available
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
@@ -52,30 +55,46 @@ http {{
     return main
 
 
+ENV = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_LEASE_TTL": "1.0",
+       "COLORCLASH_TRUSTED_PROXIES": "127.0.0.1", "COLORCLASH_BOT_WORKERS": "0",
+       **LIFTED_LIMITS_ENV}
+
+
+def _start_nginx(folder: Path, procs: list[ServerProcess]) -> tuple[subprocess.Popen, str]:
+    """nginx with the example configuration in front of ``procs``, answering: (its
+    process, its address)."""
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    listen = free_port()
+    conf = _nginx_config(folder, listen, [p.port for p in procs])
+    nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder)],
+                             stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{listen}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
+                assert r.status == 200
+                return nginx, url
+        except OSError:
+            if time.monotonic() > deadline:
+                nginx.terminate()
+                raise
+            time.sleep(0.1)
+
+
 @pytest.mark.asyncio
 async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    env = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_LEASE_TTL": "1.0",
-           "COLORCLASH_TRUSTED_PROXIES": "127.0.0.1", "COLORCLASH_BOT_WORKERS": "0",
-           **LIFTED_LIMITS_ENV}
-    procs = [ServerProcess(redis_db, env=env).start() for _ in range(2)]
-    listen = free_port()
-    conf = _nginx_config(tmp_path, listen, [p.port for p in procs])
-    nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)],
-                             stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{listen}"
+    procs = [ServerProcess(redis_db, env=ENV).start() for _ in range(2)]
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
-                    assert r.status == 200
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        nginx, url = _start_nginx(tmp_path, procs)
+    except BaseException:
+        for p in procs:
+            p.stop()
+        raise
+    try:
         # A browser's Origin: the proxied Host must keep the port for it to pass.
         site = Client(url, origin=url)
         t = await site.create_room("Ana", preset="standard", seats=2, match="3")
@@ -104,3 +123,56 @@ async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
     access = (tmp_path / "access.log").read_text()
     assert f"/ws/{t['code']}" in access      # the sockets are logged...
     assert "token" not in access             # ...without their seat tokens
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def test_with_redis_away_nginx_passes_the_sites_503_on_and_never_answers_502(tmp_path):
+    """While Redis is away every process answers 503 ``store_unavailable`` (with the error
+    format and ``Retry-After``). The example once retried 503s on the next process and
+    counted them as failures (``max_fails=1``): every process was marked down for 5 s, and
+    the players got nginx's own 502 page ("no live upstreams"), also for seconds after
+    Redis was back. A 503 of a live process is the site's answer: passed on, as it is."""
+    if not available():
+        pytest.skip("redis-server is not installed")
+    (tmp_path / "redis").mkdir()
+    rs = RedisServer(tmp_path / "redis", aof=True).start()
+    procs = [ServerProcess(rs.url, env=ENV).start() for _ in range(2)]
+    nginx = None
+    try:
+        nginx, url = _start_nginx(tmp_path, procs)
+        code = json.loads(urllib.request.urlopen(urllib.request.Request(
+            url + "/api/rooms", data=b'{"name": "Ana"}',
+            headers={"Content-Type": "application/json"}), timeout=5).read())["code"]
+        rs.stop(kill=True)
+        seen = []
+        for _ in range(20):  # 2 s of look-ups of the room while Redis is away
+            status, body = _get(f"{url}/api/rooms/{code}")
+            seen.append(status)
+            if status == 503:
+                assert json.loads(body)["error"]["code"] == "store_unavailable"
+            time.sleep(0.1)
+        assert 502 not in seen and seen[-10:] == [503] * 10, seen
+        rs.start()
+        back = None
+        for i in range(100):
+            status, _ = _get(f"{url}/api/rooms/{code}")
+            assert status in (200, 503), (i, status)
+            if status == 200:
+                back = i
+                break
+            time.sleep(0.1)
+        assert back is not None, "the room did not come back"
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+        for p in procs:
+            p.stop()
+        rs.stop()
