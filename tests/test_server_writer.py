@@ -4,6 +4,8 @@ announced only once it is durable, and a failed commit is never announced."""
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 
 import pytest
 
@@ -253,3 +255,35 @@ async def test_reconnecting_writes_nothing_unless_the_seat_had_left(tmp_path):
         stored = srv.hub.store.load_room(t["code"])
         assert stored["seats"][0]["left"] is False
         await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_opened_while_a_write_fails_still_gets_the_recent_moments(tmp_path):
+    """A socket's first state carries the match's recent moments (a reload shows the moves
+    so far). Opened while a write was failing, that state was never sent (states wait for
+    the write before them), and the state after the rebuild had no ``recent``: the page
+    showed no moves. After a rebuild every socket gets ``recent`` again."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'o.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        t, me, st = await _a_table_where_we_start(c)
+        store = srv.hub.store
+        real = store.save_many
+
+        def failing_slowly(writes):
+            time.sleep(1.0)  # (in the writer thread: the socket below opens meanwhile)
+            raise OSError("disk full")
+
+        store.save_many = srv.hub.writer._save_many = failing_slowly
+        try:
+            await me.act(st["view"]["legal"][0])
+            await asyncio.sleep(0.2)
+            again = await c.connect(t["code"], t["token"], record=True, compact=True)
+        finally:
+            store.save_many = srv.hub.writer._save_many = real
+        first = again.state
+        assert first["seq"] == 0 and "room" in first  # the table as the store holds it
+        assert first["recent"][0]["events"][0]["type"] == "deal"
+        states = [m for m in map(json.loads, again.frames) if m["type"] == "state"]
+        assert len(states) == 1  # its only state so far: the one after the rebuild
+        await again.close()

@@ -234,8 +234,12 @@ class Table:
             self.hub.writer.forget_failure(room.code)
         self.hub.computers.seat_all(room)
         room.last_write = None  # what follows is what the store holds
-        # (states prepared since the failed write were never sent: ``room`` goes in full)
+        # The states prepared since the failed write were never sent: a socket opened
+        # meanwhile never had its first one (with the match's ``recent`` moments), and a
+        # compact socket may lack the room they carried. Every socket gets a whole state
+        # with ``recent`` (rebuilt with the game).
         room.room_sent = None
+        room.fresh = set(room.conns.values())
         self.hub.broadcast(room, [])
         # The players whose actions were lost are told so (the state above is the table
         # without them, with the same seq as the last they saw: a client waiting for the
