@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -29,6 +30,14 @@ def _results_rows(page) -> list[list[str]]:
 
 def test_play_now_full_game_then_play_again(open_page):
     page = open_page(DESKTOP)
+    sockets: list[str] = []
+    frames: list[str] = []
+
+    def watch(ws) -> None:
+        sockets.append(ws.url)
+        ws.on("framereceived", lambda payload: frames.append(payload))
+
+    page.on("websocket", watch)
     page.fill("#player-name", "Ana")
     page.click("#btn-play-now")
     wait_table(page)
@@ -61,6 +70,17 @@ def test_play_now_full_game_then_play_again(open_page):
     # no banner of the finished game over the new deal
     page.wait_for_timeout(1000)
     assert "OVER" not in page.inner_text("#banner-layer")
+    # The page asked for compact states: most came without the room object, and it drew
+    # every one of them with the room of the state before (names, the new match).
+    assert [u for u in sockets if "/ws/" in u and "compact=1" in u], sockets
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    assert sum("room" not in m for m in states) > len(states) // 2
+    # (the first deal was before the socket opened: in its first state's ``recent``)
+    assert "room" in states[0] and states[0]["recent"][0]["events"][0]["type"] == "deal"
+    deal = [m for m in states if m["events"] and m["events"][0]["type"] == "deal"]
+    assert len(deal) == 1 and deal[0]["room"]["match"] == 2 and "options" in deal[0]["view"]
+    assert page.evaluate("window.__cc.room.match") == 2
+    assert page.locator(".opponents .opp").count() == 2
 
 
 def test_practice_family_night_three_rounds(open_page):
