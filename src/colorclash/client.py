@@ -466,4 +466,3 @@ async def _main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(asyncio.run(_main()))
-

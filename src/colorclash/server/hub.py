@@ -440,12 +440,12 @@ class Hub:
         if events:
             room.recent.append((room.seq, events))  # (a reference: encoded when asked for)
         if not room.conns:
-            room.room_sent = None  # (nobody was sent this one)
             return []
         room_json = dumps(self.room_public(room))
         # Compact sockets (``?compact=1``) that have had a state since they opened are
         # sent ``room``, and ``view.options`` with it, only when ``room`` changed: every
-        # state they were sent since then was prepared here, in this order.
+        # state they were sent since then was prepared here, in this order. (A socket in
+        # ``fresh`` gets a whole state: one just opened, or every socket after a rebuild.)
         same = room_json == room.room_sent
         room.room_sent = room_json
         shared = dumps({"v": VERSION, "type": "state", "seq": room.seq, "events": events,

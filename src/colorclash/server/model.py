@@ -103,7 +103,7 @@ class Room:
                                                            repr=False)
     fresh: set[Any] = field(default_factory=set, repr=False)  # sockets sent no state yet
     # the ``room`` object of the last state prepared, encoded: compact sockets are sent
-    # ``room`` only when it differs (Hub.prepare); None: the next state has it in full
+    # ``room`` only when it differs (Hub.prepare)
     room_sent: str | None = field(default=None, repr=False)
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",

@@ -237,8 +237,7 @@ class Table:
         # The states prepared since the failed write were never sent: a socket opened
         # meanwhile never had its first one (with the match's ``recent`` moments), and a
         # compact socket may lack the room they carried. Every socket gets a whole state
-        # with ``recent`` (rebuilt with the game).
-        room.room_sent = None
+        # with ``recent`` (rebuilt with the game), as a socket just opened does.
         room.fresh = set(room.conns.values())
         self.hub.broadcast(room, [])
         # The players whose actions were lost are told so (the state above is the table
