@@ -287,3 +287,33 @@ async def test_a_socket_opened_while_a_write_fails_still_gets_the_recent_moments
         states = [m for m in map(json.loads, again.frames) if m["type"] == "state"]
         assert len(states) == 1  # its only state so far: the one after the rebuild
         await again.close()
+
+
+@pytest.mark.asyncio
+async def test_a_deal_drops_rows_a_replaced_deal_of_its_number_left(tmp_path):
+    """The write that deals match n starts its log empty in the writer's own transaction
+    (not with a DELETE on the event loop, which waited there for the writer's commit): rows
+    of an earlier deal of the same number, left in the store, never mix with the match."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)  # the computer waits: our turn only
+    with InProcessServer(f"sqlite:///{tmp_path / 'd.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        store = srv.hub.store
+        stale = [(0, 1, {"type": "draw"}), (1, 0, {"type": "draw"})]
+        for _ in range(30):
+            t = await c.create_room("Ana", preset="classic-table", seats=2)
+            me = await c.connect(t["code"], t["token"])
+            await me.send("add_bot", seat=1)
+            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+            store.save_room(t["code"], store.load_room(t["code"]), 1, stale)
+            await me.send("start")
+            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
+            if 0 in st["view"]["to_act"]:
+                break
+            await me.close()
+        else:
+            raise AssertionError("no deal in 30 where we play first")
+        action = st["view"]["legal"][0]
+        await me.act(action)
+        await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        assert store.load_actions(t["code"], 1) == [(0, action)]  # durable when announced
+        await me.close()

@@ -26,8 +26,6 @@ def test_document_and_log_round_trip(url):
     assert s.room_codes() == ["ABCDEF"]
     assert s.load_actions("ABCDEF", 1) == [(1, {"type": "draw"}),
                                            (2, {"type": "play", "card": "R7"})]
-    s.clear_actions("ABCDEF", 1)
-    assert s.load_actions("ABCDEF", 1) == []
     s.close()
     again = open_store(url)
     assert again.load_actions("ABCDEF", 2) == [(0, {"type": "pass"})]
@@ -42,6 +40,37 @@ def test_an_action_twice_at_one_index_is_refused_whole(url):
     s.save_room("ABCDEF", {"n": 0}, 1, [(0, 1, {"type": "draw"})])
     with pytest.raises(Exception):  # noqa: B017 - IntegrityError (SQLite), StoreError (Redis)
         s.save_room("ABCDEF", {"n": 99}, 1, [(0, 1, {"type": "pass"})])
+    assert s.load_room("ABCDEF") == {"n": 0}
+    assert s.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
+    s.close()
+
+
+def test_a_new_match_starts_its_log_empty_in_the_same_write(url):
+    """Rows a replaced deal of the same match number left are dropped by the write that
+    deals it, atomically: a batch may hold the deal and the match's first actions."""
+    s = open_store(url)
+    s.save_room("ABCDEF", {"n": 0}, 3, [(0, 1, {"type": "draw"}), (1, 2, {"type": "pass"})])
+    s.save_room("ABCDEF", {"n": 1}, 2, [(0, 0, {"type": "draw"})])
+    s.save_many([("ABCDEF", {"deal": 3}, 3, None, None, True),
+                 ("ABCDEF", {"n": 2}, 3, [(0, 0, {"type": "pass"})])])
+    assert s.load_room("ABCDEF") == {"n": 2}
+    assert s.load_actions("ABCDEF", 3) == [(0, {"type": "pass"})]
+    assert s.load_actions("ABCDEF", 2) == [(0, {"type": "draw"})]  # other matches kept
+    s.save_room("ABCDEF", {"deal": 4}, 4, new_match=True)
+    s.save_room("ABCDEF", {"n": 3}, 4, [(0, 1, {"type": "draw"})])
+    assert s.load_actions("ABCDEF", 4) == [(1, {"type": "draw"})]
+    with pytest.raises(ValueError):
+        s.save_room("ABCDEF", {"deal": None}, None, new_match=True)
+    assert s.load_room("ABCDEF") == {"n": 3}
+    s.close()
+
+
+def test_a_refused_new_match_write_keeps_the_old_log(url):
+    s = open_store(url)
+    s.save_room("ABCDEF", {"n": 0}, 1, [(0, 1, {"type": "draw"})])
+    with pytest.raises(Exception):  # noqa: B017 - IntegrityError (SQLite), StoreError (Redis)
+        s.save_many([("ABCDEF", {"deal": 1}, 1,
+                      [(0, 0, {"type": "pass"}), (0, 1, {"type": "draw"})], None, True)])
     assert s.load_room("ABCDEF") == {"n": 0}
     assert s.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
     s.close()

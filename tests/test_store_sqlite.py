@@ -33,8 +33,6 @@ def test_actions_append_in_order_with_the_room(store):
                                                 (2, {"type": "play", "card": "R7"})]
     assert store.load_actions("ABCDEF", 2) == [(0, {"type": "pass"})]
     assert store.load_room("ABCDEF") == {"n": 2}
-    store.clear_actions("ABCDEF", 1)
-    assert store.load_actions("ABCDEF", 1) == []
 
 
 def test_a_failed_write_changes_nothing(store):

@@ -194,16 +194,17 @@ class Hub:
             self.cluster.retire(room.code)
 
     # ------------------------------------------------------------------ persistence
-    def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None
-                ) -> asyncio.Future[None] | None:
-        """Write the room (and new action-log rows). With group commit, queued to the
+    def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None,
+                new_match: bool = False) -> asyncio.Future[None] | None:
+        """Write the room (and new action-log rows; ``new_match``: the room has just dealt
+        match ``room.match_no``, whose log starts empty). With group commit, queued to the
         writer thread: the returned future resolves once it is durable (writes of a room
         stay in order); without, written now (None)."""
         records = room.take_unsaved_records()
         if self.writer is None:
             try:
                 self.store.save_room(room.code, room.to_data(), room.match_no, actions,
-                                     records)
+                                     records, new_match)
             except BaseException:
                 room.unsaved_records[:0] = records  # for the next write
                 raise
@@ -212,7 +213,8 @@ class Hub:
         # (the records too: copies of their own, made once a match).
         doc = orjson.dumps(room.to_data(), option=orjson.OPT_SORT_KEYS).decode()
         records = [orjson.loads(orjson.dumps(r)) for r in records]
-        future = self.writer.submit((room.code, doc, room.match_no, actions, records))
+        future = self.writer.submit((room.code, doc, room.match_no, actions, records,
+                                     new_match))
         room.last_write = future
         future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
         return future

@@ -68,8 +68,7 @@ class Table:
             s.missed = 0
         self.hub.computers.seat_all(room)
         self.hub.clocks.update(room, None, None)
-        self.hub.store.clear_actions(room.code, room.match_no)
-        self.hub.persist(room)
+        self.hub.persist(room, new_match=True)  # drops any rows a replaced deal left
         self.hub.computers.wait(room)
         start = list(getattr(game, "start_events", None) or [])
         self.hub.broadcast(room, [{"type": "deal", "match": room.match_no,

@@ -22,8 +22,8 @@ from typing import Any, Protocol
 
 Action = dict[str, Any]
 
-#: One write: ``(code, document, match, actions, records)``; ``records`` (the records of
-#: matches that ended with this write) may be left out.
+#: One write: ``(code, document, match, actions, records, new_match)``; ``records`` (the
+#: records of matches that ended with this write) and ``new_match`` may be left out.
 Write = tuple[Any, ...]
 
 
@@ -41,15 +41,18 @@ class Store(Protocol):
         match: int | None = None,
         actions: list[tuple[int, int, Action]] | None = None,
         records: list[dict[str, Any]] | None = None,
+        new_match: bool = False,
     ) -> None:
         """Write the room document, append ``(index, seat, action)`` rows to the log of
         match ``match`` and store ``records`` (finished matches' records, each with its
         ``"match"``; a record stored again replaces the old), atomically. Index is the
-        action's position in that match."""
+        action's position in that match. ``new_match``: the write deals match ``match``,
+        whose log starts empty (rows a replaced deal of that number left are dropped in
+        the same transaction, not by a write of their own on the event loop)."""
 
     def save_many(self, writes: list[Write]) -> None:
-        """Several :meth:`save_room` writes, ``(code, data, match, actions[, records])``,
-        at once (the server's writer thread batches them)."""
+        """Several :meth:`save_room` writes, ``(code, data, match, actions[, records[,
+        new_match]])``, at once (the server's writer thread batches them)."""
 
     def load_room(self, code: str) -> dict[str, Any] | None:
         """The room document, or None."""
@@ -59,9 +62,6 @@ class Store(Protocol):
 
     def load_records(self, code: str) -> list[dict[str, Any]]:
         """The stored records of a room's finished matches, by match number."""
-
-    def clear_actions(self, code: str, match: int) -> None:
-        """Forget the action log of one match (used when a match is replaced)."""
 
     def room_codes(self) -> list[str]:
         """Every stored room code."""

@@ -28,8 +28,9 @@ from urllib.parse import parse_qs, urlsplit
 from colorclash.store import Action, StoreError, Write
 
 # KEYS: room, log, matches, rooms, fence, records
-# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), number of
-#       records n, n pairs (match, record), entries...
+# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), new match
+#       (1: the write deals the match, its log starts empty; else 0), number of records n,
+#       n pairs (match, record), entries...
 _SAVE = """
 local epoch = tonumber(ARGV[5])
 if epoch >= 0 then
@@ -39,16 +40,17 @@ if epoch >= 0 then
   end
 end
 local first = tonumber(ARGV[4])
-local records = tonumber(ARGV[6])
+local records = tonumber(ARGV[7])
+if ARGV[6] == '1' then redis.call('DEL', KEYS[2]) end
 if first >= 0 then
   local n = redis.call('LLEN', KEYS[2])
   if n ~= first then
     return redis.error_reply('CONFLICT the log holds ' .. n .. ' actions, not ' .. first)
   end
-  for i = 7 + 2 * records, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  for i = 8 + 2 * records, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
   redis.call('SADD', KEYS[3], ARGV[3])
 end
-for i = 7, 6 + 2 * records, 2 do redis.call('HSET', KEYS[6], ARGV[i], ARGV[i + 1]) end
+for i = 8, 7 + 2 * records, 2 do redis.call('HSET', KEYS[6], ARGV[i], ARGV[i + 1]) end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('SADD', KEYS[4], ARGV[2])
 return 1
@@ -130,9 +132,10 @@ class RedisStore:
     # ------------------------------------------------------------------ writes
     def _args(self, code: str, data: dict[str, Any], match: int | None,
               actions: list[tuple[int, int, Action]] | None,
-              records: list[dict[str, Any]] | None = None) -> tuple[list[str], list[Any]]:
-        if actions and match is None:
-            raise ValueError("actions need a match number")
+              records: list[dict[str, Any]] | None = None,
+              new_match: bool = False) -> tuple[list[str], list[Any]]:
+        if (actions or new_match) and match is None:
+            raise ValueError("actions and a new match need a match number")
         entries = [json.dumps([seat, action], separators=(",", ":"), sort_keys=True)
                    for _idx, seat, action in (actions or [])]
         if actions:
@@ -151,15 +154,16 @@ class RedisStore:
                  for part in (record["match"],
                               json.dumps(record, separators=(",", ":"), sort_keys=True))]
         argv = [doc, code, match or 0, first, self.epochs.get(code, -1),
-                len(pairs) // 2, *pairs, *entries]
+                1 if new_match else 0, len(pairs) // 2, *pairs, *entries]
         return keys, argv
 
     def save_room(self, code: str, data: dict[str, Any], match: int | None = None,
                   actions: list[tuple[int, int, Action]] | None = None,
-                  records: list[dict[str, Any]] | None = None) -> None:
+                  records: list[dict[str, Any]] | None = None,
+                  new_match: bool = False) -> None:
         import redis
 
-        keys, argv = self._args(code, data, match, actions, records)
+        keys, argv = self._args(code, data, match, actions, records, new_match)
         try:
             self._save(keys=keys, args=argv)
         except redis.ResponseError as exc:
@@ -214,9 +218,6 @@ class RedisStore:
     def load_records(self, code: str) -> list[dict[str, Any]]:
         stored = self.redis.hgetall(self.key("records", code))
         return [json.loads(stored[m]) for m in sorted(stored, key=int)]
-
-    def clear_actions(self, code: str, match: int) -> None:
-        self.redis.delete(self.key("log", code, match))
 
     def room_codes(self) -> list[str]:
         return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))

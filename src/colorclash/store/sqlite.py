@@ -183,9 +183,13 @@ class SQLiteStore:
                  for code, data in last.items()}
         rows = []
         records = []
+        new_logs = []  # (code, match) of the writes that begin a match: its log starts empty
         for code, _data, match, actions, *rest in writes:
-            if actions and match is None:
-                raise ValueError("actions need a match number")
+            new_match = len(rest) > 1 and rest[1]
+            if (actions or new_match) and match is None:
+                raise ValueError("actions and a new match need a match number")
+            if new_match:
+                new_logs.append((code, match))
             rows += [(code, match, idx, seat,
                       json.dumps(action, separators=(",", ":"), sort_keys=True))
                      for idx, seat, action in (actions or [])]
@@ -194,6 +198,8 @@ class SQLiteStore:
                         for record in (rest[0] if rest else None) or []]
         db.execute("BEGIN IMMEDIATE")
         try:
+            if new_logs:  # before any row: a batch may hold the match's first actions too
+                db.executemany("DELETE FROM actions WHERE code=? AND match=?", new_logs)
             db.executemany(
                 "INSERT INTO rooms(code, data) VALUES(?, ?) ON CONFLICT(code) DO UPDATE "
                 "SET data=excluded.data, updated=julianday('now')", list(rooms.items()))
@@ -216,9 +222,10 @@ class SQLiteStore:
         match: int | None = None,
         actions: list[tuple[int, int, Action]] | None = None,
         records: list[dict[str, Any]] | None = None,
+        new_match: bool = False,
     ) -> None:
         with self._lock:
-            self._save_many(self._db, [(code, data, match, actions, records)])
+            self._save_many(self._db, [(code, data, match, actions, records, new_match)])
 
     def load_room(self, code: str) -> dict[str, Any] | None:
         with self._lock:
@@ -243,10 +250,6 @@ class SQLiteStore:
             rows = self._db.execute(
                 "SELECT data FROM records WHERE code=? ORDER BY match", (code,)).fetchall()
         return [json.loads(r[0]) for r in rows]
-
-    def clear_actions(self, code: str, match: int) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM actions WHERE code=? AND match=?", (code, match))
 
     def room_codes(self) -> list[str]:
         with self._lock:
