@@ -65,6 +65,8 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("BOT_WORKERS", "1.5", "whole number"),
     ("GROUP_COMMIT", "maybe", "true/false"),
     ("GC_THRESHOLDS", "foo", "whole numbers separated by commas"),
+    ("GC_THRESHOLDS", "", "whole numbers separated by commas"),  # (was Python's 700,10,10)
+    ("GC_THRESHOLDS", "0", "turns the garbage collector off"),
     ("LEASE_TTL", "0", "more than 0"),          # (it reached Redis: a 42-line traceback)
     ("MAX_CONNECTIONS", "0", "more than 0"),
     ("PUBLIC_URL", "cards.example.org", "http:// or https://"),

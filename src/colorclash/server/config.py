@@ -32,11 +32,17 @@ def _number(name: str, raw: str, kind: type) -> int | float:
 
 
 def _thresholds(name: str, raw: str) -> str:
-    parts = raw.strip().split(",")
-    if raw.strip() and (len(parts) > 3 or not all(p.strip().isdigit() for p in parts)):
+    """Up to 3 whole numbers. Not empty (Python's own 700,10,10, with full collections of
+    700 ms at 8,000 connections, say so: docs/benchmarks.md), and not a first one of 0,
+    which turns the collector off: memory held in reference cycles would never be freed."""
+    parts = [p.strip() for p in raw.strip().split(",")]
+    if len(parts) > 3 or not all(p.isdigit() for p in parts):
         raise SettingsError(f"{name} must be up to 3 whole numbers separated by commas "
                             f"(for example 50000,50,100), not {raw!r}")
-    return raw.strip()
+    if int(parts[0]) == 0:
+        raise SettingsError(f"{name} must start with a number over 0 (0 turns the "
+                            f"garbage collector off), not {raw!r}")
+    return ",".join(parts)
 
 
 @dataclass
