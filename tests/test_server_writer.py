@@ -145,6 +145,11 @@ async def test_a_failed_write_answers_rest_with_the_error_format(tmp_path):
             srv.hub.writer._save_many = real
         assert (err.value.status, err.value.code) == (503, "internal")
         assert "try again" in str(err.value)
+        for _ in range(50):  # the room nobody got (never stored) is not kept either
+            if not srv.hub.rooms:
+                break
+            await asyncio.sleep(0.05)
+        assert srv.hub.rooms == {}
         assert (await Client(srv.url).create_room("Ana"))["code"]  # and the site goes on
 
 
@@ -316,4 +321,72 @@ async def test_a_deal_drops_rows_a_replaced_deal_of_its_number_left(tmp_path):
         await me.act(action)
         await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
         assert store.load_actions(t["code"], 1) == [(0, action)]  # durable when announced
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_deal_the_store_refuses_takes_the_room_back_to_its_lobby(tmp_path):
+    """A deal the store refuses is never shown; the room goes back to what the store holds
+    (its lobby), everyone is sent that and told, and the next start deals. (A failed write
+    that was not an action's left the room dealt in memory only, its later writes all
+    refused and nothing sent, until an action's write failed too.)"""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'l.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=2)
+        me = await c.connect(t["code"], t["token"])
+        await me.send("add_bot", seat=1)
+        await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+        real = srv.hub.writer._save_many
+
+        def failing(writes):
+            raise OSError("disk full")
+
+        srv.hub.writer._save_many = failing
+        try:
+            await me.send("start")
+            # nobody is shown the deal (it was never stored): the room as stored, whole
+            back = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+            told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+        finally:
+            srv.hub.writer._save_many = real
+        assert back["room"]["status"] == "lobby" and back["view"] is None
+        assert back["room"]["match"] == 0 and back["room"]["seats"][1]["kind"] == "bot"
+        assert told["code"] == "internal" and "could not be stored" in told["message"]
+        assert srv.hub.store.load_room(t["code"])["status"] == "lobby"
+        await me.send("start")
+        st = await me.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["match"] == 1 and st["view"]["hand"]
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lobby_change_the_store_refuses_is_undone_and_the_next_one_works(tmp_path):
+    """A lobby whose write failed once (the store away for a moment) refused every later
+    change without a word, for good: now it goes back to what the store holds at once."""
+    with InProcessServer(f"sqlite:///{tmp_path / 'c.sqlite3'}",
+                         Settings(**LIFTED_LIMITS, bot_delay=30.0)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        real = srv.hub.writer._save_many
+
+        def failing(writes):
+            raise OSError("the store is away")
+
+        srv.hub.writer._save_many = failing
+        try:
+            await me.send("add_bot", seat=1)
+            back = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+            told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+        finally:
+            srv.hub.writer._save_many = real
+        assert back["room"]["seats"][1]["kind"] == "empty"  # as stored: no computer
+        assert told["code"] == "internal" and "try again" in told["message"]
+        await me.send("add_bot", seat=2)
+        st = await me.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
+        assert st["room"]["seats"][1]["kind"] == "empty"
+        stored = srv.hub.store.load_room(t["code"])
+        assert [s["kind"] for s in stored["seats"]] == ["human", "empty", "bot"]
         await me.close()

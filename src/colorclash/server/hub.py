@@ -216,7 +216,9 @@ class Hub:
         future = self.writer.submit((room.code, doc, room.match_no, actions, records,
                                      new_match))
         room.last_write = future
-        future.add_done_callback(_swallow)  # a failed lobby write is logged by the writer
+        # (a failed write is logged by the writer; the room goes back to what the store
+        # holds: Table.write_done)
+        future.add_done_callback(lambda f: self.table.write_done(room, f))
         return future
 
     async def durable(self, room: Room) -> None:
@@ -683,7 +685,3 @@ class Hub:
     def definition(self, room: Room) -> Any:
         return games.definition(room.game_key)
 
-
-def _swallow(future: asyncio.Future[None]) -> None:
-    if not future.cancelled():
-        future.exception()

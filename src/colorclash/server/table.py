@@ -192,6 +192,25 @@ class Table:
         hub.clocks.schedule(room)
         return events
 
+    def write_done(self, room: Room, future: Any) -> None:
+        """Every write of the room, once the store has answered. A write it refused, of
+        any kind (a lobby change, a deal, a substitute as well as an action), leaves the
+        room broken: its later writes are refused too and its states are not sent, so once
+        no action of it waits for the store (the last one's ``_durable`` rebuilds then) and
+        no later write of it is queued, it goes back to what the store holds. (Only the
+        writes of actions did that: a lobby whose write failed once, in a moment the store
+        was away, stayed as it was in memory, and every later change of it was refused
+        without a word.)"""
+        if future.cancelled() or future.exception() is None:
+            return
+        if self.hub.cluster is not None and "FENCED" in str(future.exception()):
+            self.hub.cluster.lost(room.code)  # another process owns the room now
+            return
+        room.broken = True
+        if (room.unacked == 0 and room.last_write is future
+                and self.hub.rooms.get(room.code) is room):
+            self._rebuild(room)
+
     def _durable(self, room: Room, future: Any) -> None:
         room.unacked -= 1
         if future.cancelled() or future.exception() is not None:
@@ -223,14 +242,22 @@ class Table:
             room.rebuild_timer = asyncio.get_running_loop().call_later(
                 self.REBUILD_RETRY_S, self._rebuild_later, room)
             return
-        log.error("room %s: a write failed; rebuilt from the store", room.code)
         room.broken = False
-        if restored is not None:
-            for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
-                setattr(room, name, getattr(restored, name))
-        self.hub.rebuild_game(room)
         if self.hub.writer is not None:
             self.hub.writer.forget_failure(room.code)
+        if restored is None:  # never stored (its first write failed): nobody has it
+            log.error("room %s: its first write failed; the room is dropped", room.code)
+            if room.timer:
+                room.timer.cancel()
+            if self.hub.rooms.get(room.code) is room:
+                del self.hub.rooms[room.code]
+            for conn in list(room.conns.values()):
+                conn.close(1011, "the room could not be stored")
+            return
+        log.error("room %s: a write failed; rebuilt from the store", room.code)
+        for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
+            setattr(room, name, getattr(restored, name))
+        self.hub.rebuild_game(room)
         self.hub.computers.seat_all(room)
         room.last_write = None  # what follows is what the store holds
         # The states prepared since the failed write were never sent: a socket opened
@@ -248,6 +275,11 @@ class Table:
                 self.hub.answer(room, conn, ProtocolError(
                     "internal", "your last action could not be stored; the table is as it "
                     "was before it: play again", ref="action").to_message())
+        if not room.unacked_seats:  # a change of the room's (a start, a seat): whoever's
+            for conn in room.conns.values():
+                self.hub.answer(room, conn, ProtocolError(
+                    "internal", "the last change to this room could not be stored; the "
+                    "room is as it was before it: try again").to_message())
         room.unacked_seats.clear()
         self.hub.clocks.schedule(room)
 
