@@ -185,6 +185,42 @@ async def test_the_writes_of_one_loop_round_share_one_commit():
 
 
 @pytest.mark.asyncio
+async def test_a_rebuild_fails_the_room_s_writes_still_queued():
+    """Writes made before a room's rebuild hold the room as it was: those still queued (or
+    not yet handed over) when the rebuild forgets the room's failure fail there, and are
+    never committed; the other rooms' writes and the writes made after it are."""
+    import threading
+
+    from colorclash.server.writer import StoreWriter
+
+    commits: list[list[str]] = []
+    busy, release = threading.Event(), threading.Event()
+
+    def save_many(writes):
+        busy.set()
+        release.wait(5)
+        commits.append([w[1] for w in writes])
+
+    writer = StoreWriter(save_many, asyncio.get_running_loop())
+    first = writer.submit(("R", "r1", None, None))
+    await asyncio.sleep(0)  # handed over: the thread takes it and waits in the commit
+    assert await asyncio.to_thread(busy.wait, 5)
+    queued = writer.submit(("R", "r2", None, None))
+    other = writer.submit(("S", "s1", None, None))
+    await asyncio.sleep(0)  # handed over, waiting behind the commit
+    unsent = writer.submit(("R", "r3", None, None))  # this round's, not handed over
+    writer.forget_failure("R")
+    for stale in (queued, unsent):
+        with pytest.raises(OSError, match="an earlier write failed"):
+            await stale
+    after = writer.submit(("R", "r4", None, None))
+    release.set()
+    await asyncio.gather(first, other, after)
+    writer.stop()
+    assert commits == [["r1"], ["s1", "r4"]] or commits == [["r1"], ["s1"], ["r4"]]
+
+
+@pytest.mark.asyncio
 async def test_stopping_the_writer_commits_the_round_not_yet_handed_over():
     from colorclash.server.writer import StoreWriter
 
@@ -389,4 +425,43 @@ async def test_a_lobby_change_the_store_refuses_is_undone_and_the_next_one_works
         assert st["room"]["seats"][1]["kind"] == "empty"
         stored = srv.hub.store.load_room(t["code"])
         assert [s["kind"] for s in stored["seats"]] == ["human", "empty", "bot"]
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_write_made_before_a_rebuild_neither_lands_nor_breaks_the_room_again(tmp_path):
+    """A write of the room queued behind a refused action (a clock's, a seat's) holds the
+    room as it was before the rebuild: it must not be stored after the rebuild, and its
+    failure, coming after the rebuild, is not news (it made the next action's state wait
+    for another rebuild, with an error saying that stored action was lost)."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)  # the computer waits: our turn only
+    with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
+        writer, room = srv.hub.writer, srv.hub.rooms[t["code"]]
+        real = writer._save_many
+
+        def slow_failing(writes):
+            time.sleep(0.4)
+            raise OSError("disk full")
+
+        before = srv.hub.store.load_room(t["code"])
+        writer._save_many = slow_failing
+        try:
+            await me.act(st["view"]["legal"][0])
+            await asyncio.sleep(0.15)  # the action's commit is under way
+            writer._loop.call_soon_threadsafe(srv.hub.persist, room)  # queued behind it
+            fresh = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+            told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+        finally:
+            writer._save_many = real
+        assert fresh["seq"] == 0 and told["ref"] == "action"
+        await asyncio.sleep(0.3)  # the queued write's failure has come back by now
+        assert srv.hub.store.load_room(t["code"]) == before  # the queued write did not land
+        await me.act(fresh["view"]["legal"][0])
+        after = await me.wait_for(lambda m: m["type"] in ("state", "error"), timeout=10)
+        assert after["type"] == "state" and after["seq"] == 1
+        with pytest.raises(TimeoutError):  # and no word of a lost action
+            await me.wait_for(lambda m: m["type"] == "error", timeout=1.0)
+        assert len(srv.hub.store.load_actions(t["code"], 1)) == 1
+        assert not room.broken
         await me.close()

@@ -218,7 +218,8 @@ class Hub:
         room.last_write = future
         # (a failed write is logged by the writer; the room goes back to what the store
         # holds: Table.write_done)
-        future.add_done_callback(lambda f: self.table.write_done(room, f))
+        made = room.rebuilds
+        future.add_done_callback(lambda f: self.table.write_done(room, f, made))
         return future
 
     async def durable(self, room: Room) -> None:

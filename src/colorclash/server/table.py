@@ -192,7 +192,7 @@ class Table:
         hub.clocks.schedule(room)
         return events
 
-    def write_done(self, room: Room, future: Any) -> None:
+    def write_done(self, room: Room, future: Any, made: int) -> None:
         """Every write of the room, once the store has answered. A write it refused, of
         any kind (a lobby change, a deal, a substitute as well as an action), leaves the
         room broken: its later writes are refused too and its states are not sent, so once
@@ -200,8 +200,10 @@ class Table:
         no later write of it is queued, it goes back to what the store holds. (Only the
         writes of actions did that: a lobby whose write failed once, in a moment the store
         was away, stayed as it was in memory, and every later change of it was refused
-        without a word.)"""
-        if future.cancelled() or future.exception() is None:
+        without a word.) ``made``: ``room.rebuilds`` when the write was made; a write made
+        before the room's latest rebuild failed with the writes that rebuild undid (the
+        store refuses a room's queued writes until it is rebuilt) and is not news."""
+        if future.cancelled() or future.exception() is None or made != room.rebuilds:
             return
         if self.hub.cluster is not None and "FENCED" in str(future.exception()):
             self.hub.cluster.lost(room.code)  # another process owns the room now
@@ -243,6 +245,7 @@ class Table:
                 self.REBUILD_RETRY_S, self._rebuild_later, room)
             return
         room.broken = False
+        room.rebuilds += 1
         if self.hub.writer is not None:
             self.hub.writer.forget_failure(room.code)
         if restored is None:  # never stored (its first write failed): nobody has it

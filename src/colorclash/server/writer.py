@@ -83,9 +83,20 @@ class StoreWriter:
         self._round = []
 
     def forget_failure(self, code: str) -> None:
-        """The room was rebuilt from the store: its writes are accepted again."""
+        """The room was rebuilt from the store: its writes are accepted again, but for those
+        made before the rebuild and not yet taken by the thread, which fail here (on the
+        event loop's thread, where they were made): each holds the room as it was before
+        the rebuild, and one committed now would store what the rebuild undid."""
         with self._cond:
             self._failed_rooms.discard(code)
+            stale = [item for item in self._items if item[0][0] == code]
+            if stale:
+                self._items = [item for item in self._items if item[0][0] != code]
+        stale += [item for item in self._round if item[0][0] == code]
+        self._round = [item for item in self._round if item[0][0] != code]
+        for write, future in stale:
+            if not future.done():
+                future.set_exception(OSError(f"room {write[0]}: an earlier write failed"))
 
     def _run(self) -> None:
         while True:
