@@ -254,6 +254,11 @@ class Table:
                 room.timer.cancel()
             if self.hub.rooms.get(room.code) is room:
                 del self.hub.rooms[room.code]
+                if self.hub.cluster is not None:
+                    try:  # its code and ownership in Redis are free again
+                        self.hub.cluster.retire(room.code)
+                    except Exception as exc:  # noqa: BLE001 - Redis away: the code stays taken
+                        log.warning("room %s: could not free its code (%s)", room.code, exc)
             for conn in list(room.conns.values()):
                 conn.close(1011, "the room could not be stored")
             return
