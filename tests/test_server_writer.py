@@ -465,3 +465,30 @@ async def test_a_write_made_before_a_rebuild_neither_lands_nor_breaks_the_room_a
         assert len(srv.hub.store.load_actions(t["code"], 1)) == 1
         assert not room.broken
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_on_redis_a_room_whose_first_write_failed_frees_its_code(redis_db):
+    import redis
+
+    with InProcessServer(redis_db, Settings(**LIFTED_LIMITS)) as srv:
+        def failing(writes):
+            raise OSError("Redis refused it")
+
+        real = srv.hub.writer._save_many
+        srv.hub.writer._save_many = failing
+        try:
+            with pytest.raises(ClientError):
+                await Client(srv.url).create_room("Ana")
+        finally:
+            srv.hub.writer._save_many = real
+        for _ in range(50):
+            if not srv.hub.rooms:
+                break
+            await asyncio.sleep(0.05)
+        assert srv.hub.rooms == {}
+        r = redis.Redis.from_url(redis_db)
+        try:
+            assert r.keys("cc:code:*") == [] and r.keys("cc:owner:*") == []
+        finally:
+            r.close()
