@@ -492,3 +492,35 @@ async def test_on_redis_a_room_whose_first_write_failed_frees_its_code(redis_db)
             assert r.keys("cc:code:*") == [] and r.keys("cc:owner:*") == []
         finally:
             r.close()
+
+
+@pytest.mark.asyncio
+async def test_without_group_commit_a_refused_lobby_change_is_undone_too(tmp_path):
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0, group_commit=False)
+    with InProcessServer(f"sqlite:///{tmp_path / 'n.sqlite3'}", settings) as srv:
+        assert srv.hub.writer is None
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        store = srv.hub.store
+        real = store.save_room
+
+        def failing(*args, **kwargs):
+            raise OSError("disk full")
+
+        store.save_room = failing
+        try:
+            await me.send("add_bot", seat=1)
+            told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+            back = await me.wait_for(lambda m: m["type"] == "state", timeout=5)
+        finally:
+            store.save_room = real
+        assert told["code"] == "internal"
+        assert back["room"]["seats"][1]["kind"] == "empty"  # as stored
+        assert srv.hub.rooms[t["code"]].seats[1].kind == "empty"
+        await me.send("add_bot", seat=2)
+        await me.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
+        assert [s["kind"] for s in store.load_room(t["code"])["seats"]] == [
+            "human", "empty", "bot"]
+        await me.close()

@@ -207,6 +207,15 @@ class Hub:
                                      records, new_match)
             except BaseException:
                 room.unsaved_records[:0] = records  # for the next write
+                if actions is None:  # (an action's: Table.apply takes it back itself)
+                    # The change that made this write raises out of it, answered as an
+                    # error; the room, changed in memory, then goes back to the store's.
+                    room.broken = True
+                    try:
+                        asyncio.get_running_loop().call_soon(self.table.rebuild_if_broken,
+                                                             room)
+                    except RuntimeError:  # no event loop: the hub used on its own (tests)
+                        pass
                 raise
             return None
         # Encoded here, on the loop: the writer thread never reads a room the loop changes

@@ -291,10 +291,16 @@ class Table:
         room.unacked_seats.clear()
         self.hub.clocks.schedule(room)
 
-    def _rebuild_later(self, room: Room) -> None:
-        room.rebuild_timer = None
+    def rebuild_if_broken(self, room: Room) -> None:
+        """Rebuild the room if a write of it failed and no action of it waits for the
+        store (without group commit: after the change whose write failed has been
+        answered)."""
         if room.broken and room.unacked == 0 and self.hub.rooms.get(room.code) is room:
             self._rebuild(room)
+
+    def _rebuild_later(self, room: Room) -> None:
+        room.rebuild_timer = None
+        self.rebuild_if_broken(room)
 
     # ------------------------------------------------------------------ substitutes
     def substitute(self, room: Room, seat: int, on: bool) -> bool:
