@@ -524,3 +524,31 @@ async def test_without_group_commit_a_refused_lobby_change_is_undone_too(tmp_pat
         assert [s["kind"] for s in store.load_room(t["code"])["seats"]] == [
             "human", "empty", "bot"]
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_on_redis_a_fenced_lobby_write_hands_the_room_over(redis_db):
+    """A lobby change whose write Redis refuses because another owner's epoch fences it
+    (here: the epoch raised behind the process's back) is not kept: the process lets the
+    room go and closes its sockets (1012), and the player, reconnecting, finds the room as
+    stored. (It was swallowed: the process kept its copy, unstorable, for good.)"""
+    import redis
+
+    with InProcessServer(redis_db, Settings(**LIFTED_LIMITS, bot_delay=30.0)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        r = redis.Redis.from_url(redis_db)
+        try:
+            r.incr(f"cc:fence:{t['code']}")
+        finally:
+            r.close()
+        await me.send("add_bot", seat=1)
+        st = await me.wait_state(lambda s: me.close_code == 1012, timeout=10)
+        assert st["room"]["seats"][1]["kind"] == "empty"  # as stored
+        await me.send("add_bot", seat=2)
+        st = await me.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
+        assert [s["kind"] for s in srv.hub.store.load_room(t["code"])["seats"]] == [
+            "human", "empty", "bot"]
+        await me.close()

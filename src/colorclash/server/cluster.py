@@ -337,6 +337,8 @@ class Cluster:
         """A write of ours was refused: another process owns the room now."""
         room = self.hub.rooms.pop(code, None)
         self.store.epochs.pop(code, None)
+        if self.hub.writer is not None:  # its queued writes are the old owner's: refused;
+            self.hub.writer.forget_failure(code)  # a later taking of it writes afresh
         if room is None:
             return
         log.warning("process %s lost room %s to another process", self.id, code)
