@@ -251,3 +251,31 @@ def test_a_seat_is_a_whole_number_of_the_table(key, seat):
     with pytest.raises(ValueError):
         g.view(seat)
     assert json.dumps(g.view(None), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**9), pick=st.integers(0, 10**9))
+def test_views_of_all_seats_are_each_seats_view(key, seed, pick):
+    """``views(seats)``, what the server sends after every action (Color Clash makes the
+    shared part once), is ``view(seat)`` for each seat at every moment of a game, in every
+    preset; a key replaced or popped in one of them (the server does both) changes neither
+    the others nor the game."""
+    rng = random.Random(pick)
+    seats = _seats(key, rng)
+    preset = rng.choice(sorted(GAMES[key].presets))
+    g = new_game(key, preset=preset, seats=seats, seed=seed)
+    order = list(range(seats))
+    while not g.over:
+        rng.shuffle(order)
+        views = g.views(order)
+        assert views == [g.view(s) for s in order]
+        assert [list(v) for v in views] == [list(g.view(s)) for s in order]  # key order too
+        views[0]["legal"] = []
+        views[0].pop("options", None)
+        assert views[1:] == [g.view(s) for s in order[1:]]
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    assert g.views(order) == [g.view(s) for s in order]
+    with pytest.raises(ValueError):
+        g.views([0, True])

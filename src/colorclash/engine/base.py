@@ -150,6 +150,13 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def views(self, seats: list[int]) -> list[dict[str, Any]]:
+        """``view(seat)`` for each of ``seats``, in order: what the server sends after
+        every action. A game may make the parts every seat shares once for all of them
+        (Color Clash does), so the views may share those values: read them, replace a
+        key, pop one, but change no list or dict inside them. Default: one ``view`` each."""
+        return [self.view(seat) for seat in seats]
+
     # -- what the site's shell reads (same for every game; see docs/adding-a-game.md) --
 
     @property

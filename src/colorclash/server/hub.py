@@ -471,8 +471,9 @@ class Hub:
         conns = list(room.conns.items())
         if first is not None and first in room.conns:
             conns.sort(key=lambda item: item[0] != first)  # (stable: the rest in order)
-        for seat, conn in conns:
-            view = room.game.view(seat) if shows_game else None
+        views = (room.game.views([seat for seat, _ in conns]) if shows_game
+                 else [None] * len(conns))  # (they may share values: replace keys only)
+        for (seat, conn), view in zip(conns, views, strict=True):
             if view is not None:
                 view["legal"] = self.table.sendable(room, seat, view.get("legal") or [])
             if recent is not None and conn in fresh:
