@@ -51,3 +51,21 @@ def test_repeated_pairs_alternate_and_give_the_median_ratio() -> None:
     assert summary["p99_over_echo"] == [first["p99_over_echo"], second["p99_over_echo"]]
     assert summary["median_p99_over_echo"] == (first["p99_over_echo"]
                                                + second["p99_over_echo"]) / 2
+
+
+def test_the_loop_benchmark_times_actions_against_its_baselines() -> None:
+    """`colorclash bench server-loop`: actions through the server's loop to sockets that
+    count, with the engine alone and the yardstick timed beside them in the same run."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "colorclash.cli", "bench", "server-loop", "--rooms", "4",
+         "--actions", "300", "--repeat", "2", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    summary = json.loads(proc.stdout)
+    assert len(summary["runs"]) == 2
+    for run in summary["runs"]:
+        assert run["actions"] >= 300
+        assert run["states_sent"] >= 4 * run["actions"]  # every seat's state, handed over
+        assert run["loop_us"] > run["engine_us"] > 0 and run["yardstick_us"] > 0
+        assert abs(run["overhead"] - run["loop_us"] / run["engine_us"]) < 0.1
+    assert summary["median_overhead"] > 1

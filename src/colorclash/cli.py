@@ -108,6 +108,8 @@ BENCHMARKS = {
     "bots": "the computer players' strength and time per decision",
     "bots-ceiling": "how far hard is from a player who sees every hand",
     "server": "the site under load: connections, actions/s, latency against an echo floor",
+    "server-loop": "one action's cost on the server's loop without sockets, against the "
+                   "engine's",
 }
 
 

@@ -1246,40 +1246,8 @@ class ColorClash(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.n):
             raise ValueError(f"there is no seat {seat!r} at this table")
-        return self._view(seat, self._shared_view())
-
-    def views(self, seats: list[int]) -> list[dict[str, Any]]:
-        """Every seat's view with the public part made once (the server's four states
-        after each action made it four times: a tenth of a busy process's time)."""
-        n = self.n
-        for seat in seats:
-            if seat.__class__ is not int or not 0 <= seat < n:
-                raise ValueError(f"there is no seat {seat!r} at this table")
-        shared = self._shared_view()
-        return [self._view(seat, shared) for seat in seats]
-
-    def _shared_view(self) -> dict[str, Any]:
-        """What every seat's view shows alike (the keys ``_view`` does not make per seat)."""
-        n = self.n
-        hands = self.hands
-        return {
-            "counts": [len(h) for h in hands],
-            "shields": [s for s in range(n) if self.shield_cards[s] is not None],
-            "fuse": None if self.fuse is None else {"count": self.fuse, "blast": self.blast},
-            "scores": list(self.scores),
-            "round_scores": [list(r) for r in self.round_scores],
-            "out": list(self.out),
-            "to_act": self.to_act,
-            "window": None if self.window_seat is None else {"seat": self.window_seat},
-            "called": [s for s in range(n) if self.called[s]],
-            "one_card": [s for s in range(n) if len(hands[s]) == 1 and s not in self.out],
-            "substitutes": sorted(self.substitutes),
-            "options": _options_dict(self.options),
-            "result": None if self._result is None else deepcopy(self._result),
-        }
-
-    def _view(self, seat: int | None, shared: dict[str, Any]) -> dict[str, Any]:
         faces = self._faces
+        o = self.options
         v: dict[str, Any] = {
             "game": self.game_name,
             "preset": self.preset,
@@ -1288,7 +1256,7 @@ class ColorClash(Game):
             "phase": self.phase,
             "round": self.round_no,
             "hand": [faces[c] for c in self.hands[seat]] if seat is not None else [],
-            "counts": shared["counts"],
+            "counts": [len(h) for h in self.hands],
             "top": self.top_face,
             "color": self.color,
             "turn": None if self.phase in (ROUND_OVER, GAME_OVER) else self.turn,
@@ -1297,31 +1265,57 @@ class ColorClash(Game):
             "stack_kind": self.stack_kind,
             "draw_count": len(self.draw_pile),
             "discard_count": len(self.discard),
-            "shields": shared["shields"],
-            "fuse": shared["fuse"],
-            "scores": shared["scores"],
-            "round_scores": shared["round_scores"],
-            "out": shared["out"],
-            "to_act": shared["to_act"],
+            "shields": [s for s in range(self.n) if self.shield_cards[s] is not None],
+            "fuse": None if self.fuse is None else {"count": self.fuse, "blast": self.blast},
+            "scores": list(self.scores),
+            "round_scores": [list(r) for r in self.round_scores],
+            "out": list(self.out),
+            "to_act": self.to_act,
             "legal": self.legal_actions(seat) if seat is not None else [],
             "drawn": self.drawn_card if self.phase == DRAWN and seat == self.turn else None,
-            "window": shared["window"],
-            "called": shared["called"],
-            "one_card": shared["one_card"],
-            "substitutes": shared["substitutes"],
-            "options": shared["options"],
-            "result": shared["result"],
+            "window": None if self.window_seat is None else {"seat": self.window_seat},
+            "called": [s for s in range(self.n) if self.called[s]],
+            "one_card": [s for s in range(self.n) if len(self.hands[s]) == 1
+                         and s not in self.out],
+            "substitutes": sorted(self.substitutes),
+            "options": _options_dict(o),
+            "result": None if self._result is None else deepcopy(self._result),
         }
         if self.double_faced:
-            other = self._faces_other
             v["side"] = "night" if self.side else "day"
-            v["faces"] = {
-                str(s): [other[c] for c in self.hands[s]]
-                for s in range(self.n) if s != seat
-            }
-            v["draw_top"] = other[self.draw_pile[-1]] if self.draw_pile else None
+            v["faces"] = self._others_faces(seat)
+            v["draw_top"] = self._faces_other[self.draw_pile[-1]] if self.draw_pile else None
             v["clock"] = self.clock
         return v
+
+    def _others_faces(self, seat: int | None) -> dict[str, list[str]]:
+        """Day & Night: the sides of the other seats' cards this seat sees."""
+        other = self._faces_other
+        return {str(s): [other[c] for c in self.hands[s]] for s in range(self.n) if s != seat}
+
+    def views(self, seats: list[int]) -> list[dict[str, Any]]:
+        """Every seat's view, the first made whole and the others copied from it with
+        their own parts replaced: the seat, its hand, its legal actions, the card it drew
+        and (Day & Night) the other seats' sides it sees. (The server's four views after
+        each action, each made whole, were a tenth of a busy process's loop.)"""
+        if not seats:
+            return []
+        first = self.view(seats[0])
+        out = [first]
+        faces = self._faces
+        drawn = self.drawn_card if self.phase == DRAWN else None
+        for seat in seats[1:]:
+            if seat.__class__ is not int or not 0 <= seat < self.n:
+                raise ValueError(f"there is no seat {seat!r} at this table")
+            v = first.copy()
+            v["seat"] = seat
+            v["hand"] = [faces[c] for c in self.hands[seat]]
+            v["legal"] = self.legal_actions(seat)
+            v["drawn"] = drawn if seat == self.turn else None
+            if self.double_faced:
+                v["faces"] = self._others_faces(seat)
+            out.append(v)
+        return out
 
     # ------------------------------------------------------------------ fairness
 
