@@ -155,6 +155,28 @@ def test_the_lobby_action_is_on_a_phone_first_screen(open_page, size, role, lang
                 raise AssertionError(f"{where}: {exc}") from None
 
 
+@pytest.mark.parametrize("name", ["W" * 20, "<b>bold</b>&amp;x", "Ğğğğğğğğğğğğğğğğğğğğ"])
+def test_a_long_name_without_spaces_does_not_widen_a_phones_lobby(open_page, name):
+    """A name of 20 wide letters and no space (the server takes 20 characters) breaks
+    inside the seat's row: on a 360 px phone the lobby never scrolls sideways (with
+    ``break-word`` the seat list grew to 403 px and cut "Ready" off every row)."""
+    table = ScriptedTable(open_page, preset="standard", seats=4, deal=False,
+                          viewport=PHONES["360x640"], me=1)
+    table.room.update(kind="private", host=0)
+    page = table.page
+    table.room["seats"] = [_seat(0, "human", name, ready=True), _seat(1, "human", name),
+                           _seat(2, "bot"), _seat(3, "empty")]
+    table.send([])
+    page.wait_for_function("() => document.querySelectorAll('.seat-row').length === 4")
+    page.wait_for_function("n => document.body.innerText.includes(n)", arg=name[:10])
+    box = _on_first_screen(page, "#btn-ready")
+    assert box["scrollWidth"] <= box["width"], box
+    overflowing = page.evaluate(
+        "() => [...document.querySelectorAll('.seat-row, .seat-row *')]"
+        ".filter(e => e.getBoundingClientRect().right > innerWidth + 0.5).length")
+    assert overflowing == 0
+
+
 @pytest.mark.parametrize("role", ["host", "guest"])
 def test_the_lobby_on_a_desktop_keeps_everything_on_one_screen(open_page, role):
     """At 1280x800 the share block (with its QR), the seats and the action are all on the

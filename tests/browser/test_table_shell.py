@@ -156,6 +156,35 @@ def test_a_typed_room_code_survives_a_redraw(open_page):
     assert page.input_value("#player-name") == "Gus"
 
 
+@pytest.mark.parametrize("pasted", [" GSPJTJ", "GSPJTJ ", "gsp jtj", "GSP-JTJ",
+                                    "http://127.0.0.1:8000/r/GSPJTJ",
+                                    "Join me: https://example.org/r/gspjtj?lang=es"])
+def test_a_pasted_code_or_invite_link_opens_its_room(open_page, pasted):
+    """What people paste into the code field: the code with a space before it (the field
+    kept six characters then, " GSPJT", and said the code was not six letters), with a
+    space or a dash inside, or the whole invite link."""
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-join")
+    page.fill("#join-code", pasted)
+    assert page.input_value("#join-code") == pasted  # the field keeps it whole
+    page.click("#btn-join")
+    page.wait_for_url("**/r/GSPJTJ")
+    assert page.locator("#join-code-error").count() == 0
+
+
+def test_the_code_of_a_finished_game_says_it_is_over(open_page, server):
+    """A finished room's code: the game is over (not "has already started")."""
+    import httpx
+
+    made = httpx.post(f"{server.url}/api/practice", json={"name": "Ana", "bots": 1}).json()
+    room = server.hub.rooms[made["code"]]
+    room.status = "finished"
+    page = open_page(PHONE, path=f"/r/{made['code']}")
+    alert = page.locator("p.error-msg")
+    alert.wait_for()
+    assert alert.inner_text().strip() == catalog("en")["join.over"]
+
+
 # ------------------------------------------------------------------ 7. leaving
 def test_leaving_the_table_asks_in_the_sites_own_dialog(open_page):
     table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),

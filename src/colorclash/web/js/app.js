@@ -633,7 +633,10 @@ const homeActs = {
     );
   },
   joinCode(raw) {
-    const code = String(raw || "").trim();
+    // what people paste: the code with spaces around or inside it, or the invite link
+    const text = String(raw || "");
+    const link = /\/r\/([A-Za-z]{6})(?![A-Za-z])/.exec(text);
+    const code = link ? link[1] : text.replace(/[\s-]+/g, "");
     if (!/^[A-Za-z]{6}$/.test(code)) {
       state.codeError = code ? "home.badCode" : "home.noCode";
       render();

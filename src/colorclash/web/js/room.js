@@ -295,7 +295,9 @@ export function renderJoin(ctx, act) {
         h("p.room-code", code),
         room ? h("p.muted.room-game", roomTitle(room, games)) : null,
         error ? h("p.error-msg", { role: "alert" }, error) : null,
-        room && room.status !== "lobby" ? h("p.error-msg", { role: "alert" }, t("join.started")) : null,
+        room && room.status !== "lobby"
+          ? h("p.error-msg", { role: "alert" }, t(room.status === "finished" ? "join.over" : "join.started"))
+          : null,
         room && room.status === "lobby" && full
           ? h("p.error-msg", { role: "alert" }, t("error.room_full"))
           : null,
