@@ -32,10 +32,12 @@ def test_play_now_full_game_then_play_again(open_page):
     page = open_page(DESKTOP)
     sockets: list[str] = []
     frames: list[str] = []
+    sent: list[str] = []
 
     def watch(ws) -> None:
         sockets.append(ws.url)
         ws.on("framereceived", lambda payload: frames.append(payload))
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
 
     page.on("websocket", watch)
     page.fill("#player-name", "Ana")
@@ -60,16 +62,20 @@ def test_play_now_full_game_then_play_again(open_page):
     assert any("Ana" in r[1] for r in rows)
     shot(page, "results-desktop")
     axe_check(page, "results")
-    # Play again deals a new game at the same table
-    page.click("button[data-focus-key='res:again']")
+    # Play again deals a new game at the same table; a double click sends one "start"
+    # (the second one's refusal, "The game has already started", stood over the new deal)
+    page.dblclick("button[data-focus-key='res:again']")
     page.wait_for_function(
         "() => window.__cc.view && window.__cc.view.phase !== 'game_over'", timeout=10_000
     )
     assert page.locator(".results-overlay").count() == 0
     assert page.locator(".hand .card").count() >= 7
-    # no banner of the finished game over the new deal
+    # no banner of the finished game over the new deal, and no refusal
     page.wait_for_timeout(1000)
     assert "OVER" not in page.inner_text("#banner-layer")
+    assert len([f for f in sent if '"type":"start"' in f.replace(" ", "")]) == 1, sent[-5:]
+    assert page.locator(".toast").count() == 0 or not page.locator(".toast").is_visible(), \
+        page.locator(".toast").inner_text()
     # The page asked for compact states: most came without the room object, and it drew
     # every one of them with the room of the state before (names, the new match).
     assert [u for u in sockets if "/ws/" in u and "compact=1" in u], sockets

@@ -569,6 +569,19 @@ function send(msg) {
   return true;
 }
 
+// A double click on Start or Play again sends one "start": the second, refused by the
+// server once the first has dealt ("The game has already started"), left that message
+// standing over the new table. Another click on the same match a few seconds later (the
+// first was refused, say) is sent.
+let lastStart = { key: null, at: 0 };
+function sendStart() {
+  const room = state.room;
+  const key = room ? `${room.code}:${room.match}:${room.status}` : null;
+  const now = Date.now();
+  if (key !== null && lastStart.key === key && now - lastStart.at < 3000) return;
+  if (send({ type: "start" })) lastStart = { key, at: now };
+}
+
 // ---------------------------------------------------------------- actions
 
 async function enterWith(promise) {
@@ -775,7 +788,7 @@ const roomActs = {
       announce(text, { urgent: true });
       return;
     }
-    send({ type: "start" });
+    sendStart();
   },
   leave() {
     send({ type: "leave" });
@@ -814,7 +827,7 @@ const tableActs = {
     }
   },
   playAgain() {
-    send({ type: "start" });
+    sendStart();
   },
   // Quick Match has no host to start another game: back to the queue, same game and table.
   findPlayers() {
