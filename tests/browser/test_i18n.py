@@ -243,3 +243,38 @@ def test_quick_match_animal_names_are_said_in_the_pages_language(open_page, lang
     assert got["quick"] == want
     assert got["private"] == ["Quiet Turtle", "Blue Otter 2", "Quiet Person"]
     assert got["queue"] == {"en": "Golden Fox", "es": "Zorro de Oro", "tr": "Altın Tilki"}[lang]
+
+
+HISTORY_LINES = """async () => {
+  const { colorClash } = await import('/js/games/color-clash/index.js');
+  const { describeAll } = await import('/js/shell/notices.js');
+  const model = { me: 0, room: { kind: 'private', seats: [
+    { seat: 0, kind: 'human', name: 'Ana', connected: true },
+    { seat: 1, kind: 'human', name: 'Bo', connected: true }] } };
+  const say = (events) => describeAll(colorClash, events, model);
+  return {
+    caught: say([{ type: 'draw', seat: 0, count: 2, reason: 'caught' },
+                 { type: 'caught', seat: 0, by: 1, count: 2 }]),
+    call: say([{ type: 'call_on', seat: 1 }]),
+    playAfterCall: say([{ type: 'play', seat: 1, card: 'G6' }, { type: 'last_card', seat: 1 }]),
+    windowCall: say([{ type: 'last_card', seat: 1 }]),
+    draw: say([{ type: 'draw', seat: 1, count: 1, reason: 'draw' }]),
+  };
+}"""
+
+
+def test_the_history_says_each_penalty_and_call_once(open_page):
+    """Caught: "Bo caught you: you draw 2", not also "You drew 2 cards" (it read as 4).
+    A last card called before the play: "Bo called last card", then "Bo played Green 6 ·
+    Bo has one card" (it said "called last card" twice); called in the window after the
+    play, or a plain draw, as before."""
+    page = open_page(DESKTOP, path="/dev.html?scene=table&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(HISTORY_LINES)
+    en = catalog("en")
+    assert got["caught"] == en["say.you.caught"].replace("{by}", "Bo").replace("{n}", "2"), got
+    assert got["call"] == en["say.lastCard"].replace("{name}", "Bo")
+    assert "called" not in got["playAfterCall"] and \
+        got["playAfterCall"].endswith(en["say.oneCard"].replace("{name}", "Bo")), got
+    assert got["windowCall"] == en["say.lastCard"].replace("{name}", "Bo")
+    assert got["draw"] == "Bo drew 1 card", got

@@ -13,12 +13,23 @@ function serverLine(e, model) {
   return "";
 }
 
-// The words of one moment, in the order of its events.
+// The words of one moment, in the order of its events (the game words each run of its
+// own events together: a line may depend on another event of the same moment).
 export function describeAll(game, events, model, sep = " · ") {
-  return (events || [])
-    .map((e) => (SERVER_EVENTS.has(e.type) ? serverLine(e, model) : game.describeMoment([e], model, sep)))
-    .filter(Boolean)
-    .join(sep);
+  const lines = [];
+  let run = [];
+  const flush = () => {
+    if (run.length) lines.push(game.describeMoment(run, model, sep));
+    run = [];
+  };
+  for (const e of events || []) {
+    if (SERVER_EVENTS.has(e.type)) {
+      flush();
+      lines.push(serverLine(e, model));
+    } else run.push(e);
+  }
+  flush();
+  return lines.filter(Boolean).join(sep);
 }
 
 // The banners of one moment: your own time running out first, then the game's.

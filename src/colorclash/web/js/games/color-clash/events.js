@@ -54,6 +54,7 @@ export function describeEvent(e, model) {
     case "play":
       return t(me ? "say.you.play" : "say.play", { name: who, card: cardLabel(e.card) });
     case "draw":
+      if (e.reason === "caught") return ""; // the "caught" line says how many
       return t(me ? "say.you.draw" : "say.draw", { name: who, n: e.count });
     case "take":
       return t(me ? "say.you.take" : "say.take", { name: who, n: e.count });
@@ -116,8 +117,16 @@ export function describeEvent(e, model) {
 }
 
 // The words of one moment: its events' lines joined ("Bo played Red 7 · You are skipped").
+// A "last_card" that comes with the play (the seat called before it, or the table calls
+// for everyone) says the seat has one card: "called last card" was the moment of the
+// call itself, and the history said it twice.
 export function describeMoment(events, model, sep = " · ") {
-  return (events || []).map((e) => describeEvent(e, model)).filter(Boolean).join(sep);
+  const list = events || [];
+  const played = new Set(list.filter((e) => e.type === "play").map((e) => e.seat));
+  return list
+    .map((e) => describeEvent(e.type === "last_card" && played.has(e.seat) ? { ...e, type: "one_card" } : e, model))
+    .filter(Boolean)
+    .join(sep);
 }
 
 export function bannersFor(events, model) {
