@@ -150,6 +150,13 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
+    @property
+    def watching(self) -> list[int]:
+        """Seats that have gone out of this round and only watch the others play on (for
+        places): the server lets computer players left with nobody else but watchers play
+        at a brisker pace. Default: none."""
+        return []
+
     def views(self, seats: list[int]) -> list[dict[str, Any]]:
         """``view(seat)`` for each of ``seats``, in order: what the server sends after
         every action. A game may make the parts every seat shares once for all of them

@@ -600,6 +600,11 @@ class ColorClash(Game):
         return self.phase == GAME_OVER
 
     @property
+    def watching(self) -> list[int]:
+        """Seats out of the round while the others play on for places (5.8)."""
+        return list(self.out) if self.phase in (PLAY, DRAWN, COLOR, WINDOW) else []
+
+    @property
     def result(self) -> dict[str, Any] | None:
         return deepcopy(self._result)  # a copy: changing it never changes the game
 

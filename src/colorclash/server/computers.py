@@ -54,10 +54,30 @@ class Computers:
             room.bot_events.setdefault(seat, []).extend(events)
             del room.bot_events[seat][:-200]
 
+    #: the share of ``bot_delay`` computer players wait when nobody but them is left in the
+    #: round and the people at the table only watch them play on for places (the first
+    #: person out of a Standard round of 6 watched over a minute of it at the full delay)
+    WATCHED_PACE = 0.25
+
     def wait(self, room: Room) -> None:
         """A change happened: computer players act after the bot delay from now."""
-        room.bot_due = self.hub.now() + self.hub.settings.bot_delay
+        delay = self.hub.settings.bot_delay
+        if self.only_watched(room):
+            delay *= self.WATCHED_PACE
+        room.bot_due = self.hub.now() + delay
         room.bot_declined.clear()
+
+    @staticmethod
+    def only_watched(room: Room) -> bool:
+        """Every seat still in the round is a computer's, and a person watches (the game's
+        ``watching``: seats out of the round while the others play on)."""
+        game = room.game
+        watching = game.watching if game is not None else None
+        if not watching:
+            return False
+        return (any(room.seats[s].kind == "human" for s in watching)
+                and all(room.bot_controlled(s) for s in range(len(room.seats))
+                        if s not in watching))
 
     def due(self, room: Room) -> float | None:
         if any(room.bot_controlled(i) and i not in room.bot_declined

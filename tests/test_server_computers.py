@@ -1,0 +1,84 @@
+"""Computer players' pace: the bot delay, shortened when only they are left in a round that
+people watch (Color Clash's play-on for places)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from colorclash.engine import new_game
+from colorclash.server.config import Settings
+from colorclash.server.hub import Hub
+from colorclash.server.testing import LIFTED_LIMITS
+from colorclash.store.sqlite import SQLiteStore
+
+DELAY = 2.0
+
+
+def _hub(tmp_path, setup):
+    def factory(*, preset, seats, seed, options):
+        return new_game("color-clash", preset=preset, seats=seats, setup=setup, options=options)
+
+    now = [1000.0]
+    hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"),
+              Settings(**LIFTED_LIMITS, bot_delay=DELAY, bot_workers=0),
+              clock=lambda: now[0], game_factory=factory)
+    return hub, now
+
+
+def _deal(hands, top="R9"):
+    return {"hands": [list(h) for h in hands], "top": top, "first": 0,
+            "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]}
+
+
+@pytest.mark.parametrize("preset, brisk", [("standard", True), ("family", True),
+                                           ("classic-table", False)])
+def test_computers_play_on_briskly_once_the_person_is_out(tmp_path, preset, brisk):
+    """The person plays their last card: on a table that plays on for places the computer
+    players go on at a quarter of the delay (the person only watches); before that, and
+    where going out ends the round, at the whole delay."""
+    hub, now = _hub(tmp_path, _deal([["R1"], ["G2", "G3", "B4"], ["B5", "B6", "G7"]]))
+
+    async def play() -> None:
+        room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset=preset)
+        assert seat == 0 and room.status == "playing"
+        assert room.bot_due == pytest.approx(now[0] + DELAY) or room.game.to_act == [0]
+        now[0] += 5
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        if brisk:
+            assert room.game.watching == [0]
+            assert room.bot_due == pytest.approx(now[0] + DELAY * hub.computers.WATCHED_PACE)
+        else:
+            assert room.game.watching == []
+            assert room.bot_due == pytest.approx(now[0] + DELAY) or room.status == "finished"
+        for r in hub.rooms.values():
+            if r.timer:
+                r.timer.cancel()
+
+    asyncio.run(play())
+    hub.store.close()
+
+
+def test_a_person_still_in_the_round_keeps_the_whole_delay(tmp_path):
+    """Two people and a computer: the first person out watches, but the other person still
+    plays: the computer keeps its whole delay."""
+    hub, now = _hub(tmp_path, _deal([["R1"], ["G2", "G3", "B4"], ["B5", "B6", "G7"]]))
+
+    async def play() -> None:
+        room, _, _ = hub.create_private("Ana", preset="standard", seats=3)
+        hub.join(room.code, "Bo")
+        hub.add_bot(room, 0, 2, "easy")
+        hub.lobby.ready(room, 1, True)
+        hub.start(room, 0)
+        now[0] += 5
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        assert room.game.watching == [0]
+        assert not hub.computers.only_watched(room)
+        assert room.bot_due == pytest.approx(now[0] + DELAY)
+        for r in hub.rooms.values():
+            if r.timer:
+                r.timer.cancel()
+
+    asyncio.run(play())
+    hub.store.close()
