@@ -240,6 +240,14 @@ def test_quick_match_seats_two_people_under_animal_names(open_page):
     names = [s["name"] for s in a.evaluate("window.__cc.room.seats")]
     assert len(names) == 2 and all(n and " " in n for n in names), names  # "Blue Otter"
     assert a.evaluate("window.__cc.room.seats.every(s => s.kind === 'human')")
+    # each is told the name the other sees them under (the queue said it; the table
+    # showed it nowhere)
+    for page in (a, b):
+        mine = names[page.evaluate("window.__cc.me")]
+        toast = page.locator(".toast")
+        toast.wait_for()
+        assert mine in toast.inner_text() and "you are" in toast.inner_text(), \
+            (mine, toast.inner_text())
 
 
 def test_server_restart_mid_game_recovers_by_itself(open_page, tmp_path):

@@ -22,7 +22,7 @@ import { historyPanel, historyToggle, recall, remember } from "./shell/history.j
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
-import { tickClocks } from "./shell/seats.js";
+import { animalName, tickClocks } from "./shell/seats.js";
 import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
@@ -550,6 +550,11 @@ function handleMessage(msg) {
   // the banners of this moment replace those of any other moment
   banners.at(momentKey());
   render();
+  if (state.screen === "table" && wasScreen !== "table" && newMatch && msg.room.kind === "quick-match") {
+    // strangers see this player under an animal name: say which, as the queue did
+    const mine = msg.room.seats[state.me];
+    if (mine && mine.name) toast(() => t("quick.yourName", { name: animalName(mine.name) }), 6000);
+  }
   if (state.screen === "table") {
     const game = gameOf(view);
     const model = { room: state.room, me: state.me, view };
