@@ -553,7 +553,7 @@ function handleMessage(msg) {
   if (state.screen === "table" && wasScreen !== "table" && newMatch && msg.room.kind === "quick-match") {
     // strangers see this player under an animal name: say which, as the queue did
     const mine = msg.room.seats[state.me];
-    if (mine && mine.name) toast(() => t("quick.yourName", { name: animalName(mine.name) }), 6000);
+    if (mine && mine.name) toast(() => t("quick.yourName", { name: animalName(mine.name) }), 4500);
   }
   if (state.screen === "table") {
     const game = gameOf(view);
