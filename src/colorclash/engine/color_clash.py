@@ -1248,9 +1248,13 @@ class ColorClash(Game):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.n):
+    def _require_seat(self, seat: int) -> None:
+        if seat.__class__ is not int or not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat!r} at this table")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._require_seat(seat)
         faces = self._faces
         o = self.options
         v: dict[str, Any] = {
@@ -1310,8 +1314,7 @@ class ColorClash(Game):
         faces = self._faces
         drawn = self.drawn_card if self.phase == DRAWN else None
         for seat in seats[1:]:
-            if seat.__class__ is not int or not 0 <= seat < self.n:
-                raise ValueError(f"there is no seat {seat!r} at this table")
+            self._require_seat(seat)
             v = first.copy()
             v["seat"] = seat
             v["hand"] = [faces[c] for c in self.hands[seat]]

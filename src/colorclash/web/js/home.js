@@ -126,8 +126,8 @@ export function renderHome(ctx, act) {
   const code = h("input#join-code.code-input", {
     type: "text",
     value: codeDraft || "",
-    // (no maxlength: a pasted " ABCDEF" or invite link is cut to its code on Join,
-    // not to its first six characters)
+    // (room for more than six: a pasted " ABCDEF" or invite link is cut to its code on
+    // Join, not to its first six characters)
     maxlength: "200",
     autocomplete: "off",
     autocapitalize: "characters",
