@@ -189,6 +189,48 @@ def test_lost_connection_shows_reconnecting_and_recovers(open_page):
     assert len(hand) > 0
 
 
+def test_a_network_gone_is_said_at_once_and_the_seat_comes_back(open_page):
+    """A phone whose network goes away keeps its socket looking open (no close arrives):
+    the page said "Online" over a table that had moved on for 12 s and more. The
+    browser's offline event is believed at once; the notice is a bar across the phone,
+    not a column of three words a line over the hand; back online, the same seat."""
+    page = open_page(PHONE)
+    page.click("#btn-play-now")
+    wait_table(page)
+    my_turn(page)  # nothing moves while we think: the hand must come back as it is
+    hand = sorted(page.evaluate("window.__cc.view.hand"))
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
+        assert page.get_attribute("#conn", "data-state") == "reconnecting"
+        box = page.locator("#reconnect").bounding_box()
+        assert box["width"] >= 0.8 * PHONE["width"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert box["height"] <= 70, box  # two lines at most
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+    assert page.get_attribute("#conn", "data-state") == "online"
+    page.wait_for_function("() => window.__cc.view && window.__cc.view.turn === 0")
+    assert sorted(page.evaluate("window.__cc.view.hand")) == hand
+    assert page.evaluate("window.__cc.me") == 0
+
+
+def test_a_silent_link_is_given_up_in_seconds(open_page):
+    """A link that dies without the browser knowing (no offline event, no close: the
+    answers just stop) is noticed by the watchdog's unanswered ping within seconds."""
+    page = open_page(PHONE)
+    page.click("#btn-play-now")
+    wait_table(page)
+    my_turn(page)
+    # the server's answers stop reaching the page: every frame from now on is dropped
+    page.evaluate("""() => { const ws = window.__cc.conn.ws;
+                             ws.onmessage = null; ws.onclose = null; }""")
+    page.wait_for_selector("#reconnect:not([hidden])", timeout=12_000)
+    page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+    assert page.get_attribute("#conn", "data-state") == "online"
+
+
 def test_keyboard_play_and_draw(open_page):
     """H focuses the hand, Enter plays the focused card (1-4 pick a wild's colour), D draws."""
     page = open_page(DESKTOP)

@@ -64,6 +64,28 @@ def test_a_banner_never_lags_behind_the_table(open_page):
     assert all("STACKED" not in b["text"] or b["seq"] == 1 for b in log), log
 
 
+def test_a_stack_a_shield_blocks_at_once_says_blocked_not_stacked(open_page):
+    """Siege: a +2 thrown at a standing shield is blocked in the same moment. The table
+    said "+2 STACKED!" first, and the next move (a computer's, a moment later) took the
+    queued "BLOCKED!" away, so the block was never shown at all."""
+    setup = {"hands": [["R-shield", "B7", "G1"], ["R+2", "Y1", "Y2"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 0}
+    table = ScriptedTable(open_page, preset="siege", seats=2, setup=setup)
+    page = table.page
+    page.evaluate(BANNER_LOG)
+    page.click(".hand .card[data-card='R-shield']")
+    table.wait_view()
+    events = table.act(1, {"type": "play", "card": "R+2"})
+    assert [e["type"] for e in events][-1] == "blocked", events
+    table.wait_view()
+    page.wait_for_function("document.querySelector('#banner-layer .banner') !== null")
+    assert EN["banner.blocked"] in banner_text(page)
+    page.wait_for_timeout(1500)
+    shown = [b["text"] for b in page.evaluate("window.__banners")]
+    assert EN["banner.blocked"] in shown, shown
+    assert not [s for s in shown if "STACKED" in s], shown
+
+
 def test_play_again_shows_no_banner_of_the_finished_game(open_page):
     table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
     page = table.page
@@ -418,6 +440,34 @@ def test_focus_lands_on_the_hand_and_its_ring_stands_out(open_page, size):
 
 
 # ------------------------------------------------------------------ 11. move history
+def test_day_night_history_says_what_the_midnight_clock_does(open_page):
+    """The history said "Ana played Midnight Clock · Ana chose Yellow" (nothing of the
+    clock) and, three turns later, "You played Yellow 8 · FLIP: Night", read as if the
+    Yellow 8 had turned the table."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    said = page.evaluate("""async () => {
+        const m = await import('/js/games/color-clash/events.js');
+        const room = {kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Ana'}, {seat: 1, kind: 'human', name: 'Bo'}]};
+        const model = {room, me: 1, view: {options: {rounds: 1}}};
+        return {
+          set: m.describeMoment([{type: 'play', seat: 0, card: 'W-clock', color: 'Y'},
+                                 {type: 'clock_set', seat: 0, turns: 3}], model),
+          mine: m.describeEvent({type: 'clock_set', seat: 1, turns: 3}, model),
+          struck: m.describeMoment([{type: 'play', seat: 1, card: 'Y8'},
+                                    {type: 'flip', cause: 'clock', side: 'night', top: 'B5'}], model),
+          card: m.describeEvent({type: 'flip', cause: 'card', seat: 0, side: 'day', top: 'R2'}, model),
+        };
+    }""")
+    assert said["set"].endswith(EN["say.clockSet"].format(name="Ana", n=3)), said
+    assert said["mine"] == EN["say.you.clockSet"].format(n=3), said
+    assert "Midnight Clock strikes" in said["struck"] and "Night" in said["struck"], said
+    assert "Blue 5" in said["struck"], said
+    assert said["card"] == EN["say.flip"].format(side="Day", card="Red 2 (circle)"), said
+    assert "FLIP" not in said["struck"] + said["card"], said
+
+
 def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page):
     table = ScriptedTable(open_page, preset="classic-table", seats=4, seed=5)
     page = table.page

@@ -89,6 +89,15 @@ export function completeState(msg, before) {
   return whole;
 }
 
+// How soon a dead link is noticed. A socket whose network went away can look open for a
+// long time (no close arrives), so the page says "Online" over a table that moved on
+// without it: after QUIET_MS without a word from the server it pings, and a ping not
+// answered in PONG_MS means the link is dead. The browser's own "offline" event is
+// believed at once.
+const WATCH_MS = 1000;
+const QUIET_MS = 4000;
+const PONG_MS = 4000;
+
 // A WebSocket that reconnects by itself with backoff and a ping watchdog.
 // Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
 export class Connection {
@@ -102,6 +111,7 @@ export class Connection {
     this.lastError = null;
     this.pingTimer = null;
     this.pongDeadline = 0;
+    this.lastHeard = 0;
     this.online = false;
     this._onVisible = () => {
       if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
@@ -109,8 +119,12 @@ export class Connection {
       }
     };
     this._onOnline = () => this._reconnectNow();
+    this._onOffline = () => {
+      if (this.online) this._linkDead();
+    };
     document.addEventListener("visibilitychange", this._onVisible);
     window.addEventListener("online", this._onOnline);
+    window.addEventListener("offline", this._onOffline);
     this._open();
   }
 
@@ -132,6 +146,8 @@ export class Connection {
       this._startPing();
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.lastHeard = Date.now();
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -180,24 +196,34 @@ export class Connection {
 
   _startPing() {
     this._stopPing();
+    this.lastHeard = Date.now();
     this.pingTimer = setInterval(() => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-      if (this.pongDeadline && Date.now() > this.pongDeadline) {
+      const now = Date.now();
+      if (this.pongDeadline && now > this.pongDeadline) {
         // No answer to the last ping: the link is dead even if the socket looks open.
-        this.pongDeadline = 0;
-        try {
-          this.ws.close();
-        } catch {
-          /* ignore */
-        }
-        this.online = false;
-        this._stopPing();
-        this._scheduleRetry();
+        this._linkDead();
         return;
       }
-      this.send({ type: "ping", t: Date.now() });
-      if (!this.pongDeadline) this.pongDeadline = Date.now() + 10000;
-    }, 10000);
+      if (!this.pongDeadline && now - this.lastHeard >= QUIET_MS) {
+        this.send({ type: "ping", t: now });
+        this.pongDeadline = now + PONG_MS;
+      }
+    }, WATCH_MS);
+  }
+
+  // The socket is given up (it may still look open) and a new one is tried.
+  _linkDead() {
+    const ws = this.ws;
+    this.ws = null; // its late events are not this connection's any more
+    try {
+      if (ws) ws.close();
+    } catch {
+      /* ignore */
+    }
+    this.online = false;
+    this._stopPing();
+    this._scheduleRetry();
   }
 
   _stopPing() {
@@ -221,6 +247,7 @@ export class Connection {
     this._stopPing();
     document.removeEventListener("visibilitychange", this._onVisible);
     window.removeEventListener("online", this._onOnline);
+    window.removeEventListener("offline", this._onOffline);
     if (this.ws) {
       try {
         this.ws.close(1000);

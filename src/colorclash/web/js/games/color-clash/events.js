@@ -94,8 +94,10 @@ export function describeEvent(e, model) {
     }
     case "out":
       return t(me ? "say.you.out" : "say.out", { name: who, n: e.place });
-    case "flip":
-      return t("banner.flip", { side: side(e) });
+    case "flip": // the Midnight Clock's turn comes after the play it follows: say so
+      return t(e.cause === "clock" ? "say.flipClock" : "say.flip", { side: side(e), card: cardLabel(e.top) });
+    case "clock_set":
+      return t(me ? "say.you.clockSet" : "say.clockSet", { name: who, n: e.turns });
     case "hunt":
       return sentence(t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorWord(e.color) }));
     case "reshuffle":
@@ -129,6 +131,14 @@ export function describeMoment(events, model, sep = " · ") {
     .join(sep);
 }
 
+// A stack a standing shield blocks in the same moment never waited on anyone: its
+// moment says "BLOCKED!" alone (a "+2 STACKED!" first kept the block off the screen
+// whenever the next move came before it).
 export function bannersFor(events, model) {
-  return (events || []).map((e) => bannerFor(e, model)).filter(Boolean);
+  const list = events || [];
+  const blockedAt = list.findIndex((e) => e.type === "blocked");
+  return list
+    .filter((e, i) => !(e.type === "stacked" && blockedAt > i))
+    .map((e) => bannerFor(e, model))
+    .filter(Boolean);
 }
