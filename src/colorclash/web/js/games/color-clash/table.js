@@ -80,6 +80,7 @@ function otherFaces(model, act, seat, name) {
     {
       type: "button",
       "aria-label": t("table.theirFacesShow", { name, n: list.length }),
+      title: t("table.theirFacesShow", { name, n: list.length }), // what the small fan is
       style: `--n:${list.length}`,
       dataset: { focusKey: `faces:${seat}` },
       onclick: () => act.ui({ faces: seat }),
