@@ -827,6 +827,43 @@ async def test_leave_during_play_on_the_same_connection_returns_at_the_next_roun
             assert st["view"]["legal"], "the seat is ours again"
 
 
+@pytest.mark.asyncio
+async def test_leaving_again_when_gone_already_is_neither_stored_nor_sent(tmp_path):
+    """A seat played by its substitute that says ``leave`` again changes nothing: each
+    repeat sent every other seat a state and wrote the room (174 states in 10 s)."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="standard", seats=2)
+        g = await c.join(t["code"], "Bo")
+        host = await c.connect(t["code"], t["token"])
+        guest = await c.connect(t["code"], g["token"])
+        try:
+            await guest.send("ready")
+            await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+            await host.send("start")
+            await guest.wait_state(lambda s: s["room"]["status"] == "playing")
+            await guest.send("leave")
+            # the substitute plays the guest's turns; then it is the host's, who waits
+            await host.wait_state(lambda s: s["room"]["seats"][1]["substitute"]
+                                  and 0 in s["view"]["to_act"], timeout=10)
+            with pytest.raises(TimeoutError):  # settled: nothing more is coming
+                while True:
+                    await host.recv(timeout=0.5)
+            writes = _healthz(srv.url)["store_writes"]["writes"]
+            for _ in range(10):
+                await guest.send("leave")
+            await guest.send("ping")  # answered after the leaves: they have all been read
+            await guest.wait_for(lambda m: m["type"] == "pong")
+            with pytest.raises(TimeoutError):
+                await host.recv(timeout=0.5)
+            assert _healthz(srv.url)["store_writes"]["writes"] == writes
+            assert host.state["room"]["host"] == 0
+        finally:
+            await host.close()
+            await guest.close()
+
+
 # ------------------------------------------------------------------ 8-11. input
 @pytest.mark.asyncio
 async def test_names_that_imitate_the_computer_label_are_refused(tmp_path):

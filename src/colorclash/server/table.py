@@ -339,15 +339,21 @@ class Table:
         """Leave during play: a computer substitute plays the seat at once; the token keeps
         working and the player takes the seat back at the next round."""
         s = room.seats[seat]
-        s.left = True
-        if room.host == seat:
+        host = room.host
+        if host == seat:
             # The host's powers (start another game, settings) pass to someone still at
             # the table, preferably connected: else the others would wait for a host who
             # is gone. Nobody else: the seat keeps them (it may come back).
             others = [i for i, x in enumerate(room.seats)
                       if i != seat and x.kind == "human" and not x.left]
             present = [i for i in others if i in room.conns]
-            room.host = (present or others or [seat])[0]
+            host = (present or others or [seat])[0]
+        if s.left and s.substitute and host == room.host:
+            # Gone already and played for: the same again changes nothing, so it is not
+            # stored nor sent (repeated, it sent every seat a state per message).
+            return
+        s.left = True
+        room.host = host
         if not s.substitute and not self.substitute(room, seat, True):
             self.hub.persist(room)  # the tick retries the substitute shortly
         self.hub.broadcast(room, [])
