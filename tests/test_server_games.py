@@ -135,7 +135,8 @@ async def test_a_returning_player_takes_the_seat_back_at_once(tmp_path, game):
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_an_action_with_a_field_its_game_does_not_have_is_refused(server, game):
-    """A legal action with an extra field is refused whole (never stored in the log)."""
+    """A legal action with an extra field is refused whole (never stored in the log), a
+    field set to null too (it was dropped, and the action taken as if it were not there)."""
     c = Client(server.url)
     t = await c.practice("Ana", game=game, bots=max(1, GAMES[game].min_seats - 1),
                          level="random" if "random" in make_levels(game) else None)
@@ -148,6 +149,10 @@ async def test_an_action_with_a_field_its_game_does_not_have_is_refused(server, 
     err = await conn.wait_for(lambda m: m["type"] == "error", timeout=10)
     assert err["code"] == "illegal_action" and "'evil'" in err["message"]
     assert conn.state["seq"] == st["seq"]  # nothing was applied
+    await conn.act({**action, "evil": None})
+    err = await conn.wait_for(lambda m: m["type"] == "error", timeout=10)
+    assert err["code"] == "illegal_action" and "'evil'" in err["message"]
+    assert conn.state["seq"] == st["seq"]
     await conn.act(action)  # the same action without it is taken
     await conn.wait_state(lambda s: s["seq"] > st["seq"], timeout=10)
     await conn.close()

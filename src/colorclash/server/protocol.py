@@ -123,9 +123,10 @@ class EngineAction(BaseModel):
         return self
 
     def to_engine(self) -> dict[str, Any]:
-        out = {"type": self.type}
-        out.update({k: v for k, v in (self.model_extra or {}).items() if v is not None})
-        return out
+        # Every field goes to the engine as sent, null too: the engine refuses a field
+        # its action does not have, or of the wrong kind (dropping nulls here let
+        # ``{"type": "draw", "bogus": null}`` be taken as a plain draw).
+        return {"type": self.type, **(self.model_extra or {})}
 
 
 # ----------------------------------------------------------------------------- client -> server
