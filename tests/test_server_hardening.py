@@ -933,6 +933,10 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
             ("/api/rooms", b'{"name":"A","options":{"stack":1e999}}', "application/json",
              400, "bad_json"),
             ("/api/rooms", b'{"name":"A"}', "text/plain", 400, "bad_json"),
+            # "json" somewhere in the type is not enough (these were 422 bad_message)
+            ("/api/rooms", b'{"name":"A"}', "text/json", 400, "bad_json"),
+            ("/api/rooms", b'{"name":"A"}', "application/jsonx", 400, "bad_json"),
+            ("/api/rooms", b'{"name":"A"}', "application/x-json-stream", 400, "bad_json"),
             ("/api/rooms", b'{"seats":"4"}', "application/json", 422, "bad_message"),
             ("/api/rooms", b'{"seats":4.0}', "application/json", 422, "bad_message"),
             ("/api/rooms", b'{"seats":true}', "application/json", 422, "bad_message"),
@@ -948,6 +952,10 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
         assert _healthz(srv.url)["rooms"] == before
         status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","seats":4}')
         assert status == 201 and ticket["code"]
+        # a +json type (RFC 6839) is JSON, with or without parameters
+        for ctype in ("application/vnd.api+json", "Application/JSON; charset=utf-8"):
+            status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A"}', ctype)
+            assert status == 201 and ticket["code"], ctype
 
 
 def _post_chunked(port: int, path: str, chunks: list[bytes]) -> tuple[int, dict]:

@@ -174,6 +174,14 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+def _is_json_type(content_type: str) -> bool:
+    """``application/json`` or a ``+json`` type (RFC 6839), parameters aside: the types
+    FastAPI reads as JSON. ``text/json`` and ``application/jsonx`` are not."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json"))
+
+
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""),
                           settings.allowed_origins)
@@ -333,9 +341,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         elif any(isinstance(err.get("input"), float) and not math.isfinite(err["input"])
                  for err in errors):
             not_json = "numbers must be finite: NaN, Infinity and 1e999 are not JSON"
-        elif "json" not in request.headers.get("content-type", ""):
-            # text/plain, a form, or no Content-Type at all (FastAPI reads a body as JSON
-            # only when told so; an empty body, with or without it, is {})
+        elif not _is_json_type(request.headers.get("content-type", "")):
+            # text/plain, text/json, a form, or no Content-Type at all (FastAPI reads a
+            # body as JSON only when told so; an empty body, with or without it, is {})
             not_json = "send the body as JSON, with Content-Type: application/json"
         if not_json:
             return JSONResponse(status_code=400, content={"error": {
