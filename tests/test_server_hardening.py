@@ -871,11 +871,14 @@ async def test_names_that_imitate_the_computer_label_are_refused(tmp_path):
         c = Client(srv.url)
         for name in ("Computer", "Computadora", "Bilgisayar", "C0MPUTER", "Ana\nBo", "A\tB",
                      # small capitals, modifier letters, Cherokee drawn as Latin
-                     "Cᴏᴍᴘᴜᴛᴇʀ", "ʙᴏᴛ", "ᵇᵒᵗ", "ᏟᎾᎷᏢᏌᎢᎬᎡ"):
+                     "Cᴏᴍᴘᴜᴛᴇʀ", "ʙᴏᴛ", "ᵇᵒᵗ", "ᏟᎾᎷᏢᏌᎢᎬᎡ",
+                     # ASCII drawn like the label: rn for m, cl for d, I for l
+                     "Cornputer", "Computaclor", "BILGISAYAR", "B\u0406LG\u0406SAYAR"):
             with pytest.raises(ClientError) as err:
                 await c.create_room(name)
             assert err.value.code == "bad_name", name
-        for name in ("Ana", "Çağla Yıldırım", "Abbott", "Robot Ninja"):  # real names pass
+        for name in ("Ana", "Çağla Yıldırım", "Abbott", "Robot Ninja", "Lily Clarke",
+                     "Bilal", "Ivy"):  # real names pass
             assert (await c.create_room(name))["code"]
         host = await c.create_room("Ana")
         with pytest.raises(ClientError) as err:

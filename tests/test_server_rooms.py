@@ -230,6 +230,16 @@ def test_people_at_one_table_never_share_a_name(hub):
     hub.join(third.code, "\u0410na")
     hub.join(third.code, "ÀNA")
     assert [s.name for s in third.seats] == ["Ana", "\u0410na 2", "ÀNA 3"]
+    # and so are plain ASCII look-alikes: a capital I drawn as a small l, "rn" as "m"
+    for first, second in (("Lil", "LiI"), ("Ian", "lan"), ("Mia", "rnia"), ("Bob", "B0B")):
+        room, _, _ = hub.create_private(first, preset="standard", seats=2)
+        hub.join(room.code, second)
+        assert room.seats[1].name == f"{second} 2", (first, second)
+    # while the Turkish İ keeps its dot, and different names stay themselves
+    room, _, _ = hub.create_private("İrem", preset="standard", seats=3)
+    hub.join(room.code, "lrem")
+    hub.join(room.code, "Irma")
+    assert [s.name for s in room.seats] == ["İrem", "lrem", "Irma"]
 
 
 def test_animal_names_never_run_out():

@@ -69,20 +69,40 @@ def _latin(text: Iterable[str]) -> str:
 def skeleton(name: str) -> str:
     """``name`` as it reads: look-alike letters made Latin, accents dropped, case folded.
     (Letters are mapped before and after the decomposition and the case folding, each of
-    which can turn a look-alike into another character: Ϲ into Σ, Β into β.)"""
-    decomposed = unicodedata.normalize("NFKD", _latin(name))
+    which can turn a look-alike into another character: Ϲ into Σ, Β into β.)
+
+    Plain ASCII has look-alikes of its own, which Unicode's confusables fold as well: a
+    capital I is drawn as a small l ("LiI" reads "Lil"; a Cyrillic І is an l already),
+    "rn" as "m" ("rnia", "Mia"), a zero as an O. The I is folded before the
+    decomposition, so that the Turkish İ stays an i with its dot."""
+    latin = _latin(name).translate(_ASCII_ALIKE)
+    decomposed = unicodedata.normalize("NFKD", latin)
     plain = _latin(c for c in decomposed if not unicodedata.combining(c))
-    return _latin(plain.casefold())
+    return _latin(plain.casefold()).replace("rn", "m")
+
+
+# Capital I and small l (and "rn" and "m", 0 and O) read the same: see skeleton().
+_ASCII_ALIKE = str.maketrans({"I": "l", "0": "O"})
+# What the label's words are compared in: a skeleton's l may have been an I, and "cl"
+# and "vv" are drawn like "d" and "w" ("Computaclor").
+_LABEL_FOLD = str.maketrans({"l": "i"})
+
+
+def _label_form(text: str) -> str:
+    return text.translate(_LEET).replace("cl", "d").replace("vv", "w").translate(_LABEL_FOLD)
+
+
+_LABEL_PARTS = tuple(_label_form(p) for p in _COMPUTER_PARTS)
+_LABEL_WORDS = tuple(_label_form(w) for w in _COMPUTER_WORDS)
 
 
 def imitates_computer(name: str) -> bool:
     """True when ``name`` spells the computer players' label (in any of our languages,
     in any case, with accents, look-alike letters or separators in between)."""
-    folded = skeleton(name).translate(_LEET)
-    words = re.findall(r"[a-z]+", folded)
+    words = re.findall(r"[a-z]+", _label_form(skeleton(name)))
     joined = "".join(words)
-    return (any(part in joined for part in _COMPUTER_PARTS)
-            or any(w in _COMPUTER_WORDS for w in words))
+    return (any(part in joined for part in _LABEL_PARTS)
+            or any(w in _LABEL_WORDS for w in words))
 
 
 def hidden_or_smeared(name: str) -> str | None:
