@@ -168,3 +168,34 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
     assert re.search(stamp + r'.*"GET /healthz HTTP/1.1" 200', out, re.M), out
     assert re.search(stamp + r"Application startup complete", out, re.M), out
     assert re.search(stamp + r"colorclash\.server: rooms restored: 0", out, re.M), out
+
+
+def _first_lines(args: list[str], env: dict[str, str], until: str) -> str:
+    """What ``serve`` prints up to the line holding ``until`` (then it is stopped)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={k: v for k, v in {**os.environ, **env}.items() if v is not None})
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if until in line:
+                break
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return "".join(lines)
+
+
+def test_a_server_others_can_reach_without_a_public_url_says_so(tmp_path):
+    """Invite links follow the request's Host header when COLORCLASH_PUBLIC_URL is unset:
+    fine on this machine, a trap behind a proxy or open to the network."""
+    store = ["--store", f"sqlite:///{tmp_path / 'a.sqlite3'}"]
+    out = _first_lines(["--host", "0.0.0.0", *store], {"COLORCLASH_PUBLIC_URL": None},
+                       until="startup complete")
+    assert re.search(r"warning: COLORCLASH_PUBLIC_URL is not set: .*Host header", out), out
+    for host, env in (("127.0.0.1", {"COLORCLASH_PUBLIC_URL": None}),
+                      ("0.0.0.0", {"COLORCLASH_PUBLIC_URL": "https://cards.example.org"})):
+        out = _first_lines(["--host", host, *store], env, until="startup complete")
+        assert "startup complete" in out and "warning" not in out, (host, out)

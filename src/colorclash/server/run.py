@@ -46,6 +46,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
     public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
+    if not settings.public_url and not _loopback(host):
+        print(host_header_warning(), file=sys.stderr, flush=True)
     print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
           f"{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
@@ -54,6 +56,27 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
                                       log_config=log_config())).run(sockets=[sock])
     finally:
         store.close()  # (if the app's shutdown did not: closing twice is harmless)
+
+
+def _loopback(host: str) -> bool:
+    """Only this machine can reach a server bound to ``host``."""
+    import ipaddress
+
+    name = host.strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False  # a host name: whoever resolves it
+
+
+def host_header_warning() -> str:
+    return ("warning: COLORCLASH_PUBLIC_URL is not set: invite links and QR codes take "
+            "the site's address from each request's Host header, which a client chooses "
+            "(a reverse proxy that does not pass its own Host hides it). Set it to the "
+            "public address, e.g. COLORCLASH_PUBLIC_URL=https://cards.example.org "
+            "(docs/deployment.md)")
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
