@@ -947,6 +947,11 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
             ("/api/practice", b'{"bots":"2"}', "application/json", 422, "bad_message"),
             ("/api/play-now", b'{"game":7}', "application/json", 422, "bad_message"),
             ("/api/quick-match", b'{"preset":["x"]}', "application/json", 422, "bad_message"),
+            # a setting given twice, in disagreement (one silently won)
+            ("/api/rooms", b'{"clock":30,"options":{"clock":60}}', "application/json",
+             422, "bad_settings"),
+            ("/api/practice", b'{"match":"3","options":{"match":"1"}}', "application/json",
+             422, "bad_settings"),
         ]
         for path, body, ctype, status, code in cases:
             got = _post_raw(srv.url + path, body, ctype)
@@ -954,6 +959,10 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
             assert got[1]["error"]["message"]
         assert _healthz(srv.url)["rooms"] == before
         status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","seats":4}')
+        assert status == 201 and ticket["code"]
+        # given twice in agreement, it is taken
+        status, ticket = _post_raw(srv.url + "/api/rooms",
+                                   b'{"name":"A","clock":30,"options":{"clock":30}}')
         assert status == 201 and ticket["code"]
         # a +json type (RFC 6839) is JSON, with or without parameters
         for ctype in ("application/vnd.api+json", "Application/JSON; charset=utf-8"):

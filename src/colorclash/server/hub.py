@@ -616,8 +616,7 @@ class Hub:
                        host_key: str | None = None, game: str | None = None,
                        options: dict[str, Any] | None = None) -> tuple[Room, int, str]:
         return self.lobby.create_private(name, game, preset, seats,
-                                         {"clock": clock, "match": match, **(options or {})},
-                                         host_key)
+                                         _options(clock, match, options), host_key)
 
     def create_practice(self, name: str, bots: int | None = None, level: str | None = None,
                         preset: str | None = None, clock: int | None = None,
@@ -625,8 +624,7 @@ class Hub:
                         game: str | None = None, options: dict[str, Any] | None = None
                         ) -> tuple[Room, int, str]:
         return self.lobby.create_practice(name, game, bots, level, preset,
-                                          {"clock": clock, "match": match, **(options or {})},
-                                          kind)
+                                          _options(clock, match, options), kind)
 
     def create_play_now(self, name: str, game: str | None = None) -> tuple[Room, int, str]:
         return self.lobby.create_play_now(name, game)
@@ -696,3 +694,16 @@ class Hub:
     def definition(self, room: Room) -> Any:
         return games.definition(room.game_key)
 
+
+def _options(clock: int | None, match: str | None, options: dict[str, Any] | None
+             ) -> dict[str, Any]:
+    """A new room's options: ``clock`` and ``match`` may come at the top of the request
+    or inside ``options``; given in both places, they must agree."""
+    merged: dict[str, Any] = {"clock": clock, "match": match}
+    for name, value in (options or {}).items():
+        top = merged.get(name)
+        if top is not None and value is not None and value != top:
+            raise ProtocolError("bad_settings", f"{name} is given twice, as {top!r} and "
+                                f"as options.{name} {value!r}: give it once", status=422)
+        merged[name] = value if value is not None or top is None else top
+    return merged
