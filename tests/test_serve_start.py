@@ -199,3 +199,45 @@ def test_a_server_others_can_reach_without_a_public_url_says_so(tmp_path):
                       ("0.0.0.0", {"COLORCLASH_PUBLIC_URL": "https://cards.example.org"})):
         out = _first_lines(["--host", host, *store], env, until="startup complete")
         assert "startup complete" in out and "warning" not in out, (host, out)
+
+
+def test_a_server_stopped_after_its_computers_thought_leaves_nothing_behind(tmp_path):
+    """``hard`` players think in worker processes; stopping the server (SIGTERM) ends
+    them cleanly: the resource tracker warned of leaked semaphores on every stop."""
+    import asyncio
+    import signal
+
+    from colorclash.bots import make_bot
+    from colorclash.client import Client
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--port", str(port), "--store",
+         f"sqlite:///{tmp_path / 'a.sqlite3'}"], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "COLORCLASH_BOT_DELAY": "0", "COLORCLASH_BOT_WORKERS": "2"})
+    url = f"http://127.0.0.1:{port}"
+
+    async def play() -> None:
+        c = Client(url)
+        t = await c.practice("Ana", bots=2, level="hard")
+        async with await c.connect(t["code"], t["token"]) as me:
+            # the computers have made a few moves (searched, in the workers)
+            await me.play(make_bot("easy", seed=1), timeout=30,
+                          until=lambda s: s["seq"] >= 8)
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _health(url)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+        asyncio.run(play())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=30)[0]
+    assert "Application shutdown complete" in out, out
+    assert "leaked" not in out and "Traceback" not in out, out

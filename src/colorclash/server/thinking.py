@@ -74,8 +74,11 @@ class ThinkingPool:
         return loop.run_in_executor(self._executor(), _think, bot, view, events)
 
     def close(self) -> None:
+        """Stop the workers, waiting for them (at most a search that is under way): a
+        pool left to die with the server left its queues' semaphores to the resource
+        tracker, which warned of "leaked semaphore objects" on every stop."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
 
