@@ -864,6 +864,31 @@ async def test_leaving_again_when_gone_already_is_neither_stored_nor_sent(tmp_pa
             await guest.close()
 
 
+@pytest.mark.asyncio
+async def test_a_link_that_dies_without_a_close_is_seen_away_within_two_pings(tmp_path):
+    """A player whose network went (no close reaches the server) stops answering the
+    server's pings: the seat shows away after one unanswered ``ws_ping`` (10 s in
+    production; uvicorn's own 20 + 20 s had the others wait up to 40 s to see it)."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS, ws_ping=0.4)) as srv:
+        c = Client(srv.url)
+        t = await c.play_now("Ana")
+        me = await c.connect(t["code"], t["token"])
+        try:
+            await me.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+            await asyncio.sleep(1.2)  # pings come and are answered: still here
+            assert (await c.room(t["code"]))["seats"][0]["connected"] is True
+            me.ws.transport.pause_reading()  # the link goes silent: nothing is answered
+            started = time.monotonic()
+            while (await c.room(t["code"]))["seats"][0]["connected"]:
+                assert time.monotonic() - started < 3.0, "still shown connected"
+                await asyncio.sleep(0.1)
+            seat = (await c.room(t["code"]))["seats"][0]
+            assert seat["away_since"] is not None and not seat["substitute"]
+        finally:
+            me.ws.transport.resume_reading()
+            await me.close()
+
+
 # ------------------------------------------------------------------ 8-11. input
 @pytest.mark.asyncio
 async def test_names_that_imitate_the_computer_label_are_refused(tmp_path):

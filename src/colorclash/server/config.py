@@ -67,6 +67,7 @@ class Settings:
     slow_action_ms: float = 0.0         # log each action slower than this, split (0: off)
     dev_pages: bool = False             # serve /dev.html, the fake screens for development
     ws_compression: bool = False        # per-message deflate: ~3x less traffic, more CPU and memory
+    ws_ping: float = 10.0               # s between the server's pings; unanswered as long: gone
     max_frame: int = 8 * 1024           # bytes: larger frames get `too_large`
     hard_max_frame: int = 256 * 1024    # bytes: the WebSocket layer closes above this
     rate_per_s: float = 20.0            # messages per second per connection
@@ -147,7 +148,7 @@ class Settings:
         return s
 
     # Settings that must be more than 0 (0 would refuse everyone, or divide by it).
-    _POSITIVE = ("lease_ttl", "clock_scale", "max_frame", "hard_max_frame", "rate_per_s",
+    _POSITIVE = ("lease_ttl", "clock_scale", "ws_ping", "max_frame", "hard_max_frame", "rate_per_s",
                  "rate_burst", "flood_limit", "flood_window", "max_connections",
                  "max_pending", "max_connections_per_address", "max_pending_per_address",
                  "limit_create_burst", "limit_create_per_min", "limit_join_burst",

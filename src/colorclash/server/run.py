@@ -112,6 +112,9 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
         ws_max_size=settings.hard_max_frame, log_level=log_level, access_log=access_log,
         **({} if log_config is None else {"log_config": log_config}),
         ws_per_message_deflate=settings.ws_compression,
+        # A player whose link died without a close is seen as away (the others' seat
+        # badge, and the reconnect grace starts) after 10-20 s, not uvicorn's 20-40 s.
+        ws_ping_interval=settings.ws_ping, ws_ping_timeout=settings.ws_ping,
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
         timeout_keep_alive=5, lifespan="on")
     config.colorclash_guard = guard  # for /healthz figures and the tests
