@@ -104,6 +104,18 @@ def test_a_variable_that_is_no_setting_is_named_with_what_was_meant(monkeypatch)
     assert "warning: COLORCLASH_ZZZ is not a setting and is ignored" in warnings
 
 
+def _wait_healthy(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    """Wait until the server started as ``proc`` answers /healthz at ``url``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _health(url)
+            return
+        except OSError:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.2)
+
+
 @pytest.mark.parametrize("port", ["-5", "65536", "99999"])
 def test_a_port_out_of_range_is_refused(port):
     out = _serve("--port", port)
@@ -145,14 +157,7 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
         env={**os.environ, "COLORCLASH_ACCESS_LOG": "1"})
     try:
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                _health(url)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.2)
+        _wait_healthy(url, proc)
         secret = "s3cr3t-t0k3n-v4lue-abcdefghijklmnop"
         try:
             urllib.request.urlopen(f"{url}/api/rooms/ABCDEF?token={secret}", timeout=5)
@@ -227,14 +232,7 @@ def test_a_server_stopped_after_its_computers_thought_leaves_nothing_behind(tmp_
                           until=lambda s: s["seq"] >= 8)
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                _health(url)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.2)
+        _wait_healthy(url, proc)
         asyncio.run(play())
     finally:
         proc.send_signal(signal.SIGTERM)
