@@ -489,6 +489,52 @@ async def test_a_dead_process_is_noticed_after_redis_lost_the_list_of_processes(
             hub.store.close()
 
 
+@pytest.mark.asyncio
+async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
+    """A process stopped with SIGTERM let go of its rooms, and nobody took them until
+    someone asked for one: a Practice table nobody was connected to kept its clocks and
+    computer players stopped. Now the others take them over, as after a death, and the
+    computer players play on there."""
+    from colorclash.server.cluster import Cluster
+    from colorclash.server.config import Settings
+    from colorclash.server.hub import Hub
+    from colorclash.store.redis_store import RedisStore
+
+    sites = []
+    for _ in range(2):
+        store = RedisStore(redis_db)
+        hub = Hub(store, Settings(bot_delay=0, lease_ttl=0.6, clock_scale=0.01))
+        hub.cluster = Cluster(hub, store)
+        await hub.cluster.start()
+        sites.append(hub)
+    a, b = sites
+    try:
+        room, _, _ = a.create_practice("Ana", bots=3)  # nobody connected: all by clocks
+        code = room.code
+        await a.cluster.stop()
+        if room.timer:
+            room.timer.cancel()  # (a's loop goes on in this test: its clocks must not)
+        a.rooms.clear()
+        for _ in range(50):
+            if code in b.rooms:
+                break
+            await asyncio.sleep(0.1)
+        assert code in b.rooms and _owner(redis_db, code) == b.cluster.id
+        seq = b.rooms[code].seq
+        for _ in range(50):  # its clocks and computer players run on the new owner
+            if b.rooms[code].seq > seq:
+                break
+            await asyncio.sleep(0.1)
+        assert b.rooms[code].seq > seq
+    finally:
+        await b.cluster.stop()
+        for hub in sites:
+            for r in list(hub.rooms.values()):
+                if r.timer:
+                    r.timer.cancel()
+            hub.store.close()
+
+
 def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(tmp_path):
     """A load balancer must see that a process has lost its store (``/healthz`` said ok),
     and a request must get the error format (it got a plain-text 500); once Redis is back,

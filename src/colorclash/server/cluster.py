@@ -22,8 +22,9 @@ takes the room itself), and one whose subscription dropped (a Redis restart: wha
 was published meanwhile, both ways, is lost) re-attaches them to the same owner, which
 sends them a welcome and a complete state (``Proxy.confirmed``).
 
-**Failover.** Each heartbeat looks for processes whose key expired and takes over their
-rooms (but for a lease after Redis was away from this process: every key may have expired
+**Failover.** Each heartbeat looks for processes whose key expired (or was deleted: a
+process stopping cleanly deletes its own, so its rooms are handed over the same way) and
+takes over their rooms (but for a lease after Redis was away from this process: every key may have expired
 during a Redis restart, the processes all alive) (one Lua script per room, so two survivors never both take one); a taken room is
 rebuilt from Redis by replay, with the same clock deadlines, and its timers run again on
 its new owner only, so a deadline fires once. Players who were connected to the dead
@@ -194,11 +195,11 @@ class Cluster:
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         try:
-            for code in list(self.hub.rooms):
-                self._release(keys=[self.key("owner", code), self.key("owned", self.id)],
-                              args=[self.id, code])
+            # Gone at once, rooms and all: the others take our rooms over at their next
+            # beat, as after a death, and run their clocks and computer players. (Its
+            # rooms released instead, nobody took them until someone asked for one: a
+            # room without a player connected waited, its clocks stopped.)
             self.r.delete(self.key("proc", self.id))
-            self.r.srem(self.key("procs"), self.id)
             if self.leader:
                 self.r.delete(self.key("qm", "leader"))
         except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
