@@ -34,6 +34,16 @@ def _nginx_config(folder: Path, listen: int, ports: list[int]) -> Path:
     site = re.sub(r"(?m)^    server 127\.0\.0\.1:80\d\d.*\n", "", site)
     site = site.replace("    least_conn;", "    least_conn;\n" + servers)
     site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    # the site's name is this address; and beside it, on the same port, the default site
+    # of Debian's nginx package, as an include of the documented file meets it
+    site = site.replace("server_name cards.example.org;", "server_name 127.0.0.1;")
+    site += f"""
+server {{
+    listen 127.0.0.1:{listen} default_server;
+    server_name _;
+    return 404;
+}}
+"""
     site = site.replace("/var/log/nginx/colorclash.access.log", str(folder / "access.log"))
     (folder / "site.conf").write_text(site)
     main = folder / "nginx.conf"
