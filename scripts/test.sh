@@ -24,9 +24,17 @@ source scripts/venv.sh test
 "$PY" -m ruff check src tests benchmarks
 # Browser tests (Playwright's sync API) run in their own pytest process: they must not
 # share an event loop with the pytest-asyncio tests.
-status=0
-"$PY" -m pytest -q --ignore=tests/browser "$@" || status=$?
+unit=0
+"$PY" -m pytest -q --ignore=tests/browser "$@" || unit=$?
+browser=5
 if [ -d tests/browser ] && ls tests/browser/test_*.py >/dev/null 2>&1; then
-    "$PY" -m pytest -q tests/browser "$@" || status=$?
+    browser=0
+    "$PY" -m pytest -q tests/browser "$@" || browser=$?
 fi
-exit $status
+# pytest exits 5 when it selected no test: fine for one part when the arguments (-k ...)
+# select tests of the other part only; not for both.
+if [ $unit = 5 ] && [ $browser = 5 ]; then exit 5; fi
+for status in $unit $browser; do
+    if [ $status != 0 ] && [ $status != 5 ]; then exit $status; fi
+done
+exit 0
