@@ -168,10 +168,17 @@ class Settings:
             raise SettingsError(f"COLORCLASH_MAX_FRAME ({self.max_frame}) must not be more "
                                 f"than COLORCLASH_HARD_MAX_FRAME ({self.hard_max_frame})")
         if "COLORCLASH_PUBLIC_URL" in given and self.public_url \
-                and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", self.public_url):
+                and not re.fullmatch(r"https?://[^/\s]+", self.public_url):
+            # (no path: the pages ask for /js/..., /api/... and /ws/... at the root, so
+            # a site under https://example.org/cards/ would not work, its links neither)
             raise SettingsError("COLORCLASH_PUBLIC_URL must be an http:// or https:// address "
-                                f"(for example https://cards.example.org), not "
+                                f"with no path (for example https://cards.example.org), not "
                                 f"{os.environ['COLORCLASH_PUBLIC_URL']!r}")
+        if "COLORCLASH_LEASE_TTL" in given and self.lease_ttl < 0.5:
+            # renewed every third of it over the network: shorter, a process would take
+            # itself for cut off from Redis between its own beats
+            raise SettingsError("COLORCLASH_LEASE_TTL must be at least 0.5 (seconds), not "
+                                f"{os.environ['COLORCLASH_LEASE_TTL']!r}")
         if "COLORCLASH_ALLOWED_ORIGINS" in given:
             for origin in self.allowed_origins:
                 if not re.fullmatch(r"https?://[^/\s]+", origin):
