@@ -160,3 +160,10 @@ def test_redis_urls_have_clear_errors():
         open_store("redis://127.0.0.1:1/0")
     with pytest.raises(StoreError, match="unknown redis store parameter"):
         open_store("redis://127.0.0.1:1/0?nope=1")
+    # the URL's shape is checked before any connection
+    for url, says in (("redis://127.0.0.1:6379/abc", "the database 'abc' is not a number"),
+                      ("redis://127.0.0.1:notaport/0", "the port is not a number"),
+                      ("redis://", "no host")):
+        with pytest.raises(StoreError, match="bad Redis URL") as err:
+            open_store(url)
+        assert says in str(err.value) and "redis://HOST:PORT/DB" in str(err.value), url

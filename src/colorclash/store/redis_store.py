@@ -101,6 +101,22 @@ def _fail_fast_class(redis: Any) -> Any:
     return FailFastRedis
 
 
+def _check_url(url: str, parts: Any) -> None:
+    """A Redis URL's shape, before any connection: else a port that is no number was
+    reported as Redis out of reach, and ``redis://`` alone as a garbled sentence."""
+    usage = "write redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0"
+    try:
+        parts.port  # noqa: B018 - raises ValueError when it is no number in range
+    except ValueError:
+        raise StoreError(f"bad Redis URL {url!r}: the port is not a number; {usage}") from None
+    if not parts.hostname:
+        raise StoreError(f"bad Redis URL {url!r}: no host; {usage}")
+    db = parts.path.strip("/")
+    if db and not db.isdigit():
+        raise StoreError(f"bad Redis URL {url!r}: the database {db!r} is not a number; "
+                         f"{usage}")
+
+
 class RedisStore:
     """Rooms and action logs in Redis (``redis://HOST:PORT/DB[?prefix=cc]``)."""
 
@@ -108,6 +124,7 @@ class RedisStore:
         import redis
 
         parts = urlsplit(url)
+        _check_url(url, parts)
         query = parse_qs(parts.query)
         unknown = set(query) - {"prefix"}
         if unknown:
