@@ -128,7 +128,12 @@ async def test_the_client_command_has_one_line_for_every_other_failure(server):
 
     room = await Client(server.url).create_room("Ana")
     rc, lines = await run("--url", server.url, "--code", room["code"], "--token", "nope")
-    assert rc == 1 and len(lines) == 1 and "closed the connection (44" in lines[0], lines
+    assert rc == 1 and len(lines) == 1 and "(closed 44" in lines[0], lines
+    # with the code the server said before it closed, as for a REST refusal
+    rc, lines = await run("--url", server.url, "--code", "ZZZZZZ", "--token", "nope")
+    assert rc == 1 and len(lines) == 1, lines
+    assert lines[0].startswith("python -m colorclash.client: error: room_not_found (closed "
+                               "4404): "), lines
     rc, lines = await run("--url", f"http://127.0.0.1:{free_port()}", "--play-now")
     assert rc == 1 and len(lines) == 1 and "cannot reach" in lines[0], lines
     before = len(server.app.state.hub.rooms)

@@ -192,7 +192,13 @@ class Client:
         conn = SeatConnection(None, code, token, record=record, client=self,
                               reconnect=reconnect, compact=compact)
         await conn.open()
-        await conn.wait_for(lambda m: m["type"] == "state", timeout=10)
+        try:
+            await conn.wait_for(lambda m: m["type"] == "state", timeout=10)
+        except websockets.ConnectionClosed as exc:
+            # refused (no such room, a token that holds no seat): the server said why in
+            # an ``error`` before closing; it rides along as ``exc.error``
+            exc.error = conn.errors[-1] if conn.errors else None  # type: ignore[attr-defined]
+            raise
         return conn
 
     async def _open_ws(self, code: str, token: str, attempt: int = 0,
@@ -451,6 +457,9 @@ async def _main(argv: list[str] | None = None) -> int:
         return fail(f"{exc.code}{status}: {exc.message}")
     except websockets.ConnectionClosed as exc:  # e.g. 4404 no such room, 4401 bad token
         code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (1006, "")
+        said = getattr(exc, "error", None)
+        if said:  # the server's own code and message, as for a REST refusal
+            return fail(f"{said.get('code')} (closed {code}): {said.get('message')}")
         return fail(f"the server closed the connection ({code}{': ' if reason else ''}"
                     f"{reason})")
     except urllib.error.URLError as exc:
