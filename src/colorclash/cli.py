@@ -121,7 +121,8 @@ BENCHMARKS = {
              + ". Their options: colorclash bench NAME -h.")
 def bench(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Which benchmark: " + ", ".join(BENCHMARKS) + "."),
+    name: str = typer.Argument(..., metavar="NAME",
+                               help="Which benchmark: " + ", ".join(BENCHMARKS) + "."),
 ) -> None:
     """Run a benchmark from benchmarks/ (for example: colorclash bench engine)."""
     if name in ("-h", "--help"):
@@ -143,14 +144,16 @@ def bench(
 @app.command()
 def verify(
     source: str = typer.Argument(
-        ..., help="A finished game record (JSON file, or '-' for stdin) with seed and actions."
+        ..., metavar="SOURCE",
+        help="A finished game record (JSON file, or '-' for stdin) with seed and actions."
     ),
     log_hash: str = typer.Option(
         None, "--log-hash", help="The log hash your table showed at the end of the match: "
         "the record must hold exactly the actions you saw."),
 ) -> None:
-    """Check a finished game: the commitment matches the revealed seed, every action is
-    legal, the result and the action log's hash match the record."""
+    """Check a finished game: commitment and seed, every action, result and log hash."""
+    # (the commitment matches the revealed seed, every action is legal, and the result
+    # and the action log's hash match the record; the help keeps a docstring's breaks)
     from colorclash.verify import verify_record_file
 
     ok = verify_record_file(source, log_hash)
