@@ -516,3 +516,29 @@ def test_a_refused_name_is_told_the_rule_it_broke(open_page, lang, locale, name,
     page.wait_for_function("(t) => document.body.innerText.includes(t)",
                            arg=cat[f"error.bad_name.{reason}"], timeout=5000)
     assert cat["error.bad_name"] not in page.inner_text("body")
+
+
+def test_a_shared_win_is_said_as_shared_in_each_language(open_page):
+    """A tie read "Computer 2, Computer 4 wins" (one name's sentence with a list in it)."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    said = page.evaluate("""async () => {
+        const r = await import('/js/shell/results.js');
+        const i18n = await import('/js/i18n.js');
+        const room = {kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Ana'}, {seat: 1, kind: 'human', name: 'Bo'},
+            {seat: 2, kind: 'human', name: 'Eli'}]};
+        const out = {};
+        for (const lang of ['en', 'es', 'tr']) {
+            await i18n.setLang(lang);
+            out[lang] = {two: r.gameOverHeadline([0, 2], {room, me: 1}),
+                         one: r.gameOverHeadline([2], {room, me: 1}),
+                         mine: r.gameOverHeadline([1, 2], {room, me: 1})};
+        }
+        return out;
+    }""")
+    assert said["en"]["two"] == "Ana and Eli share the win", said
+    assert said["es"]["two"] == "Ana y Eli comparten la victoria", said
+    assert said["tr"]["two"] == "Ana ve Eli galibiyeti paylaşıyor", said
+    assert said["en"]["one"] == EN["results.winner"].format(name="Eli"), said
+    assert said["en"]["mine"] == EN["results.youShare"], said

@@ -1,7 +1,7 @@
 // The results screen of any game: a dialog with a headline, a table of players in the
 // order of their places (shared places for ties), a note that says how the points were
 // counted, and equal buttons. The game module decides the order, the columns and the note.
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 import { h } from "../ui.js";
 import { dialogButton, modal } from "./dialog.js";
 import { isComputer, seatName } from "./seats.js";
@@ -22,7 +22,11 @@ export function resultsName(model, seat) {
 export function gameOverHeadline(winners, model) {
   if (!winners.length) return t("results.noWinner");
   if (winners.includes(model.me)) return t(winners.length > 1 ? "results.youShare" : "results.youWin");
-  return t("results.winner", { name: winners.map((s) => seatName(model.room, s)).join(", ") });
+  const names = winners.map((s) => seatName(model.room, s));
+  if (names.length === 1) return t("results.winner", { name: names[0] });
+  // a tie: "Ana and Bo share the win", the list in the page's language
+  const list = new Intl.ListFormat(getLang(), { type: "conjunction" }).format(names);
+  return t("results.winners", { names: list });
 }
 
 // What a finished game's results offer: the host may play again, everyone may go home;
