@@ -268,6 +268,14 @@ def test_language_switch_and_keyboard_on_the_coloretto_table(open_page):
     assert en["coloretto.table.draw"] in page.inner_text(".ct-draw")
     focused = page.evaluate("document.activeElement.dataset.focusKey || ''")
     assert focused in ("act:draw", "pile:draw") or focused.startswith("row:"), focused
+    # a row that cannot be taken, pressed: why, beside it (it only told screen readers)
+    empty = page.evaluate(f"{VIEW}.rows.findIndex(r => !r.cards.length)")
+    assert empty >= 0  # (the first turn: every row is empty)
+    sent = len(table.sent)
+    page.click(f".ct-row[data-row='{empty}']", force=True)
+    page.wait_for_selector(".tip-bubble:not([hidden])")
+    assert page.inner_text(".tip-bubble").strip()
+    assert len(table.sent) == sent
     page.keyboard.press("d")
     page.wait_for_function(f"() => {VIEW}.phase === 'place'")
     drawn = page.evaluate(f"{VIEW}.drawn")

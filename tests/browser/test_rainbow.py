@@ -354,6 +354,11 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
     sent = [m["action"]["type"] for m in table.sent if m["type"] == "action"]
     assert sent == ["play", "flip", "play", "end"]
+    # a card pressed out of turn says why for the eye too (it only told screen readers)
+    page.click(".rb-hand button >> nth=0", force=True)  # (aria-disabled: as a person would)
+    page.wait_for_selector(".tip-bubble:not([hidden])")
+    assert page.inner_text(".tip-bubble") == EN["table.notYourTurn"]
+    assert len([m for m in table.sent if m["type"] == "action"]) == 4  # nothing sent
     history = page.inner_text("#history")
     assert text(EN, "rainbow.say.you.flip", place=1, face="Orange (star)") in history
     assert "⟦" not in page.inner_text("body")

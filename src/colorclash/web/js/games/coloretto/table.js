@@ -6,9 +6,15 @@
 // drawn card, the rows and their free places, and your own cards.
 import { t } from "../../i18n.js";
 import { avatar, isComputer, seatName } from "../../shell/seats.js";
-import { announce, h, reducedMotion } from "../../ui.js";
+import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
 import { colorettoResults } from "./results.js";
+
+// Why a press did nothing, to the ear (announce) and to the eye (a bubble beside it).
+function refuse(anchor, why) {
+  announce(why);
+  tip(anchor, why);
+}
 
 const legalOf = (view) => (Array.isArray(view.legal) ? view.legal : []);
 const canDraw = (view) => legalOf(view).some((a) => a.type === "draw");
@@ -151,9 +157,9 @@ function supply(model, act) {
       "aria-label": label,
       "aria-disabled": can ? "false" : "true",
       dataset: { focusKey: "pile:draw", ...(can ? { initialFocus: "4" } : {}) },
-      onclick: () => {
+      onclick: (ev) => {
         if (can) act.action({ type: "draw" });
-        else announce(whyNotDraw(model));
+        else refuse(ev.currentTarget, whyNotDraw(model));
       },
     },
     renderBack({ size: "pile" }),
@@ -239,9 +245,9 @@ function rowColumn(model, act, row, i, firstAction) {
           ...(action && firstAction ? { focusFallback: "act", initialFocus: action.type === "place" ? "1" : "3" } : {}),
           ...(!action && i === 0 ? { initialFocus: "5" } : {}),
         },
-        onclick: () => {
+        onclick: (ev) => {
           if (action) act.action({ type: action.type, row: i });
-          else announce(whyNotRow(model, row, i));
+          else refuse(ev.currentTarget, whyNotRow(model, row, i));
         },
       },
       h(

@@ -9,7 +9,7 @@
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
 import { avatar, isComputer, seatName } from "../../shell/seats.js";
-import { announce, h, reducedMotion } from "../../ui.js";
+import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
 import { rainbowResults } from "./results.js";
@@ -387,7 +387,9 @@ function handCard(model, act, face, i, state) {
   }
   btn.addEventListener("click", (ev) => {
     if (!can) {
-      announce(state.myTurn ? t("rainbow.cantPlayNow") : t("table.notYourTurn"));
+      const why = state.myTurn ? t("rainbow.cantPlayNow") : t("table.notYourTurn");
+      announce(why);
+      tip(btn, why); // for the eye too: a click that did nothing said nothing
       return;
     }
     act.ui(choose(view, picked ? null : i));
