@@ -423,3 +423,19 @@ def test_every_opponent_shows_whole_on_a_small_phone(open_page, size, lang):
     assert not got["broken"], got
     assert not got["lastMoveCut"], got
     shot(page, f"coloretto-5p-{size['width']}-{lang}")
+
+
+def test_a_colour_with_jokers_in_it_counts_them_where_its_points_do(open_page):
+    """A tile said "Orange (…): 3 cards, +15 points": 15 is the worth of 5 cards, the
+    2 jokers the best layout puts there. The count and the points now speak of the same
+    cards, as the results do."""
+    page = open_page(viewport=DESKTOP, path="/dev.html?scene=coloretto&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    # the scene: seat 0 holds 3 orange and 2 jokers, both jokers orange in its best layout
+    said = page.evaluate("""() => [...document.querySelectorAll('.ct-tile[data-card=orange]')]
+        .map(e => e.getAttribute('title'))""")
+    assert "Orange (circle): 5 cards, 2 of them jokers, +15 points" in said, said
+    # a colour without a joker is as it was
+    said = page.evaluate("""() => [...document.querySelectorAll('.ct-tile[data-card=brown]')]
+        .map(e => e.getAttribute('title'))""")
+    assert "Brown (triangle): 1 card, +1 point" in said, said

@@ -35,7 +35,9 @@ function collectionItems(view, seat) {
   for (const c of COLOURS) {
     const n = (col.colours || {})[c] || 0;
     if (!n) continue;
-    items.push({ card: c, n, points: points[c], plus: c in positive });
+    // the jokers the best layout puts in this colour are in its points: said with them
+    const jokers = (best.jokers || {})[c] || 0;
+    items.push({ card: c, n, jokers, points: points[c], plus: c in positive });
   }
   if (col.jokers) items.push({ card: JOKER, n: col.jokers });
   if (col.plus2) items.push({ card: PLUS2, n: col.plus2, points: 2 * col.plus2, plus: true });
@@ -43,10 +45,14 @@ function collectionItems(view, seat) {
 }
 
 function tileText(item) {
-  const what = t("coloretto.table.tile", { card: cardLabel(item.card), n: item.n });
+  const jokers = item.points === undefined ? 0 : item.jokers || 0;
+  const what = t("coloretto.table.tile", { card: cardLabel(item.card), n: item.n + jokers });
   if (item.card === JOKER) return `${what}, ${t("coloretto.table.jokerLater")}`;
   if (item.points === undefined) return what;
-  return `${what}, ${t("coloretto.table.points", { n: item.points, signed: signed(item.points) })}`;
+  // "Pink: 5 cards, 1 of them a joker, +15 points", as the results say it: the count
+  // and the points are of the same cards
+  const withJokers = jokers ? `, ${t("coloretto.results.withJokers", { n: jokers })}` : "";
+  return `${what}${withJokers}, ${t("coloretto.table.points", { n: item.points, signed: signed(item.points) })}`;
 }
 
 function collection(view, seat, { label, size = "mini" }) {
