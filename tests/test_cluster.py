@@ -535,6 +535,37 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
             hub.store.close()
 
 
+@pytest.mark.asyncio
+async def test_a_room_closed_on_one_process_is_said_closed_by_every_process(redis_db):
+    from colorclash.server.cluster import Cluster
+    from colorclash.server.config import Settings
+    from colorclash.server.hub import Hub
+    from colorclash.server.protocol import ProtocolError
+    from colorclash.store.redis_store import RedisStore
+
+    sites = []
+    for _ in range(2):
+        store = RedisStore(redis_db)
+        hub = Hub(store, Settings(bot_delay=0))
+        hub.cluster = Cluster(hub, store)
+        await hub.cluster.start()
+        sites.append(hub)
+    a, b = sites
+    try:
+        room, _, _ = a.create_private("Ana", seats=2)
+        a.lobby.leave(room, 0)
+        with pytest.raises(ProtocolError) as err:
+            await b.cluster.locate(room.code)
+        assert (err.value.code, err.value.reason) == ("room_not_found", "closed")
+        with pytest.raises(ProtocolError) as err:
+            await b.cluster.locate("ZZZZZZ")
+        assert (err.value.code, err.value.reason) == ("room_not_found", None)
+    finally:
+        for hub in sites:
+            await hub.cluster.stop()
+            hub.store.close()
+
+
 def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(tmp_path):
     """A load balancer must see that a process has lost its store (``/healthz`` said ok),
     and a request must get the error format (it got a plain-text 500); once Redis is back,

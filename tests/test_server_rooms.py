@@ -249,3 +249,26 @@ def test_animal_names_never_run_out():
     name = animal_name(every)
     assert name not in every and name.rsplit(" ", 1)[1].isdigit()
     assert animal_name(every | {name}) != name
+
+
+def test_a_room_everyone_left_before_it_started_is_said_to_be_closed(hub):
+    """It is deleted at once; its link said "There is no room with this code", as if it
+    had never been: now the error says it was closed (``reason``), for a day."""
+    from colorclash.server.protocol import ProtocolError
+
+    room, _, _ = hub.create_private("Ana", preset="standard", seats=3)
+    code = room.code
+    hub.lobby.leave(room, 0)
+    with pytest.raises(ProtocolError) as err:
+        hub.get(code)
+    msg = err.value.to_message()
+    assert (msg["code"], msg["reason"], err.value.status) == ("room_not_found", "closed", 404)
+    assert "was closed" in msg["message"]
+    with pytest.raises(ProtocolError) as err:  # a code that never was: as before
+        hub.get("ZZZZZZ")
+    assert err.value.code == "room_not_found" and "reason" not in err.value.to_message()
+    # a lobby someone is still in is not closed when another leaves it
+    other, _, _ = hub.create_private("Ana", preset="standard", seats=3)
+    hub.join(other.code, "Bo")
+    hub.lobby.leave(other, 0)
+    assert hub.get(other.code) is other and other.code not in hub.closed

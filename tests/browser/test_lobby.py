@@ -290,3 +290,27 @@ def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
         assert page.evaluate("getSelection().toString() || (e => e.value.slice("
                              "e.selectionStart, e.selectionEnd))(document.activeElement)"
                              ).endswith("/r/SCRIPT")
+
+
+def test_the_link_of_a_room_everyone_left_says_it_was_closed(open_page, server):
+    """The host opened a room and left it: the room is gone. Its link said "There is no
+    room with this code" (as for a mistyped code); it now says the room was closed."""
+    import json as _json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    ticket = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana"}).json()
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/{ticket['code']}?token={ticket['token']}") as ws:
+        ws.recv(timeout=5)  # welcome
+        ws.send(_json.dumps({"v": 1, "type": "leave"}))
+        try:
+            while True:
+                ws.recv(timeout=5)
+        except Exception:  # noqa: BLE001 - the server closes the socket after the leave
+            pass
+    page = open_page(path=f"/r/{ticket['code']}")
+    page.wait_for_function(
+        f"() => document.body.innerText.includes({_json.dumps(EN['error.room_not_found.closed'])})")
+    assert EN["error.room_not_found"] not in page.inner_text("body")

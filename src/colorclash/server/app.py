@@ -192,6 +192,8 @@ def _error(exc: ProtocolError) -> JSONResponse:
     body: dict[str, Any] = {"code": exc.code, "message": exc.message}
     if exc.retry_after:
         body["retry_after"] = exc.retry_after  # (the header, for a page's words)
+    if exc.reason:
+        body["reason"] = exc.reason
     return JSONResponse(status_code=exc.status, headers=headers, content={"error": body})
 
 
@@ -644,7 +646,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 if room is None:  # held by another process: check the token on the store
                     data = h.store.load_room(normalize_code(code))
                     if data is None:
-                        raise ProtocolError("room_not_found", "no such room", status=404)
+                        raise h.room_not_found(normalize_code(code))
                     room = Room.from_data(data)
             else:
                 room = h.get(code)

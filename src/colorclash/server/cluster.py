@@ -288,6 +288,13 @@ class Cluster:
         self._release(keys=[self.key("owner", code), self.key("owned", self.id)],
                       args=[self.id, code])
 
+    def note_closed(self, code: str, ttl: float) -> None:
+        """Every process says the room ``code`` was closed, for ``ttl`` seconds."""
+        self.r.set(self.key("closed", code), "1", px=int(ttl * 1000))
+
+    def was_closed(self, code: str) -> bool:
+        return bool(self.r.exists(self.key("closed", code)))
+
     def retire(self, code: str) -> None:
         """The room is deleted for good: no longer ours, and its code is free again (as
         on SQLite). The code's reservation used to stay in Redis forever, one key for
@@ -363,7 +370,7 @@ class Cluster:
         owner = self.owner(code)
         if owner is not None and owner != self.id and self.alive(owner):
             return None, owner
-        raise ProtocolError("room_not_found", f"no room with code {code[:10]!r}", status=404)
+        raise self.hub.room_not_found(code)
 
     # ------------------------------------------------------------------ messages
     def post(self, pid: str, msg: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,7 @@ class Hub:
         self.settings = settings or Settings.from_env()
         self.now = clock
         self.rooms: dict[str, Room] = {}
+        self.closed: OrderedDict[str, float] = OrderedDict()  # note_closed()
         self.lobby = Lobby(self)
         self.table = Table(self)
         self.clocks = Clocks(self)
@@ -268,8 +270,31 @@ class Hub:
         code = normalize_code(code)
         room = self.rooms.get(code) if valid_code(code) else None
         if room is None:
-            raise ProtocolError("room_not_found", f"no room with code {code[:10]!r}", status=404)
+            raise self.room_not_found(code)
         return room
+
+    # A room everybody left before its game started is deleted at once (its code is free
+    # again); whoever opens its link later is told it was closed, not that it never was.
+    CLOSED_KEPT = 10_000  # codes remembered by one process
+    CLOSED_FOR = 24 * 3600.0  # seconds
+
+    def note_closed(self, code: str) -> None:
+        self.closed[code] = time.monotonic()
+        self.closed.move_to_end(code)
+        while len(self.closed) > self.CLOSED_KEPT:
+            self.closed.popitem(last=False)
+        if self.cluster is not None:
+            self.cluster.note_closed(code, self.CLOSED_FOR)
+
+    def room_not_found(self, code: str) -> ProtocolError:
+        closed_at = self.closed.get(code)
+        closed = closed_at is not None and time.monotonic() - closed_at < self.CLOSED_FOR
+        if not closed and self.cluster is not None and valid_code(code):
+            closed = self.cluster.was_closed(code)
+        if closed:
+            return ProtocolError("room_not_found", f"room {code!r} was closed: everyone left "
+                                 "it before its game started", status=404, reason="closed")
+        return ProtocolError("room_not_found", f"no room with code {code[:10]!r}", status=404)
 
     def code_taken(self, code: str) -> bool:
         if self.cluster is not None:  # one code space for every process

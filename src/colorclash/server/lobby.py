@@ -268,6 +268,7 @@ class Lobby:
                 room.seats[room.host].ready = True
         if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
             self.hub.drop_room(room)  # a finished room stays for its records until swept
+            self.hub.note_closed(room.code)
         else:
             self.hub.persist(room)
             self.hub.broadcast(room, [])

@@ -33,13 +33,14 @@ class ProtocolError(Exception):
     """A refused message: ``code`` is stable (docs/protocol.md section 5)."""
 
     def __init__(self, code: str, message: str, ref: str | None = None, status: int = 400,
-                 retry_after: int | None = None):
+                 retry_after: int | None = None, reason: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
         self.status = status
         self.retry_after = retry_after
+        self.reason = reason  # which case of the code (a page words each in its language)
 
     def to_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"v": VERSION, "type": "error", "code": self.code,
@@ -48,6 +49,8 @@ class ProtocolError(Exception):
             msg["ref"] = self.ref
         if self.retry_after:
             msg["retry_after"] = self.retry_after
+        if self.reason:
+            msg["reason"] = self.reason
         return msg
 
 
