@@ -439,3 +439,26 @@ def test_a_colour_with_jokers_in_it_counts_them_where_its_points_do(open_page):
     said = page.evaluate("""() => [...document.querySelectorAll('.ct-tile[data-card=brown]')]
         .map(e => e.getAttribute('title'))""")
     assert "Brown (triangle): 1 card, +1 point" in said, said
+
+
+def test_the_card_another_player_drew_does_not_tell_you_to_place_it(open_page):
+    """While a computer placed its drawn card, the card's name said "Drawn card: Grey
+    (diamond). Choose a row for it." to a screen reader's user who could do nothing."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    table.act(0, {"type": "draw"})  # ours: the label asks us to place it
+    table.wait_view()
+    mine = page.get_attribute(".ct-drawn .ccard", "aria-label")
+    assert mine.startswith("Drawn card: ") and "Choose a row" in mine, mine
+    row = table.game.legal_actions(0)[0]["row"]
+    table.act(0, {"type": "place", "row": row})
+    seat = table.game.to_act[0]
+    assert seat != 0
+    table.act(seat, {"type": "draw"})  # the next player's: only said, nothing asked
+    table.wait_view()
+    theirs = page.get_attribute(".ct-drawn .ccard", "aria-label")
+    assert "Choose a row" not in theirs and "is placing" in theirs, theirs
+    assert theirs.startswith(page.evaluate(f"window.__cc.room.seats[{seat}].name")), theirs

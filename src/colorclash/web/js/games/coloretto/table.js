@@ -184,7 +184,13 @@ function drawnCard(model) {
   const { view } = model;
   if (!view.drawn) return null;
   const card = renderCard(view.drawn, { size: "drawn" });
-  card.setAttribute("aria-label", t("coloretto.table.drawnLabel", { card: cardLabel(view.drawn) }));
+  // "Choose a row for it" only to whoever places it: during a computer's turn it told a
+  // screen reader's user to act when they could not
+  const mine = view.turn === model.me && legalOf(view).some((a) => a.type === "place");
+  const label = mine
+    ? t("coloretto.table.drawnLabel", { card: cardLabel(view.drawn) })
+    : t("coloretto.table.placing", { name: seatName(model.room, view.turn), card: cardLabel(view.drawn) });
+  card.setAttribute("aria-label", label);
   if (model.fresh && model.ui && model.ui.drawnChanged) card.classList.add("enter");
   return h("div.ct-drawn", card, h("span.ct-drawn-label", { "aria-hidden": "true" }, t("coloretto.table.drawn")));
 }
