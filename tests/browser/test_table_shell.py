@@ -542,3 +542,24 @@ def test_a_shared_win_is_said_as_shared_in_each_language(open_page):
     assert said["tr"]["two"] == "Ana ve Eli galibiyeti paylaşıyor", said
     assert said["en"]["one"] == EN["results.winner"].format(name="Eli"), said
     assert said["en"]["mine"] == EN["results.youShare"], said
+
+
+def test_the_card_you_drew_is_named_and_said(open_page):
+    """After a draw the table said "Play the drawn card or keep it", the PLAY button was
+    "PLAY" and the live region "You drew 1 card": which card, with 6 s to choose, had to
+    be found in the hand. Now the message and the button name it, and it is said."""
+    setup = {"hands": [["B7", "G1", "Y2"], ["Y1", "Y4", "B1"]], "top": "R3",
+             "draw": ["R5", "R6", "R7", "R8"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=DESKTOP)
+    page = table.page
+    page.wait_for_selector(".hand .card")
+    page.keyboard.press("d")
+    page.wait_for_function("() => window.__cc.view.phase === 'drawn'")
+    drawn = page.evaluate("window.__cc.view.drawn")
+    name = page.evaluate(f"""async () => (await import('/js/games/color-clash/cards.js'))
+        .cardLabel({drawn!r})""")
+    said = EN["table.playOrKeepCard"].format(card=name)
+    page.wait_for_function(f"() => document.getElementById('turn-msg').textContent === {said!r}")
+    assert page.get_attribute("[data-focus-key='act:play']", "aria-label") == f"PLAY {name}"
+    page.wait_for_function(f"() => document.getElementById('live').textContent.includes({said!r})")

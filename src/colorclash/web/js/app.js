@@ -549,6 +549,8 @@ function handleMessage(msg) {
   if (state.screen === "table" && wasScreen !== "table") state.revealHand = true;
   // the banners of this moment replace those of any other moment
   banners.at(momentKey());
+  const turnMsg = () => (document.getElementById("turn-msg") || {}).textContent || "";
+  const turnMsgBefore = turnMsg();
   render();
   if (state.screen === "table" && wasScreen !== "table" && newMatch && msg.room.kind === "quick-match") {
     // strangers see this player under an animal name: say which, as the queue did
@@ -563,6 +565,9 @@ function handleMessage(msg) {
     banners.show(bannersAll(game, events, model), momentKey());
     game.animatePlay(main, events, state.me);
     if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));
+    // still your turn, and what it asks has changed (a card drawn to play or keep, a
+    // colour to choose, a card to place): said, not only shown
+    else if (myTurnNow && !newMatch && turnMsg() && turnMsg() !== turnMsgBefore) announce(turnMsg());
   }
 }
 

@@ -278,7 +278,9 @@ function actionButtons(model, act) {
   const legal = legalOf(view);
   if (view.phase === "drawn" && view.drawn) {
     if (legal.some((a) => a.type === "play")) {
-      btns.push(actionButton(".primary", "act:play", t("table.play"), () => playCard(act, view.drawn), "P", 2));
+      const play = actionButton(".primary", "act:play", t("table.play"), () => playCard(act, view.drawn), "P", 2);
+      play.setAttribute("aria-label", `${t("table.play")} ${cardLabel(view.drawn)}`); // not "PLAY" alone
+      btns.push(play);
     }
     if (hasLegal(view, "keep")) {
       btns.push(actionButton("", "act:keep", t("table.keep"), () => act.action({ type: "keep" }), "K", 3));
@@ -321,7 +323,10 @@ function turnMessage(model) {
   }
   if (view.turn === model.me) {
     if (view.phase === "color") return t("table.chooseColor");
-    if (view.phase === "drawn") return t("table.playOrKeep");
+    if (view.phase === "drawn") {
+      // which card: it has 6 s to be played or kept, and in a long hand it is one of many
+      return view.drawn ? t("table.playOrKeepCard", { card: cardLabel(view.drawn) }) : t("table.playOrKeep");
+    }
     if (view.stack) return t("table.stackOnYou", { n: view.stack });
     return t("table.yourTurn");
   }
