@@ -545,9 +545,9 @@ def test_a_shared_win_is_said_as_shared_in_each_language(open_page):
 
 
 def test_the_card_you_drew_is_named_and_said(open_page):
-    """After a draw the table said "Play the drawn card or keep it", the PLAY button was
-    "PLAY" and the live region "You drew 1 card": which card, with 6 s to choose, had to
-    be found in the hand. Now the message and the button name it, and it is said."""
+    """After a draw the live region said "You drew 1 card" and the PLAY button was "PLAY":
+    which card, with 6 s to choose, had to be found in the hand. Now it is said by name,
+    and the button is named with it."""
     setup = {"hands": [["B7", "G1", "Y2"], ["Y1", "Y4", "B1"]], "top": "R3",
              "draw": ["R5", "R6", "R7", "R8"], "first": 0}
     table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
@@ -560,6 +560,28 @@ def test_the_card_you_drew_is_named_and_said(open_page):
     name = page.evaluate(f"""async () => (await import('/js/games/color-clash/cards.js'))
         .cardLabel({drawn!r})""")
     said = EN["table.playOrKeepCard"].format(card=name)
-    page.wait_for_function(f"() => document.getElementById('turn-msg').textContent === {said!r}")
+    page.wait_for_function(f"() => document.getElementById('turn-msg').dataset.say === {said!r}")
+    # (on screen the words stay short: a phone's bar has no room for the card's name)
+    assert page.inner_text("#turn-msg") == EN["table.playOrKeep"]
     assert page.get_attribute("[data-focus-key='act:play']", "aria-label") == f"PLAY {name}"
     page.wait_for_function(f"() => document.getElementById('live').textContent.includes({said!r})")
+
+
+def test_the_moves_panel_takes_the_focus_and_gives_it_back_on_a_narrow_screen(open_page):
+    """At 800 px the Moves panel opened over its own button with the focus left under it,
+    and its Close button sent the focus to the hand instead of back to Moves."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, seed=5,
+                          viewport={"width": 800, "height": 700})
+    page = table.page
+    table.others()
+    table.wait_view()
+    key = "() => document.activeElement.dataset.focusKey"
+    page.focus("[data-focus-key='history:toggle']")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"({key})() === 'history:close'")
+    page.keyboard.press("Enter")  # its Close
+    page.wait_for_function(f"({key})() === 'history:toggle'")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"({key})() === 'history:close'")
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"({key})() === 'history:toggle'")

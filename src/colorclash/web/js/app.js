@@ -549,7 +549,10 @@ function handleMessage(msg) {
   if (state.screen === "table" && wasScreen !== "table") state.revealHand = true;
   // the banners of this moment replace those of any other moment
   banners.at(momentKey());
-  const turnMsg = () => (document.getElementById("turn-msg") || {}).textContent || "";
+  const turnMsg = () => {
+    const el = document.getElementById("turn-msg"); // (a game may say more than it shows)
+    return el ? el.dataset.say || el.textContent : "";
+  };
   const turnMsgBefore = turnMsg();
   render();
   if (state.screen === "table" && wasScreen !== "table" && newMatch && msg.room.kind === "quick-match") {
@@ -883,6 +886,12 @@ const tableActs = {
   toggleHistory() {
     state.historyOpen = !state.historyOpen;
     render();
+    // Narrow screens: the open panel covers its own button, so the focus goes into the
+    // panel (its Close) and back to the button when it closes (the Close button sent it
+    // to the hand; the focus ring stood hidden under the panel).
+    const key = state.historyOpen ? "history:close" : "history:toggle";
+    const el = document.querySelector(`[data-focus-key="${key}"]`);
+    if (el && el.getClientRects().length) el.focus({ preventScroll: true });
   },
   home() {
     leaveFinishedTable();

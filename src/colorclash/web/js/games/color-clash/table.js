@@ -323,10 +323,7 @@ function turnMessage(model) {
   }
   if (view.turn === model.me) {
     if (view.phase === "color") return t("table.chooseColor");
-    if (view.phase === "drawn") {
-      // which card: it has 6 s to be played or kept, and in a long hand it is one of many
-      return view.drawn ? t("table.playOrKeepCard", { card: cardLabel(view.drawn) }) : t("table.playOrKeep");
-    }
+    if (view.phase === "drawn") return t("table.playOrKeep");
     if (view.stack) return t("table.stackOnYou", { n: view.stack });
     return t("table.yourTurn");
   }
@@ -350,7 +347,10 @@ function meBar(model, act) {
       "div.me-info",
       avatar(model.room, me, botIcon),
       h("span.sr-only.clock-sr"),
-      h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
+      // what is said of it (app.js announces it): the drawn card by name, which has 6 s
+      // to be played or kept and in a long hand is one of many (the words on screen stay
+      // short: a phone's bar has no room for the card's name)
+      h("span.turn-msg", { id: "turn-msg", dataset: drawnSay(model) }, turnMessage(model)),
       shield ? h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")) : null,
       one ? h("span.badge.one", t("banner.one_card")) : null,
       Array.isArray(view.called) && view.called.includes(me) ? h("span.badge.one", `${t("banner.last_card")} ✓`) : null,
@@ -359,6 +359,12 @@ function meBar(model, act) {
     ),
     actionButtons(model, act),
   );
+}
+
+function drawnSay(model) {
+  const { view } = model;
+  if (view.phase !== "drawn" || view.turn !== model.me || !view.drawn) return {};
+  return { say: t("table.playOrKeepCard", { card: cardLabel(view.drawn) }) };
 }
 
 function handCard(model, act, code, k, n, state) {
