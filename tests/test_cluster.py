@@ -451,24 +451,28 @@ async def test_a_swept_room_frees_its_code_and_leaves_no_key_behind(redis_db):
         store.close()
 
 
+async def _cluster_hub(redis_db: str, **settings):
+    """A Hub in this process, one of the site's processes on ``redis_db``, started."""
+    from colorclash.server.cluster import Cluster
+    from colorclash.server.config import Settings
+    from colorclash.server.hub import Hub
+    from colorclash.store.redis_store import RedisStore
+
+    store = RedisStore(redis_db)
+    hub = Hub(store, Settings(**settings))
+    hub.cluster = Cluster(hub, store)
+    await hub.cluster.start()
+    return hub
+
+
 @pytest.mark.asyncio
 async def test_a_dead_process_is_noticed_after_redis_lost_the_list_of_processes(redis_db):
     """The others watch the set of processes for one that died. A Redis restarted without
     its data had lost that set, and as every process named itself in it only at its start,
     no death was noticed after that: a killed owner's rooms stayed without clocks and
     computer players until someone asked for them."""
-    from colorclash.server.cluster import Cluster
-    from colorclash.server.config import Settings
-    from colorclash.server.hub import Hub
-    from colorclash.store.redis_store import RedisStore
 
-    sites = []
-    for _ in range(2):
-        store = RedisStore(redis_db)
-        hub = Hub(store, Settings(bot_delay=0, lease_ttl=0.6))
-        hub.cluster = Cluster(hub, store)
-        await hub.cluster.start()
-        sites.append(hub)
+    sites = [await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6) for _ in range(2)]
     a, b = sites
     try:
         room, _, _ = a.create_private("Ana", seats=2)
@@ -495,18 +499,8 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
     someone asked for one: a Practice table nobody was connected to kept its clocks and
     computer players stopped. Now the others take them over, as after a death, and the
     computer players play on there."""
-    from colorclash.server.cluster import Cluster
-    from colorclash.server.config import Settings
-    from colorclash.server.hub import Hub
-    from colorclash.store.redis_store import RedisStore
 
-    sites = []
-    for _ in range(2):
-        store = RedisStore(redis_db)
-        hub = Hub(store, Settings(bot_delay=0, lease_ttl=0.6, clock_scale=0.01))
-        hub.cluster = Cluster(hub, store)
-        await hub.cluster.start()
-        sites.append(hub)
+    sites = [await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6, clock_scale=0.01) for _ in range(2)]
     a, b = sites
     try:
         room, _, _ = a.create_practice("Ana", bots=3)  # nobody connected: all by clocks
@@ -537,19 +531,9 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
 
 @pytest.mark.asyncio
 async def test_a_room_closed_on_one_process_is_said_closed_by_every_process(redis_db):
-    from colorclash.server.cluster import Cluster
-    from colorclash.server.config import Settings
-    from colorclash.server.hub import Hub
     from colorclash.server.protocol import ProtocolError
-    from colorclash.store.redis_store import RedisStore
 
-    sites = []
-    for _ in range(2):
-        store = RedisStore(redis_db)
-        hub = Hub(store, Settings(bot_delay=0))
-        hub.cluster = Cluster(hub, store)
-        await hub.cluster.start()
-        sites.append(hub)
+    sites = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
     a, b = sites
     try:
         room, _, _ = a.create_private("Ana", seats=2)
