@@ -730,5 +730,6 @@ def _options(clock: int | None, match: str | None, options: dict[str, Any] | Non
         if top is not None and value is not None and value != top:
             raise ProtocolError("bad_settings", f"{name} is given twice, as {top!r} and "
                                 f"as options.{name} {value!r}: give it once", status=422)
-        merged[name] = value if value is not None or top is None else top
+        if value is not None or top is None:  # (a null in options keeps the top one)
+            merged[name] = value
     return merged
