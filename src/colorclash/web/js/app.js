@@ -570,7 +570,10 @@ function handleMessage(msg) {
     if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));
     // still your turn, and what it asks has changed (a card drawn to play or keep, a
     // colour to choose, a card to place): said, not only shown
-    else if (myTurnNow && !newMatch && turnMsg() && turnMsg() !== turnMsgBefore) announce(turnMsg());
+    else if (myTurnNow && !newMatch) {
+      const asked = turnMsg();
+      if (asked && asked !== turnMsgBefore) announce(asked);
+    }
   }
 }
 
