@@ -299,6 +299,8 @@ def test_quick_match_seats_two_people_under_animal_names(open_page):
         toast.wait_for()
         assert mine in toast.inner_text() and "you are" in toast.inner_text(), \
             (mine, toast.inner_text())
+        # and the table keeps showing it, under one's own avatar
+        assert page.inner_text(".me-bar .me-name") == mine
 
 
 def test_server_restart_mid_game_recovers_by_itself(open_page, tmp_path):

@@ -54,6 +54,7 @@ IN_VIEW_JS = """() => {
   check('.hand .card', 'a hand card');
   check('.actions button', 'an action');
   check('.turn-msg', 'the turn message');
+  check('.me-name', 'your name');
   check('.pile .card, .draw-pile-btn', 'a pile');
   check('.opp', 'an opponent');
   check('.opp .faces .card', "an opponent's other face");

@@ -64,6 +64,13 @@ export function avatar(room, seat, icon = botIcon) {
   return a;
 }
 
+// One's own avatar at the table, with one's name under it: the name the others see (a
+// Quick Match player's animal name among them), which the initial alone does not say.
+export function myAvatar(room, seat, icon = botIcon) {
+  const name = seatName(room, seat);
+  return h("div.me-who", avatar(room, seat, icon), h("span.me-name", { title: name }, name));
+}
+
 // The seconds are written beside the ring once few are left: the ring alone is easy to
 // miss, and a player should see that the table is about to move for them.
 const SECONDS_SHOWN_MS = 10_000;

@@ -6,7 +6,7 @@
 // colour chooser.
 import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
-import { avatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
@@ -345,7 +345,7 @@ function meBar(model, act) {
     `div.me-bar${isTurn ? ".turn" : ""}`,
     h(
       "div.me-info",
-      avatar(model.room, me, botIcon),
+      myAvatar(model.room, me, botIcon),
       h("span.sr-only.clock-sr"),
       // what is said of it (app.js announces it): the drawn card by name, which has 6 s
       // to be played or kept and in a long hand is one of many (the words on screen stay

@@ -5,7 +5,7 @@
 // (score now, row taken, cards by colour), the supply with its last-round marker, the
 // drawn card, the rows and their free places, and your own cards.
 import { t } from "../../i18n.js";
-import { avatar, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
 import { colorettoResults } from "./results.js";
@@ -357,7 +357,7 @@ function meBar(model, act) {
     { dataset: { clockOwner: "" } },
     h(
       "div.ct-me-head",
-      avatar(model.room, me),
+      myAvatar(model.room, me),
       h("span.sr-only.clock-sr"),
       h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
       buttons.length ? h("div.actions", { role: "group", "aria-label": t("table.actions") }, buttons) : null,

@@ -8,7 +8,7 @@
 // table cards that may be turned over are buttons (turn one to play again) and "End turn"
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
-import { avatar, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
@@ -356,7 +356,7 @@ function meBar(model, act) {
     `div.me-bar.rb-me${isTurn ? ".turn" : ""}`,
     h(
       "div.me-info",
-      avatar(room, me, botIcon),
+      myAvatar(room, me, botIcon),
       h("span.sr-only.clock-sr"),
       h("span.turn-msg", { id: "turn-msg" }, turnMessage(model)),
       progressChip(view, me),
