@@ -174,3 +174,30 @@ def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
     assert page.inner_text(".game-chosen-about").strip() in about[1]
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"home-fold-{viewport['width']}-{locale}")
+
+
+def test_the_home_page_starts_the_keyboard_at_the_top(open_page):
+    """A visitor's first Tab on the home page reaches the skip link, then the top bar's
+    language menu, as on any page; the focus used to sit on <main>, which put both after
+    the whole page. A screen reached later (leaving a table, say) still takes the focus."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    seen = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("document.activeElement.id"))
+        if seen[-1] == "lang-select":
+            break
+    assert "lang-select" in seen, seen
+    # Enter on the skip link still goes to the content
+    page.focus(".skip-link")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.getElementById('main').contains(document.activeElement)")
+    # a screen after the first one takes the focus: the table, its most useful control
+    page.click("#btn-play-now")
+    wait_table(page)
+    page.wait_for_function("document.activeElement.closest('.table, [data-focus-key]') !== null"
+                           " && document.activeElement.id !== 'main'")

@@ -191,6 +191,10 @@ function homeContext() {
 }
 
 let lastScreen = null;
+// The home page a visitor lands on keeps the focus where any page starts it, before the
+// skip link and the language menu (focusing <main> put those after the whole page); the
+// screens that follow take it, as a new page's content would.
+let landed = false;
 let catalogFailed = false;
 function render() {
   let nodes;
@@ -282,7 +286,9 @@ function render() {
     tickClocks(main, state.clock);
     banners.hold(!!main.querySelector(".overlay"));
   }
-  settleFocus(main, { newScreen });
+  const arriving = !landed && (s === "home" || s === "loading");
+  if (s !== "loading") landed = true;
+  if (!arriving) settleFocus(main, { newScreen });
   updateTitle();
 }
 
