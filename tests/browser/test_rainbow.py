@@ -261,6 +261,11 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     wait_banner(page, EN["rainbow.banner.shadow"])
     last = page.locator(".rb-last")
     assert last.get_attribute("data-kind") == "shadow"
+    # the banner does not cover the summary that says who won the round
+    assert page.evaluate("""() => {
+      const b = document.querySelector('#banner-layer .banner').getBoundingClientRect();
+      const l = document.querySelector('.rb-last').getBoundingClientRect();
+      return b.bottom <= l.top || l.bottom <= b.top; }""")
     marked = last.locator("[data-marked]")
     assert marked.count() == 1 and marked.get_attribute("data-place") == "2"
     assert marked.locator(".rb-card").get_attribute("data-color") == "black"
