@@ -585,3 +585,34 @@ def test_the_moves_panel_takes_the_focus_and_gives_it_back_on_a_narrow_screen(op
     page.wait_for_function(f"({key})() === 'history:close'")
     page.keyboard.press("Escape")
     page.wait_for_function(f"({key})() === 'history:toggle'")
+
+
+@pytest.mark.parametrize(("game", "preset", "keys"), [
+    ("color-clash", "classic-table", "pklc"), ("coloretto", "standard", "9"),
+    ("rainbow", "standard", "tse")])
+def test_a_shortcut_with_nothing_to_do_says_so(open_page, game, preset, keys):
+    """A shortcut pressed when it has nothing to do (KEEP with no card drawn, a row that
+    is not there, End turn before a card) was dropped in silence: a keyboard player could
+    not tell a dead key from a dead connection. Now it is said, and nothing is sent; on
+    another's turn the key says whose turn it is not."""
+    table = ScriptedTable(open_page, game=game, preset=preset, seats=2, seed=5,
+                          viewport=DESKTOP)
+    page = table.page
+    table.wait_view()
+    if page.evaluate("window.__cc.view.turn") != 0:
+        table.others()
+        table.wait_view()
+    sent = len(table.sent)
+    for key in keys:
+        page.evaluate("document.getElementById('live').textContent = ''")
+        page.keyboard.press(key)
+        page.wait_for_function("(w) => document.getElementById('live').textContent.includes(w)",
+                               arg=EN["table.keyNothing"])
+    assert len(table.sent) == sent
+    # another's turn: the key that acts on one's turn says it is not one's turn
+    page.evaluate("document.getElementById('live').textContent = ''")
+    page.evaluate("window.__cc.view.legal = []")
+    page.keyboard.press(keys[-1])
+    page.wait_for_function("(w) => document.getElementById('live').textContent.includes(w)",
+                           arg=EN["table.notYourTurn"])
+    assert len(table.sent) == sent

@@ -2,6 +2,7 @@
 // engine's events): "time_up", the clock ran out and the move that follows was made for
 // the seat. The shell words them and leaves every other event to the game.
 import { t } from "../i18n.js";
+import { announce } from "../ui.js";
 import { seatName } from "./seats.js";
 
 const SERVER_EVENTS = new Set(["time_up"]);
@@ -40,3 +41,12 @@ export function bannersAll(game, events, model) {
   return [...own, ...game.bannersFor((events || []).filter((e) => !SERVER_EVENTS.has(e.type)), model)];
 }
 
+
+// A table's shortcut key pressed when it has nothing to do (D with nothing to draw, a row's
+// digit for a row that cannot be used, ...) is said, not dropped in silence: a keyboard
+// player could not tell a dead key from a dead connection.
+export function keyDoesNothing(model) {
+  const v = model && model.view;
+  const mine = !!v && Array.isArray(v.legal) && v.legal.length > 0;
+  announce(mine ? t("table.keyNothing") : t("table.notYourTurn"));
+}

@@ -6,6 +6,7 @@
 // colour chooser.
 import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
+import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
@@ -552,16 +553,19 @@ export function tableKeydown(ev, model, act) {
   if (key === "d") {
     if (hasLegal(view, "take")) act.action({ type: "take" });
     else if (hasLegal(view, "draw")) act.action({ type: "draw" });
-    else return;
-  } else if (key === "p" && view.phase === "drawn" && view.drawn) {
+    else return keyDoesNothing(model);
+  } else if (key === "p") {
+    if (view.phase !== "drawn" || !view.drawn) return keyDoesNothing(model);
     playCard(act, view.drawn);
-  } else if (key === "k" && hasLegal(view, "keep")) {
+  } else if (key === "k") {
+    if (!hasLegal(view, "keep")) return keyDoesNothing(model);
     act.action({ type: "keep" });
-  } else if (key === "l" && hasLegal(view, "call")) {
+  } else if (key === "l") {
+    if (!hasLegal(view, "call")) return keyDoesNothing(model);
     act.action({ type: "call" });
   } else if (key === "c") {
     const c = legalOf(view).find((a) => a.type === "catch");
-    if (!c) return;
+    if (!c) return keyDoesNothing(model);
     act.action({ type: "catch", target: c.target });
   } else if (key === "h") {
     const first = document.querySelector(".hand .card.playable") || document.querySelector(".hand .card");

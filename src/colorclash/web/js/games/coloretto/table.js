@@ -5,6 +5,7 @@
 // (score now, row taken, cards by colour), the supply with its last-round marker, the
 // drawn card, the rows and their free places, and your own cards.
 import { t } from "../../i18n.js";
+import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
@@ -415,12 +416,13 @@ export function tableKeydown(ev, model, act) {
   if (!model || !model.view) return;
   const view = model.view;
   const key = ev.key.toLowerCase();
-  if (key === "d" && canDraw(view)) {
+  if (key === "d") {
+    if (!canDraw(view)) return keyDoesNothing(model);
     act.action({ type: "draw" });
   } else if (/^[1-9]$/.test(key)) {
     const i = Number(key) - 1;
     const a = rowAction(view, i);
-    if (!a) return;
+    if (!a) return keyDoesNothing(model);
     act.action({ type: a.type, row: i });
   } else {
     return;

@@ -8,6 +8,7 @@
 // table cards that may be turned over are buttons (turn one to play again) and "End turn"
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
+import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
@@ -478,19 +479,22 @@ export function tableKeydown(ev, model, act) {
   const digit = /^[1-9]$/.test(key) ? Number(key) - 1 : null;
   const full = { ...model, ui: shown.ui };
   if (digit !== null && view.phase === "play") {
-    if (!playAction(view, digit, false) && !playAction(view, digit, true)) return;
+    if (!playAction(view, digit, false) && !playAction(view, digit, true)) return keyDoesNothing(model);
     act.ui(choose(view, digit));
     const card = document.querySelector(`.rb-hand [data-hand="${digit}"]`);
     if (card) card.focus();
   } else if (digit !== null && view.phase === "continue") {
     const flip = flipAction(view, digit);
-    if (!flip) return;
+    if (!flip) return keyDoesNothing(model);
     act.action(flip);
-  } else if ((key === "s" || key === "t") && chosen(full) !== null) {
-    const a = playAction(view, chosen(full), key === "t");
-    if (!a) return;
+  } else if (digit !== null) {
+    return keyDoesNothing(model);
+  } else if (key === "s" || key === "t") {
+    const a = chosen(full) !== null ? playAction(view, chosen(full), key === "t") : null;
+    if (!a) return keyDoesNothing(model);
     act.action(a);
-  } else if (key === "e" && endAction(view)) {
+  } else if (key === "e") {
+    if (!endAction(view)) return keyDoesNothing(model);
     act.action(endAction(view));
   } else if (key === "h") {
     const first = document.querySelector(".rb-hand .rb-card.playable") || document.querySelector(".rb-hand .rb-card");
