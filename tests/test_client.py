@@ -74,6 +74,27 @@ async def test_the_documented_bot_example_runs_as_written(server):
 
 
 @pytest.mark.asyncio
+async def test_connect_is_an_async_context_manager_with_or_without_await(server):
+    """contract.md: ``connect(code, token)`` returns a seat connection that is an async
+    context manager. ``async with client.connect(...)`` raised TypeError (a coroutine);
+    only ``async with await client.connect(...)`` worked. Both do now, and so does a plain
+    ``await``; the block closes the connection when it ends."""
+    c = Client(server.url)
+    ticket = await c.practice("Ana", game="rainbow")
+    async with c.connect(ticket["code"], ticket["token"]) as conn:
+        assert conn.state["type"] == "state" and conn.seat == 0
+        assert conn.view["legal"]
+    assert conn.ws.close_code is not None  # closed by the block
+    async with await c.connect(ticket["code"], ticket["token"]) as again:
+        assert again.state["view"]["hand"] == conn.state["view"]["hand"]
+    plain = await c.connect(ticket["code"], ticket["token"])
+    try:
+        assert plain.seat == 0 and plain.state["room"]["code"] == ticket["code"]
+    finally:
+        await plain.close()
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("game", ["rainbow", "color-clash"])
 async def test_the_client_command_plays_a_seat_to_the_end(server, game):
     out = io.StringIO()

@@ -9,7 +9,7 @@ one WebSocket carrying JSON messages.
 >>> async def main():
 ...     client = Client("http://127.0.0.1:8000")
 ...     ticket = await client.play_now("Ana")
-...     async with await client.connect(ticket["code"], ticket["token"]) as seat:
+...     async with client.connect(ticket["code"], ticket["token"]) as seat:
 ...         await seat.play(make_bot("easy"))       # until the match is over
 ...         print(seat.view["result"])
 
@@ -26,7 +26,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
 import websockets
@@ -175,9 +175,14 @@ class Client:
             kw["origin"] = self.origin
         return kw
 
-    async def connect(self, code: str, token: str, record: bool = False,
-                      reconnect: bool = True, compact: bool = False) -> SeatConnection:
+    def connect(self, code: str, token: str, record: bool = False,
+                reconnect: bool = True, compact: bool = False) -> Connecting:
         """Open the seat's WebSocket; waits for ``welcome`` and the first ``state``.
+
+        Await it for the :class:`SeatConnection` (``conn = await client.connect(...)``),
+        or use it directly as an async context manager, which closes the connection at
+        the end (``async with client.connect(code, token) as conn:``; ``async with await
+        client.connect(...)`` works too).
 
         With ``reconnect`` (the default) a connection the server loses (a restart, a
         process that died: close codes 1001, 1006, 1011, 1012, 1013) is opened again on
@@ -189,6 +194,10 @@ class Client:
         when the room has not changed (``docs/protocol.md`` 2.3); :attr:`SeatConnection.state`
         is still complete (filled in from the state before), the messages that
         :meth:`SeatConnection.recv` returns and :attr:`SeatConnection.frames` are as sent."""
+        return Connecting(self._connect(code, token, record, reconnect, compact))
+
+    async def _connect(self, code: str, token: str, record: bool, reconnect: bool,
+                       compact: bool) -> SeatConnection:
         conn = SeatConnection(None, code, token, record=record, client=self,
                               reconnect=reconnect, compact=compact)
         await conn.open()
@@ -207,6 +216,28 @@ class Client:
         url = (base.replace("https://", "wss://").replace("http://", "ws://")
                + f"/ws/{code}?token={token}" + ("&compact=1" if compact else ""))
         return await websockets.connect(url, **self._ws_kwargs())
+
+
+class Connecting:
+    """What :meth:`Client.connect` returns: awaitable (the :class:`SeatConnection`) and an
+    async context manager (the connection, closed on leaving the block), as
+    ``websockets.connect`` is: contract.md calls the connection an async context
+    manager, and both spellings of it are natural."""
+
+    def __init__(self, opening: Coroutine[Any, Any, SeatConnection]) -> None:
+        self._opening = opening
+        self._conn: SeatConnection | None = None
+
+    def __await__(self) -> Generator[Any, None, SeatConnection]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> SeatConnection:
+        self._conn = await self._opening
+        return self._conn
+
+    async def __aexit__(self, *exc: Any) -> None:
+        if self._conn is not None:
+            await self._conn.close()
 
 
 class SeatConnection:
