@@ -80,7 +80,9 @@ def test_play_game_reports_a_finished_game():
     (["--game", "chess"], "known: color-clash"),
     (["--option", "match"], "write --option NAME=VALUE"),
     (["--option", "match=7"], "match"),
-    (["--bots", "random,medium,hard"], "3 levels for 2 players"),
+    (["--bots", "random,,hard"], "empty level in 'random,,hard'"),
+    (["--bots", "random,"], "empty level"),
+    (["--bots", " "], "needs at least one level"),
 ])
 def test_the_command_rejects_bad_input_clearly(bad, message):
     args = ["simulate", "--players", "2", "--games", "2", *bad]
@@ -116,6 +118,46 @@ def test_the_command_takes_the_games_rule_options():
     brown = play_game("standard", ["random"] * 3, "4:0", game="coloretto")
     assert grey["actions"] == brown["actions"]  # the same game, scored on the other side
     assert grey["scores"] != brown["scores"]
+
+
+def test_more_levels_than_seats_take_turns_at_the_table():
+    """contract.md writes ``--bots a,b,c``: Rainbow has two seats, and three levels were
+    refused. They now take turns: each game seats the next two, so that every level plays
+    as many games as the others, from each seat."""
+    result = CliRunner().invoke(app, [
+        "simulate", "--game", "rainbow", "--players", "2", "--games", "6", "--seed", "2",
+        "--bots", "random,medium,hard", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["lineup"] == ["random", "medium", "hard"]
+    assert {level: b["games"] for level, b in report["bots"].items()} == {
+        "random": 4, "medium": 4, "hard": 4}
+    assert report["wins"] + report["draws"] == 6
+    assert sum(b["wins"] for b in report["bots"].values()) == report["wins"]
+    for b in report["bots"].values():
+        assert b["win_rate"] == b["wins"] / b["games"]
+    table = CliRunner().invoke(app, [
+        "simulate", "--game", "rainbow", "--players", "2", "--games", "3",
+        "--bots", "random,medium,hard"]).stdout
+    head = next(line for line in table.splitlines() if "bot" in line and "wins" in line)
+    assert "games" in head and "seats" not in head, table
+    # fewer levels than seats are cycled, and every level sits at every game
+    report = simulate(preset="standard", players=4, games=2, bots=["medium", "random"])
+    assert report["lineup"] == ["medium", "random", "medium", "random"]
+    assert all(b["games"] == 2 and b["seats"] == 2 for b in report["bots"].values())
+
+
+def test_options_are_typed_as_the_game_has_them():
+    """``--option match=3`` was reported as the number 3; the API, rooms and records have
+    the match choice as the text "3"."""
+    result = CliRunner().invoke(app, [
+        "simulate", "--preset", "standard", "--players", "3", "--games", "1",
+        "--option", "match=3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["options"] == {"match": "3"}
+    report = simulate(game="coloretto", players=2, games=1, bots=["random"],
+                      options={"clock": "45"})
+    assert report["options"] == {"clock": 45}
 
 
 def test_the_command_prints_a_table():

@@ -58,8 +58,8 @@ def simulate(
     preset: str = typer.Option(None, help="Rule preset (Color Clash)."),
     players: int = typer.Option(..., help="Seats at each table."),
     games: int = typer.Option(..., help="How many games to play."),
-    bots: str = typer.Option("random", help="Comma-separated bot levels, at most one per "
-                             "seat (cycled to fill the seats)."),
+    bots: str = typer.Option("random", help="Comma-separated bot levels: cycled to fill "
+                             "the seats; more levels than seats take turns at the table."),
     seed: int = typer.Option(0, help="Seed of the whole tournament."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     option: list[str] = typer.Option(
@@ -76,15 +76,14 @@ def simulate(
         if not sep or not name.strip():
             raise typer.BadParameter(f"{item!r}: write --option NAME=VALUE",
                                      param_hint="--option")
-        value = value.strip()
-        options[name.strip()] = int(value) if value.lstrip("-").isdigit() else value
+        options[name.strip()] = value.strip()  # typed as the game's choices are
 
     run_simulation(
         game=game,
         preset=preset,
         players=players,
         games=games,
-        bots=[b.strip() for b in bots.split(",") if b.strip()],
+        bots=[b.strip() for b in bots.split(",")],
         seed=seed,
         as_json=json_out,
         options=options,

@@ -31,7 +31,8 @@ MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped
 
 
 def _check(game: str, preset: str | None, players: int, games: int, bots: list[str],
-           options: dict[str, Any] | None = None) -> str:
+           options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """The preset played and the options typed (:func:`typed_options`), or ValueError."""
     definition = game_definition(game)
     known = levels(game)
     # Color Clash's engine plays "standard" when no preset is named; other games have one
@@ -47,18 +48,45 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
                          f"{definition.max_seats} for {game}")
     if games < 1:
         raise ValueError("--games must be at least 1")
-    if not bots:
+    if not any(bots):
         raise ValueError("--bots needs at least one level")
-    if len(bots) > players:  # (fewer are cycled; more would be left out unsaid)
-        raise ValueError(f"--bots names {len(bots)} levels for {players} players: at most "
-                         f"one per seat")
+    if not all(bots):
+        raise ValueError(f"--bots has an empty level in {','.join(bots)!r} (two commas "
+                         "together, or one at an end)")
     for level in bots:
         if level not in known:
             raise ValueError(f"unknown bot level {level!r} for {game}; known: "
                              f"{', '.join(known)}")
+    options = typed_options(game, preset, options)
     if options:
         new_game(game, preset=preset, seats=players, seed=0, options=options)  # ValueError
-    return preset
+    return preset, options
+
+
+def typed_options(game: str, preset: str | None, options: dict[str, Any] | None
+                  ) -> dict[str, Any]:
+    """Options written on the command line (text) as the game's own choices are typed:
+    ``--option match=3`` is the match choice ``"3"``, as ``GET /api/games``, rooms and
+    records have it, and a turn clock of ``30`` a number. Text that is no choice stays
+    as written, for the game to refuse by name."""
+    specs = {o.name: o for o in game_definition(game).options_for(preset)}
+    out: dict[str, Any] = {}
+    for name, value in (options or {}).items():
+        spec = specs.get(name)
+        if spec is not None and isinstance(value, str):
+            value = next((c for c in spec.choices if str(c) == value), value)
+        out[name] = value
+    return out
+
+
+def seatings(bots: list[str], players: int) -> list[str]:
+    """The levels that take turns at the table: fewer levels than seats are cycled to fill
+    them (``medium,random`` at 4 seats: medium, random, medium, random); more take turns
+    (``random,medium,hard`` at 2 seats: each game seats the next two, so that each level
+    plays as many games as the others, from every seat)."""
+    if len(bots) > players:
+        return list(bots)
+    return [bots[i % len(bots)] for i in range(players)]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -150,12 +178,12 @@ def simulate(
     ``bot_options`` passes keyword arguments to a level (``{"hard": {"budget_ms": 50}}``);
     ``options`` are the game's rule options (``{"scoring": "grey"}`` in Coloretto).
     """
-    preset = _check(game, preset, players, games, bots, options)
-    lineup = [bots[i % len(bots)] for i in range(players)]
+    preset, options = _check(game, preset, players, games, bots, options)
+    lineup = seatings(bots, players)
     levels = list(dict.fromkeys(lineup))
     per: dict[str, dict[str, Any]] = {
         level: {"seats": lineup.count(level), "wins": 0, "shared": 0, "score_sum": 0,
-                "seat_games": 0, "decisions": 0}
+                "seat_games": 0, "games": 0, "decisions": 0}
         for level in levels
     }
     times: dict[str, list[float]] = {}
@@ -163,12 +191,14 @@ def simulate(
     total_actions = total_rounds = 0
     started = time.perf_counter()
     for gi in range(games):
-        seating = [lineup[(s + gi) % players] for s in range(players)]
-        deal = gi // players  # each deal is played once per rotation (duplicate format)
+        seating = [lineup[(s + gi) % len(lineup)] for s in range(players)]
+        deal = gi // len(lineup)  # each deal is played once per rotation (duplicate format)
         out = play_game(preset, seating, f"{seed}:{deal}", game=game, bot_seed=f"{seed}:{gi}",
                         bot_options=bot_options, times=times, options=options)
         total_actions += out["actions"]
         total_rounds += out["rounds"]
+        for level in set(seating):
+            per[level]["games"] += 1
         for s, level in enumerate(seating):
             per[level]["score_sum"] += out["scores"][s]
             per[level]["seat_games"] += 1
@@ -193,9 +223,10 @@ def simulate(
         t = times.get(level, [])
         bots_out[level] = {
             "seats": p["seats"],
+            "games": p["games"],
             "wins": p["wins"],
             "shared": p["shared"],
-            "win_rate": p["wins"] / games,
+            "win_rate": p["wins"] / p["games"] if p["games"] else 0.0,
             "mean_score": p["score_sum"] / p["seat_games"] if p["seat_games"] else 0.0,
             "decisions": p["decisions"],
             "ms_per_decision": 1000.0 * statistics.fmean(t) if t else 0.0,
@@ -228,11 +259,15 @@ def render_table(report: dict[str, Any]) -> Any:
              f"seed {report['seed']}\nmean game length {report['mean_actions']:.1f} turns "
              f"(actions), {report['mean_rounds']:.1f} rounds")
     table = Table(title=title)
-    for col in ("bot", "seats", "wins", "win %", "shared", "mean score", "ms/decision",
-                "p99 ms"):
+    # levels taking turns (more levels than seats) each sit out some games: the column
+    # says how many games each played instead of its seats at every table (80 columns
+    # hold no more)
+    rotating = any(b["games"] != report["games"] for b in report["bots"].values())
+    for col in ("bot", "games" if rotating else "seats", "wins", "win %", "shared",
+                "mean score", "ms/decision", "p99 ms"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for level, b in report["bots"].items():
-        table.add_row(level, str(b["seats"]), str(b["wins"]), f"{100 * b['win_rate']:.1f}",
+        table.add_row(level, str(b["games" if rotating else "seats"]), str(b["wins"]), f"{100 * b['win_rate']:.1f}",
                       str(b["shared"]), f"{b['mean_score']:.1f}",
                       f"{b['ms_per_decision']:.2f}", f"{b['ms_p99']:.2f}")
     table.caption = (f"wins {report['wins']} + draws {report['draws']} = games "
@@ -256,7 +291,7 @@ def run_simulation(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     try:
-        preset = _check(game, preset, players, games, bots, options)
+        preset, options = _check(game, preset, players, games, bots, options)
     except ValueError as exc:
         import typer
 
