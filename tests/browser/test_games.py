@@ -57,7 +57,11 @@ def test_play_now_full_game_then_play_again(open_page):
     assert len(rows) == 3
     # every row: place, name, cards left, points in hand, points; places in order
     assert all(r[-1].strip().lstrip("-").isdigit() for r in rows), rows
-    assert [r[0] for r in rows] == ["1", "2", "3"], rows
+    # places 1, 2, 3, or shared by rows that tie on every count (1, 2, 2: two computer
+    # players both left with 5 cards worth 52 points)
+    for i, row in enumerate(rows):
+        tied = i > 0 and row[2:] == rows[i - 1][2:]
+        assert row[0] == (rows[i - 1][0] if tied else str(i + 1)), rows
     assert [int(r[-1]) for r in rows] == sorted((int(r[-1]) for r in rows), reverse=True)
     assert any("Ana" in r[1] for r in rows)
     shot(page, "results-desktop")
