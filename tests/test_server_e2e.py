@@ -17,6 +17,7 @@ from colorclash.verify import verify_record
 pytestmark = pytest.mark.timeout(120)
 
 GRACE = 1.5
+HOST_GRACE = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,8 @@ def server(tmp_path_factory):
     # Games here run at machine speed: a client sends far more than a person's 20
     # messages a second, and a rematch's start right after could be refused as too fast.
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, reconnect_grace=GRACE, next_round_delay=0.3,
-                        quick_match_wait=1.0, rate_per_s=10_000, rate_burst=10_000)
+                        quick_match_wait=1.0, rate_per_s=10_000, rate_burst=10_000,
+                        host_grace=HOST_GRACE)
     with InProcessServer(f"sqlite:///{db}", settings) as srv:
         yield srv
 
@@ -329,6 +331,45 @@ async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
         await guest.send("start")
         st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
         assert st["room"]["match"] == 2
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_a_host_away_after_the_game_passes_the_host_on(server):
+    """The host closed the window at the results: after ``host_grace`` seconds the
+    guest hosts and can start the next game (the guest waited for ever). A host who
+    comes back within the grace stays the host; one who comes back later keeps the
+    seat."""
+    c = client(server)
+    t, host, guest = await _two_playing(c)
+    try:
+        await asyncio.gather(host.play(make_bot("easy", seed=3), timeout=90),
+                             guest.play(make_bot("easy", seed=4), timeout=90))
+        # back within the grace: still the host
+        await host.close()
+        await guest.wait_state(lambda s: not s["room"]["seats"][0]["connected"], timeout=10)
+        host = await c.connect(t["code"], t["token"])
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["connected"], timeout=10)
+        await asyncio.sleep(HOST_GRACE * 1.5)
+        assert guest.state["room"]["host"] == 0
+        # away longer: the guest hosts
+        await host.close()
+        away = asyncio.get_running_loop().time()
+        st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
+        assert asyncio.get_running_loop().time() - away >= HOST_GRACE * 0.9
+        assert st["room"]["status"] == "finished" and st["room"]["seats"][1]["ready"]
+        await guest.send("start")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["match"] == 2
+        # the old host comes back to the same seat, as a guest now
+        host = await c.connect(t["code"], t["token"])
+        st = await host.wait_state(lambda s: s["room"]["match"] == 2, timeout=10)
+        assert host.seat == 0 and st["room"]["host"] == 1
+        await host.send("start")
+        err = await host.wait_for(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] in ("not_host", "not_in_lobby")
     finally:
         await host.close()
         await guest.close()

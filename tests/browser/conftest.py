@@ -49,6 +49,7 @@ def server(tmp_path_factory):
         next_round_delay=1.5,
         clock_scale=0.5,  # turn clocks at half length: a stalled test still moves on
         quick_match_wait=2.0,
+        host_grace=2.0,  # a host away between games passes the part on after 2 s
         dev_pages=True,  # /dev.html: screens from fake data
     )
     srv = InProcessServer(f"sqlite:///{store}", settings=settings).start()

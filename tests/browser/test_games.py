@@ -11,6 +11,7 @@ from browser_helpers import (
     DESKTOP,
     PHONE,
     axe_check,
+    catalog,
     join_as_guest,
     my_turn,
     play_to_results,
@@ -21,6 +22,7 @@ from browser_helpers import (
 )
 
 pytestmark = pytest.mark.browser
+EN = catalog("en")
 
 
 def _results_rows(page) -> list[list[str]]:
@@ -156,6 +158,14 @@ def test_private_room_two_players_and_a_computer(open_page):
         assert len(_results_rows(page)) == 3
     assert host.locator("button[data-focus-key='res:again']").count() == 1
     assert guest.locator("button[data-focus-key='res:again']").count() == 0
+    # The host closes the window at the results: the guest is told the host is away, then
+    # (host_grace later) hosts and may play again, instead of waiting for ever.
+    host.close()
+    guest.wait_for_selector(f".results-overlay >> text={EN['results.waitHostAway'][:20]}")
+    guest.wait_for_selector("button[data-focus-key='res:again']", timeout=10_000)
+    assert EN["room.hostNow"] in guest.inner_text(".toast")
+    guest.click("button[data-focus-key='res:again']")
+    guest.wait_for_selector("#btn-start, .hand .card", timeout=10_000)
 
 
 def test_reload_mid_game_returns_the_same_hand(open_page):

@@ -107,7 +107,7 @@ class Clocks:
 
     def next_due(self, room: Room) -> float | None:
         if room.status != "playing" or room.game is None or room.game.over:
-            return None
+            return self.host_due(room)
         dues: list[float] = []
         if room.clock:
             dues.append(room.clock["deadline"])
@@ -137,6 +137,22 @@ class Clocks:
             return None
         return max(due, room.retry_after.get(seat, 0.0))
 
+    def host_due(self, room: Room) -> float | None:
+        """Between games (the lobby, the results), when the host's powers pass to another
+        person: the host has been away ``host_grace`` seconds while someone else is at
+        the table. Otherwise the others wait for a host who closed the window, with no
+        way to start the next game (None: nothing to pass)."""
+        host = room.host
+        if room.status == "playing" or host is None or host in room.conns \
+                or not 0 <= host < len(room.seats):
+            return None
+        s = room.seats[host]
+        if s.kind == "human" and s.away_since is None:
+            return None
+        if not self.hub.lobby.next_host(room):
+            return None
+        return (s.away_since or 0.0) + self.hub.settings.host_grace
+
     def tick(self, code: str) -> None:
         room = self.hub.rooms.get(code)
         if room is None:
@@ -155,6 +171,9 @@ class Clocks:
 
     def tick_room(self, room: Room) -> None:
         if room.status != "playing" or room.game is None or room.game.over:
+            due = self.host_due(room)
+            if due is not None and self.hub.now() >= due:
+                self.hub.lobby.pass_host(room, self.hub.lobby.next_host(room)[0])
             return
         hub = self.hub
         now = hub.now()

@@ -48,6 +48,7 @@ def _thresholds(name: str, raw: str) -> str:
 @dataclass
 class Settings:
     reconnect_grace: float = 90.0       # s away before a computer substitute plays the seat
+    host_grace: float = 20.0            # s a host may be away between games before another person hosts
     away_turn_clock: float = 5.0        # s per turn for a person away who already let one run out
     default_turn_clock: float = 30.0    # s per turn for a game whose options have no clock
     call_window: float = 3.0            # s of the last-card call window

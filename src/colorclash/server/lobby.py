@@ -137,6 +137,21 @@ class Lobby:
             raise ProtocolError("not_in_lobby", f"{what} is only possible before the game "
                                 "starts", ref=what)
 
+    @staticmethod
+    def next_host(room: Room) -> list[int]:
+        """Who may take the host's powers over now: the people at the table, connected."""
+        return [i for i in sorted(room.conns)
+                if i != room.host and 0 <= i < len(room.seats)
+                and room.seats[i].kind == "human"]
+
+    def pass_host(self, room: Room, seat: int) -> None:
+        """The host's powers pass to ``seat`` (the host was away too long between games:
+        ``Clocks.host_due``). The old host keeps their seat and may come back to it."""
+        room.host = seat
+        room.seats[seat].ready = True
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
+
     def ready(self, room: Room, seat: int, ready: bool) -> None:
         ready = ready or room.host == seat
         if room.seats[seat].ready == ready:

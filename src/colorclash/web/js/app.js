@@ -566,6 +566,11 @@ function handleMessage(msg) {
     const mine = msg.room.seats[state.me];
     if (mine && mine.name) toast(() => t("quick.yourName", { name: animalName(mine.name) }), 4500);
   }
+  if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
+      && msg.room.host === state.me && state.me != null) {
+    // the host left or was away between games: their powers passed to this player
+    toast(() => t("room.hostNow"), 6000);
+  }
   if (state.screen === "table") {
     const game = gameOf(view);
     const model = { room: state.room, me: state.me, view };

@@ -41,7 +41,9 @@ export function gameOverActions(model, act) {
   } else if (room && room.host == null && act.findPlayers) {
     actions.push(dialogButton(t("results.findPlayers"), () => act.findPlayers(), { primary: true, focusKey: "res:again" }));
   } else {
-    status = h("p.status-line", t("results.waitHost"));
+    // a host who closed the window: the server passes the part on after a while
+    const host = room && room.host != null ? room.seats[room.host] : null;
+    status = h("p.status-line", t(host && !host.connected ? "results.waitHostAway" : "results.waitHost"));
   }
   actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
   return { actions, status };
