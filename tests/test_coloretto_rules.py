@@ -318,6 +318,8 @@ def test_bad_setups_are_refused():
         game(seats=2, rows=[["blue", "orange"], [], []])
     with pytest.raises(ValueError, match="under it"):
         game(supply=["blue", LAST])
+    with pytest.raises(ValueError, match="never out of the game"):
+        game(out=[LAST])
     with pytest.raises(ValueError, match="unknown setup keys"):
         game(hands=[])
     with pytest.raises(ValueError, match="2 to 5"):

@@ -265,6 +265,9 @@ class Coloretto(Game):
                              "they took their rows)")
         self.taken_order = order
         self.out = take(setup.get("out", []), "out")
+        if LAST in self.out:
+            raise ValueError("the last-round card is never out of the game: it is drawn "
+                             "(setup 'last_round') or still in the supply")
         drawn = setup.get("drawn")
         if drawn is not None:
             take([drawn], "drawn")

@@ -488,8 +488,9 @@ class Rainbow(Game):
     # ------------------------------------------------------------------ fairness, copies
 
     def commitment(self) -> str:
-        """SHA-256 over the secret seed and the initial deck order (published at the deal):
-        every card as ``front/back`` in draw order, the hands' cards first."""
+        """SHA-256 over the secret seed and the draw pile's order just after the deal
+        (published at the deal): every card as ``front/back`` in draw order, 51 cards in a
+        new game. The hands are not in it: the seed, revealed at the end, deals them."""
         data = f"{type(self.seed).__name__}:{self.seed}|" + ",".join(self.initial_order)
         return hashlib.sha256(data.encode()).hexdigest()
 
