@@ -204,6 +204,15 @@ def test_bots_call_last_card_before_playing_their_second_to_last():
         assert bot(level).act(g.view(0)) == {"type": "call"}
 
 
+def test_bots_with_nothing_to_play_draw_without_calling_last_card():
+    """Two cards, neither playable: calling first told the table "last card" and then
+    drew a third."""
+    g = table("standard", [["G1", "Y2"], ["B1", "B2", "B3"]], "R5", ["Y1", "Y3"])
+    assert {"type": "call"} in g.legal_actions(0)
+    for level in ("easy", "medium", "hard"):
+        assert bot(level).act(g.view(0)) == {"type": "draw"}, level
+
+
 def test_every_level_starts_the_next_round():
     g = table("family", [["R1"], ["B1", "B2"]], "R5", ["Y1", "Y2", "Y3"])
     g.apply(0, {"type": "play", "card": "R1"})

@@ -110,7 +110,9 @@ def forced(view: View, legal: list[Action]) -> Action | None:
 
     ``next`` when a round is over, ``call`` when the last-card window is ours, ``catch``
     when someone else's window is open, the only legal action when there is just one, and
-    ``call`` (armed before playing the second-to-last card) whenever it is offered.
+    ``call`` (armed before playing the second-to-last card) when it is offered and a card
+    can be played: with nothing to play, a call before drawing said "last card" to the
+    table with two cards in hand, and three after the draw.
     """
     if len(legal) == 1:
         return legal[0]
@@ -119,4 +121,4 @@ def forced(view: View, legal: list[Action]) -> Action | None:
         return find(legal, "next")
     if view.get("phase") == "call_window":
         return find(legal, "call") or find(legal, "catch") or legal[0]
-    return find(legal, "call")
+    return find(legal, "call") if "play" in types else None
