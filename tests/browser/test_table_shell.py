@@ -313,6 +313,22 @@ def test_a_card_you_cannot_play_says_so_and_the_hint_goes_by_itself(open_page, l
     page.wait_for_function(f"({TIP})() === null", timeout=4000)  # gone by itself
 
 
+def test_at_a_new_turn_the_focus_moves_off_a_card_that_cannot_be_played(open_page):
+    """A keyboard player's focus stayed on a dimmed card when the turn came: it moves to
+    the first card that can be played (one already on a playable card stays put)."""
+    setup = {"hands": [["G1", "Y2", "R7", "B4"], ["R5", "B1", "B2"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8"], "first": 1}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup)
+    page = table.page
+    page.wait_for_selector(".hand .card[data-card='G1']")
+    page.focus(".hand .card[data-card='G1']")
+    table.others()  # the other seat plays R5: the turn is ours, R7 can be played
+    page.wait_for_selector(".hand .card.playable")
+    page.wait_for_function("document.activeElement && document.activeElement.dataset.card"
+                           " === 'R7'", timeout=5000)
+    assert page.evaluate("document.activeElement.classList.contains('playable')")
+
+
 # ------------------------------------------------------------------ 8. results
 def _rows(page) -> list[list[str]]:
     rows = page.locator(".results-table tbody tr")

@@ -77,13 +77,19 @@ export function updateStrip(wrap) {
   }
 }
 
-// Bring the highlighted items into view if none is wholly in view.
+// Bring the highlighted items into view if none is wholly in view. A keyboard focus left
+// on an item that is not highlighted (a card that cannot be played now) moves to the first
+// highlighted one: at a new turn the focus stayed on a dimmed card.
 export function revealHighlighted(wrap) {
   if (!wrap || !wrap._highlight) return;
   const list = wrap.querySelector("[data-scroller]");
   const box = list.getBoundingClientRect();
   const lit = [...list.querySelectorAll(wrap._highlight)];
   if (!lit.length) return;
+  const active = document.activeElement;
+  if (active && active !== list && list.contains(active) && !active.matches(wrap._highlight)) {
+    lit[0].focus({ preventScroll: true });
+  }
   const whole = (el) => {
     const r = el.getBoundingClientRect();
     return r.left >= box.left - 1 && r.right <= box.right + 1;
