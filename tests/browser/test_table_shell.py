@@ -329,6 +329,24 @@ def test_at_a_new_turn_the_focus_moves_off_a_card_that_cannot_be_played(open_pag
     assert page.evaluate("document.activeElement.classList.contains('playable')")
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_hand_that_fits_lies_side_by_side(open_page, viewport):
+    """Three cards overlapped by a fifth of a card even with room to spare, and a raised
+    card (drawn, focused) then covered its neighbour's corner. A hand that fits lies side
+    by side; a long one still overlaps to fit (the phone layout checks cover that)."""
+    setup = {"hands": [["R5", "B1", "G9"], ["Y1", "Y2", "B2"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=viewport)
+    page = table.page
+    page.wait_for_selector(".hand .card.playable")
+    boxes = page.locator(".hand li").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
+    assert len(boxes) == 3
+    for (_, right), (left, _) in zip(boxes, boxes[1:]):
+        assert left >= right - 0.5, boxes
+
+
 # ------------------------------------------------------------------ 8. results
 def _rows(page) -> list[list[str]]:
     rows = page.locator(".results-table tbody tr")
