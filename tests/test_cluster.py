@@ -136,6 +136,32 @@ async def test_a_room_played_from_three_processes(site3):
         await conn.close()
 
 
+@pytest.mark.asyncio
+async def test_a_host_away_in_the_lobby_passes_the_host_on_across_processes(redis_db):
+    """The host's socket is on the owner, the guest's on another process: the host closes
+    the page before the start, and after the host grace the guest hosts (the owner's
+    room timer does it once; the guest's process only passes the state on)."""
+    site = Site(redis_db, 2, env={"COLORCLASH_HOST_GRACE": "1"})
+    try:
+        a, b = site.urls
+        t = await Client(a).create_room("Ana", preset="standard", seats=2)
+        code = t["code"]
+        g = await Client(b).join(code, "Bo")
+        host = await Client(a).connect(code, t["token"])
+        guest = await Client(b).connect(code, g["token"])
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await host.close()
+        st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=15)
+        assert st["room"]["status"] == "lobby" and st["room"]["seats"][1]["ready"]
+        assert not st["room"]["seats"][0]["connected"]
+        await guest.send("settings", settings={"clock": 60})  # a host's command
+        st = await guest.wait_state(lambda s: s["room"]["settings"]["clock"] == 60, timeout=10)
+        assert st["room"]["host"] == 1
+        await guest.close()
+    finally:
+        site.stop()
+
+
 def _shown(conn) -> dict[int, str]:
     """Every state this player was shown: seq -> log hash (each one acknowledged)."""
     out = {}

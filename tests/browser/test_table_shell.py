@@ -343,7 +343,7 @@ def test_a_hand_that_fits_lies_side_by_side(open_page, viewport):
     boxes = page.locator(".hand li").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
     assert len(boxes) == 3
-    for (_, right), (left, _) in zip(boxes, boxes[1:]):
+    for (_, right), (left, _) in zip(boxes, boxes[1:], strict=False):
         assert left >= right - 0.5, boxes
 
 
