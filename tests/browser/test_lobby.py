@@ -5,7 +5,7 @@ not follow the player onto the table."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog
+from browser_helpers import DESKTOP, PHONE, catalog, join_as_guest
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -314,3 +314,27 @@ def test_the_link_of_a_room_everyone_left_says_it_was_closed(open_page, server):
     page.wait_for_function(
         f"() => document.body.innerText.includes({_json.dumps(EN['error.room_not_found.closed'])})")
     assert EN["error.room_not_found"] not in page.inner_text("body")
+
+
+def test_a_host_who_closes_the_lobby_passes_the_host_on(open_page):
+    """The host closed the page before the start: the guest is told the host is away
+    (not "The host starts the game"), then hosts (the browser tests' host grace is 2 s):
+    Start and the settings are theirs, and a toast says so."""
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    guest = open_page(PHONE)
+    join_as_guest(guest, code, "Gus")
+    guest.wait_for_selector("#btn-ready")
+    guest.click("#btn-ready")
+    host.wait_for_function("() => window.__cc.room.seats[1].ready")
+    assert guest.locator("#btn-start").count() == 0
+    host.close()
+    guest.wait_for_function(
+        f"() => document.querySelector('#room-status').textContent"
+        f" === {EN['results.waitHostAway']!r}")
+    guest.wait_for_selector("#btn-start", timeout=10_000)
+    assert EN["room.hostNow"] in guest.inner_text(".toast")
+    assert guest.evaluate("window.__cc.room.host") == 1

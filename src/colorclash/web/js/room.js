@@ -176,6 +176,9 @@ export function renderRoom(ctx, act) {
   if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
   else if (notReady) statusText = t("room.waitingReady", { n: notReady });
   else statusText = isHost ? t("room.allReady") : t("room.waitHostStart");
+  // a host who closed the page: the server passes the part on after a while (COLORCLASH_HOST_GRACE)
+  const host = room.host != null ? seats[room.host] : null;
+  if (!isHost && host && host.kind === "human" && !host.connected) statusText = t("results.waitHostAway");
 
   const linkInput = h("input#invite-link", {
     type: "text",
