@@ -51,7 +51,8 @@ def test_nothing_sent_on_a_seat_that_is_not_a_persons_is_run(hub):
     assert room.seats[1].kind == "bot" and room.status == "lobby"
 
 
-def test_the_owner_refuses_a_proxied_socket_whose_token_no_longer_holds_the_seat(hub):
+@pytest.mark.asyncio  # (an attach schedules the room's timer: the host is away)
+async def test_the_owner_refuses_a_proxied_socket_whose_token_no_longer_holds_the_seat(hub):
     room, _, _ = hub.create_private("Ana", seats=2)
     _, bo, bo_token = hub.join(room.code, "Bo")
     cluster = Cluster.__new__(Cluster)   # only what the owner's side of attach uses
