@@ -339,6 +339,44 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_redis_restart_without_its_data_loses_no_game_a_process_holds(tmp_path):
+    """Redis restarted empty (no AOF, no snapshot) in mid-game: each process stores the
+    rooms it holds again from memory, so the game plays on to the end from both
+    processes (one player proxied), its record verifies, the room is found by REST, and
+    the log says what happened. (The rooms were dropped at their first write after the
+    restart, their players told the room had moved and then that it did not exist, and
+    the log blamed another process with a traceback; until then REST showed them.)"""
+    rs = _own_redis(tmp_path, aof=False)
+    site = Site(rs.url, 2)
+    try:
+        a, b = site.urls
+        code, conns = await _two_seats_started(a, b, match="3")  # Bo proxied to a
+        lobby = (await Client(b).create_room("Cy", preset="standard", seats=3))["code"]
+        play = asyncio.ensure_future(_play(conns, timeout=90, pace=0.05))
+        await asyncio.sleep(1.5)
+        rs.stop(kill=True)
+        rs.start()  # empty
+        states = await play
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        record = await Client(b).record(code)
+        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+        _check_shown(record, conns)
+        for url in (a, b):  # both rooms known to both processes again
+            for c in (code, lobby):
+                assert (await Client(url).room(c))["code"] == c
+        joined = await Client(a).join(lobby, "Dee")  # the lobby on b takes a guest
+        assert joined["seat"] == 1
+        logs = site.procs[0].output() + site.procs[1].output()
+        assert "Redis lost its data" in logs
+        assert "to another process" not in logs and "Traceback" not in logs
+        for conn in conns:
+            await conn.close()
+    finally:
+        site.stop()
+        rs.stop()
+
+
+@pytest.mark.asyncio
 async def test_a_redis_restart_keeps_every_process_and_its_proxied_players(tmp_path):
     """Redis down for longer than the lease (every process's key expires meanwhile), then
     back with its AOF: no live process's rooms are taken from it, the players on both
@@ -517,6 +555,34 @@ async def test_a_dead_process_is_noticed_after_redis_lost_the_list_of_processes(
         await a.cluster._aredis.aclose()
         for hub in sites:
             hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_change_refused_as_redis_lost_its_data_is_stored_again_from_memory(redis_db):
+    """Redis emptied between two beats: the first write of a room after that is refused
+    (its epoch is gone). The room is not dropped as if another process had taken it: it
+    is stored again from memory, the change with it, and the guest who made the change
+    is answered as usual (hub.durable does not raise)."""
+    hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=30)  # no beat in the test
+    hub.start_background()
+    try:
+        room, _, _ = hub.create_private("Ana", seats=3)
+        await hub.durable(room)
+        hub.store.redis.flushdb()  # as a restart without persistence
+        hub.join(room.code, "Bo")
+        await hub.durable(room)  # refused, stored again from memory: durable after all
+        assert hub.rooms.get(room.code) is room and not room.broken
+        stored = hub.stored_room(room.code)
+        assert [s.name for s in stored.seats] == ["Ana", "Bo", None]
+        assert _owner(redis_db, room.code) == hub.cluster.id
+        assert hub.store.redis.get(hub.store.key("code", room.code)).decode() == hub.cluster.id
+        hub.join(room.code, "Cy")  # and its writes are accepted again
+        await hub.durable(room)
+        assert [s.name for s in hub.stored_room(room.code).seats] == ["Ana", "Bo", "Cy"]
+    finally:
+        await hub.shutdown()
+        await hub.cluster.stop()
+        hub.store.close()
 
 
 @pytest.mark.asyncio

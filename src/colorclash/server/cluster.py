@@ -31,6 +31,12 @@ its new owner only, so a deadline fires once. Players who were connected to the 
 process reconnect (the browser and ``colorclash.client`` retry with backoff) to any
 process and find the same seat, cards and clocks.
 
+**Redis lost its data** (restarted without persistence, or flushed): each process notices
+at its next beat, or at its first write refused meanwhile, that the key ``cc:mark`` it read
+at its start is gone, and stores the rooms it holds again from memory (their code, owner,
+document, action log and records), which is the truth: their players play on. Rooms
+of processes that died meanwhile are lost (docs/deployment.md).
+
 **Quick Match** runs on one process at a time, the holder of ``cc:qm:leader``; the others
 pass queue calls to it. Its queue lives in memory: if that process dies, the waiting
 players' queue sockets close and they queue again.
@@ -164,6 +170,9 @@ class Cluster:
         self.redis_away = False     # the last beat found no Redis
         self.judge_after = 0.0      # no process is taken for dead before (monotonic)
         self.r.silence = self.silence  # (a client of the store's own class: fails fast)
+        self.mark: str | None = None  # the value of cc:mark this process knows
+        self.seen_mark: str | None = None  # as the last beat read it
+        self.awaiting_restore: set[str] = set()  # rooms Redis lost, stored again at rebuild
         self._aredis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox: asyncio.Queue[tuple[str, str]] | None = None
@@ -176,6 +185,7 @@ class Cluster:
         import redis.asyncio as aredis
 
         self.beat()
+        self._adopt_mark()
         # One retry on a connection error: a restart of Redis closes the pooled
         # connections, and the first message published after it went out on a closed one
         # and was lost (a player proxied here waited for a state that never came). The
@@ -214,7 +224,9 @@ class Cluster:
         pipe = self.r.pipeline(transaction=False, probe=True)  # (even while "unavailable")
         pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
         pipe.sadd(self.key("procs"), self.id)
-        pipe.execute()
+        pipe.get(self.key("mark"))
+        mark = pipe.execute()[-1]
+        self.seen_mark = mark.decode() if mark else None
         self.beat_ok_at = time.monotonic()  # Redis answered (redis_silent_for)
 
     def silence(self) -> str | None:
@@ -245,6 +257,7 @@ class Cluster:
                     # beat: only a process still silent after a lease is dead.
                     self.redis_away = False
                     self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
+                self.restore_if_data_lost(self.seen_mark)
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 if time.monotonic() >= self.judge_after:
@@ -341,8 +354,14 @@ class Cluster:
                 self.r.srem(self.key("procs"), pid)
                 self.r.delete(self.key("owned", pid))
 
-    def lost(self, code: str) -> None:
-        """A write of ours was refused: another process owns the room now."""
+    def lost(self, code: str) -> bool:
+        """A write of ours was refused (fenced). True: another process owns the room now,
+        and it is dropped here. False: Redis lost the room with all its data; the room is
+        kept, and stored again from memory when its writes have been answered (its
+        rebuild: ``Table.restore``). (Such a room was dropped, its players told the room
+        moved and then that it did not exist, and the log blamed another process.)"""
+        if self.lost_by_redis(code):
+            return False
         room = self.hub.rooms.pop(code, None)
         self.store.epochs.pop(code, None)
         if self.hub.writer is not None:  # its queued writes are the old owner's: refused;
@@ -354,6 +373,65 @@ class Cluster:
             room.timer.cancel()
         for conn in list(room.conns.values()):
             conn.close(1012, "the room moved; reconnect")
+        return True
+
+    # ------------------------------------------------------------------ Redis lost its data
+    def _adopt_mark(self) -> None:
+        """The mark of Redis's data: set once by the first process (after a start, or
+        after Redis lost its data), read by every process."""
+        self.r.set(self.key("mark"), secrets.token_hex(8), nx=True)
+        raw = self.r.get(self.key("mark"))
+        self.mark = raw.decode() if raw else None
+
+    def restore_if_data_lost(self, seen: Any = ..., keep: str | None = None) -> None:
+        """If Redis no longer holds the mark this process read (restarted without its
+        data, or flushed), every room held here is to be stored again from memory: at
+        once if no write of it is on the way (but ``keep``, whose refused write is being
+        answered), else at its rebuild, once its writes (all refused) are answered.
+        ``seen``: the mark as the beat read it (else read now)."""
+        if seen is ... or seen != self.mark:
+            raw = self.r.get(self.key("mark"))  # (the beat's read may predate ours)
+            seen = raw.decode() if raw else None
+        if seen == self.mark:
+            return
+        self._adopt_mark()
+        codes = sorted(self.hub.rooms)
+        log.error("Redis lost its data (restarted without persistence, or flushed): the %d "
+                  "room(s) this process holds are stored again from memory; rooms of "
+                  "processes that were not running are lost", len(codes))
+        self.awaiting_restore.update(codes)
+        for code in codes:
+            room = self.hub.rooms.get(code)
+            if room is None or code == keep:
+                continue
+            if room.unacked == 0 and not room.broken and (
+                    room.last_write is None or room.last_write.done()):
+                self.hub.table.restore(room)
+
+    def lost_by_redis(self, code: str) -> bool:
+        """Whether the room ``code`` (held here, missing from Redis) is one Redis lost
+        with its data, to be stored again from memory."""
+        self.restore_if_data_lost(keep=code)
+        return code in self.awaiting_restore
+
+    def store_again(self, room: Any) -> bool:
+        """Store the room as this process holds it, after Redis lost it: its code, its
+        ownership (a new epoch), its document, the whole log of its match and its records.
+        False if its code went to another room meanwhile."""
+        code = room.code
+        if not self.r.set(self.key("code", code), self.id, nx=True):
+            raw = self.r.get(self.key("code", code))
+            if raw is None or raw.decode() != self.id:
+                return False
+        if self.acquire(code) is None:
+            return False
+        game = room.game
+        actions = ([(i, seat, action) for i, (seat, action) in enumerate(game.log)]
+                   if game is not None else None)
+        room.unsaved_records = []
+        self.store.save_room(code, room.to_data(), room.match_no if game is not None else None,
+                             actions, list(room.history), new_match=game is not None)
+        return True
 
     # ------------------------------------------------------------------ where a room is
     async def locate(self, code: str) -> tuple[Any, str | None]:

@@ -236,9 +236,13 @@ class Hub:
     async def durable(self, room: Room) -> None:
         """Wait until every write of the room so far is durable (REST answers do)."""
         future = room.last_write
+        restores = room.restores
         if future is not None and not future.done():
             await asyncio.wait([future])  # its failure is answered below, not raised
         if future is not None and future.exception() is not None:
+            if room.restores != restores:
+                return  # refused as Redis had lost the room, which was then stored again
+                # from memory, this change with it (Table.restore): durable after all
             raise ProtocolError("internal", "the room could not be stored; try again",
                                 status=503)
 

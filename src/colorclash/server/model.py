@@ -97,6 +97,7 @@ class Room:
     unacked_seats: set[int] = field(default_factory=set, repr=False)  # whose those are
     rebuild_timer: Any = field(default=None, repr=False)  # a rebuild to try again (store away)
     rebuilds: int = field(default=0, repr=False)  # times rebuilt after a refused write
+    restores: int = field(default=0, repr=False)  # times stored again from memory (Redis lost it)
     # (seq, events) of the match's last moments, the events as broadcast (references, not
     # copies: every event is public, the same for every seat); cleared at a deal, rebuilt
     # with the game by replay (Hub.rebuild_game)

@@ -205,9 +205,9 @@ class Table:
         store refuses a room's queued writes until it is rebuilt) and is not news."""
         if future.cancelled() or future.exception() is None or made != room.rebuilds:
             return
-        if self.hub.cluster is not None and "FENCED" in str(future.exception()):
-            self.hub.cluster.lost(room.code)  # another process owns the room now
-            return
+        if (self.hub.cluster is not None and "FENCED" in str(future.exception())
+                and self.hub.cluster.lost(room.code)):
+            return  # another process owns the room now
         room.broken = True
         if (room.unacked == 0 and room.last_write is future
                 and self.hub.rooms.get(room.code) is room):
@@ -217,9 +217,9 @@ class Table:
         room.unacked -= 1
         if future.cancelled() or future.exception() is not None:
             room.broken = True
-            if self.hub.cluster is not None and "FENCED" in str(future.exception()):
-                self.hub.cluster.lost(room.code)  # another process owns the room now
-                return
+            if (self.hub.cluster is not None and "FENCED" in str(future.exception())
+                    and self.hub.cluster.lost(room.code)):
+                return  # another process owns the room now
         if room.unacked == 0:
             if room.broken:
                 self._rebuild(room)
@@ -243,6 +243,10 @@ class Table:
                         "trying again in %g s", room.code, exc, self.REBUILD_RETRY_S)
             room.rebuild_timer = asyncio.get_running_loop().call_later(
                 self.REBUILD_RETRY_S, self._rebuild_later, room)
+            return
+        if (restored is None and self.hub.cluster is not None
+                and self.hub.cluster.lost_by_redis(room.code)):
+            self.restore(room)  # Redis lost it with its data: memory is the truth
             return
         room.broken = False
         room.rebuilds += 1
@@ -297,6 +301,47 @@ class Table:
         answered)."""
         if room.broken and room.unacked == 0 and self.hub.rooms.get(room.code) is room:
             self._rebuild(room)
+
+    def restore(self, room: Room) -> None:
+        """Redis lost the room with all its data (``Cluster.restore_if_data_lost``): it is
+        stored again as it is in memory, the truth (the actions whose writes were refused
+        meanwhile included: they were played), and every socket gets a whole state."""
+        cluster = self.hub.cluster
+        assert cluster is not None
+        if room.rebuild_timer is not None:
+            room.rebuild_timer.cancel()
+            room.rebuild_timer = None
+        try:
+            stored = cluster.store_again(room)
+        except Exception as exc:  # noqa: BLE001 - Redis away again: later
+            log.warning("room %s: Redis lost it and it cannot be stored again yet (%s); "
+                        "trying again in %g s", room.code, exc, self.REBUILD_RETRY_S)
+            room.broken = True
+            room.rebuild_timer = asyncio.get_running_loop().call_later(
+                self.REBUILD_RETRY_S, self._rebuild_later, room)
+            return
+        cluster.awaiting_restore.discard(room.code)
+        room.broken = False
+        room.rebuilds += 1  # the refused writes made before this are not news
+        room.restores += 1  # (the changes they made are stored now: Hub.durable)
+        if self.hub.writer is not None:
+            self.hub.writer.forget_failure(room.code)
+        room.last_write = None
+        room.unacked_seats.clear()
+        if not stored:  # its code is another room's now (made after Redis lost ours)
+            log.error("room %s: Redis lost it and its code is taken; the room is dropped",
+                      room.code)
+            if room.timer:
+                room.timer.cancel()
+            if self.hub.rooms.get(room.code) is room:
+                del self.hub.rooms[room.code]
+            for conn in list(room.conns.values()):
+                conn.close(1011, "the room could not be stored")
+            return
+        log.info("room %s: stored again from memory (Redis had lost it)", room.code)
+        room.fresh = set(room.conns.values())
+        self.hub.broadcast(room, [])
+        self.hub.clocks.schedule(room)
 
     def _rebuild_later(self, room: Room) -> None:
         room.rebuild_timer = None

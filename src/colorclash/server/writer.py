@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from colorclash.store import Write
+from colorclash.store import StoreError, Write
 
 log = logging.getLogger("colorclash.server")
 
@@ -117,7 +117,10 @@ class StoreWriter:
                     self._save_many([w for w, _ in live])
                 except BaseException as exc:  # noqa: BLE001 - reported to every writer
                     error = exc
-                    log.exception("store commit of %d writes failed", len(live))
+                    if isinstance(exc, StoreError):  # refused, with the store's reason
+                        log.warning("store commit of %d writes refused: %s", len(live), exc)
+                    else:
+                        log.exception("store commit of %d writes failed", len(live))
                     with self._cond:
                         self._failed_rooms.update(w[0] for w, _ in live)
             self.batches += 1
