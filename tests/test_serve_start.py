@@ -45,6 +45,21 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
     again.stop()
 
 
+def test_another_programs_sqlite_file_is_one_line_not_a_traceback(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("create table rooms(x)")
+    conn.commit()
+    conn.close()
+    out = _serve("--port", str(free_port()), "--store", f"sqlite:///{db}")
+    assert out.returncode == 2
+    assert "is not a Color Clash store" in out.stderr
+    assert "Traceback" not in out.stdout + out.stderr
+    assert "open http" not in out.stdout
+
+
 def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     db = tmp_path / "never.sqlite3"
     with socket.socket() as busy:

@@ -47,13 +47,15 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
-def _serve(copy: Path, timeout: float) -> tuple[str, str]:
-    """Run serve.sh in ``copy`` until /healthz answers; return (url line, stderr)."""
+def _serve(copy: Path, timeout: float, cwd: Path | None = None,
+           store: str | None = None) -> tuple[str, str]:
+    """Run ``copy``'s serve.sh (from ``cwd``, ``copy`` itself unless given) until /healthz
+    answers; return (url line, stderr)."""
     port = _free_port()
     proc = subprocess.Popen(
-        ["bash", "scripts/serve.sh", "--port", str(port), "--store",
-         f"sqlite:///{copy / 'site.sqlite3'}"],
-        cwd=copy, env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        ["bash", str(copy / "scripts" / "serve.sh"), "--port", str(port), "--store",
+         store or f"sqlite:///{copy / 'site.sqlite3'}"],
+        cwd=cwd or copy, env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True)
     url_line = ""
     try:
@@ -106,3 +108,11 @@ def test_serve_script_from_a_clean_copy(tmp_path):
     url2, err2 = _serve(copy, timeout=120)
     assert "http://127.0.0.1:" in url2
     assert "installing" not in err2, err2
+
+    # From another folder, a relative store path is the caller's, as for `colorclash
+    # serve` (the script ran it in the project's folder), and the URL line names the file.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    url3, _ = _serve(copy, timeout=120, cwd=elsewhere, store="sqlite:///mine.sqlite3")
+    assert (elsewhere / "mine.sqlite3").exists() and not (copy / "mine.sqlite3").exists()
+    assert f"the file {elsewhere / 'mine.sqlite3'}" in url3

@@ -74,6 +74,45 @@ def test_bad_urls_and_paths_have_clear_errors(tmp_path):
         s.save_room("A", {}, None, [(0, 0, {})])
 
 
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "theirs.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("create table rooms(x)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not a Color Clash store: its table 'rooms' has "
+                                         "no column code, data, updated"):
+        open_store(f"sqlite:///{path}")
+    db = sqlite3.connect(path)
+    tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+    db.close()
+    assert tables == {"rooms"}  # none of ours added to it
+
+
+def test_a_folder_or_file_the_server_cannot_write_is_named(tmp_path, monkeypatch):
+    """(Checked by os.access, as the tests may run as root, whom no mode stops.)"""
+    import os
+
+    import colorclash.store.sqlite as sqlite_store
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(sqlite_store.os, "access",
+                        lambda p, mode: False if str(p).startswith(str(locked)) else
+                        real(p, mode))
+    with pytest.raises(StoreError, match=f"folder for the SQLite store is not writable: "
+                                         f"{locked}"):
+        open_store(f"sqlite:///{locked}/rooms.sqlite3")
+    assert not (locked / "rooms.sqlite3").exists()
+    theirs = tmp_path / "readonly.sqlite3"
+    theirs.write_bytes(b"")
+    monkeypatch.setattr(sqlite_store.os, "access",
+                        lambda p, mode: False if str(p) == str(theirs) else real(p, mode))
+    with pytest.raises(StoreError, match="is not readable and writable by this user"):
+        open_store(f"sqlite:///{theirs}")
+
+
 def _wait_for(predicate, timeout=5.0):
     import time
     end = time.monotonic() + timeout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from typing import Any
@@ -48,8 +49,11 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
     if not settings.public_url and not _loopback(host):
         print(host_header_warning(), file=sys.stderr, flush=True)
+    path = getattr(store, "path", None)
+    where = (f", the file {os.path.abspath(path)}"
+             if path and path != ":memory:" and not os.path.isabs(path) else "")
     print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
-          f"{public})", flush=True)
+          f"{where}{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",
                                       access_log=settings.access_log,

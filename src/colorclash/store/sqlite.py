@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS records (
 );
 """
 
+#: the columns the store reads and writes, by table (a file with other tables of these
+#: names is someone else's database: refused at the start, not by a traceback later)
+COLUMNS = {"rooms": {"code", "data", "updated"},
+           "actions": {"code", "match", "idx", "seat", "action"},
+           "records": {"code", "match", "data"}}
+
 
 class _Checkpointer:
     """Copies the WAL back into the database file, in a thread of its own.
@@ -108,6 +114,16 @@ class SQLiteStore:
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
                 raise StoreError(f"folder for the SQLite store does not exist: {parent}")
+            # (SQLite's own words for these were "unable to open database file" and
+            # "attempt to write a readonly database")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise StoreError(f"folder for the SQLite store is not writable: {parent} "
+                                 "(the server writes the file and its -wal, -shm and "
+                                 ".lock files there)")
+            file = Path(self.path).expanduser()
+            if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+                raise StoreError(f"the SQLite store {self.path!r} is not readable and "
+                                 "writable by this user")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -115,6 +131,7 @@ class SQLiteStore:
             # power loss. NORMAL (WAL): safe against a crash or kill of the process.
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.execute("PRAGMA busy_timeout=5000")
+            self._check_columns()  # (before the schema adds tables to another's file)
             self._db.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
@@ -122,6 +139,19 @@ class SQLiteStore:
         self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
         self._checkpointer: _Checkpointer | None = None
         self._owner_fd: int | None = None
+
+    def _check_columns(self) -> None:
+        for table, wanted in COLUMNS.items():
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if not have:
+                continue  # not made yet
+            missing = sorted(wanted - have)
+            if missing:
+                self._db.close()
+                raise StoreError(
+                    f"{self.path!r} is not a Color Clash store: its table {table!r} has no "
+                    f"column {', '.join(missing)} (another program's database? give the "
+                    "server a file of its own)")
 
     def claim(self) -> None:
         """Make this process the file's only server, or raise :class:`StoreError`.
