@@ -121,6 +121,23 @@ def test_a_variable_that_is_no_setting_is_named_with_what_was_meant(monkeypatch)
     assert "warning: COLORCLASH_ZZZ is not a setting and is ignored" in warnings
 
 
+def test_a_default_turn_clock_no_game_uses_is_said_so(monkeypatch):
+    """Every hosted game has a clock option of its own: the variable used to be taken
+    without a word, and changed no turn."""
+    from colorclash.server import games
+    from colorclash.server.config import Settings
+
+    monkeypatch.setenv("COLORCLASH_DEFAULT_TURN_CLOCK", "7")
+    assert games.clockless() == []
+    assert any("COLORCLASH_DEFAULT_TURN_CLOCK changes nothing here" in w
+               for w in Settings.unknown_env())
+    monkeypatch.setattr(games, "clockless", lambda: ["some-game/basic"])
+    assert Settings.unknown_env() == []
+    monkeypatch.delenv("COLORCLASH_DEFAULT_TURN_CLOCK")
+    monkeypatch.setattr(games, "clockless", lambda: [])
+    assert Settings.unknown_env() == []
+
+
 def _wait_healthy(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
     """Wait until the server started as ``proc`` answers /healthz at ``url``."""
     deadline = time.monotonic() + timeout

@@ -199,7 +199,7 @@ class Settings:
     @classmethod
     def unknown_env(cls) -> list[str]:
         """A warning for each ``COLORCLASH_*`` variable that is no setting (a typo would
-        otherwise be ignored without a word)."""
+        otherwise be ignored without a word), or that is one no hosted game uses."""
         known = {f"COLORCLASH_{f.name.upper()}" for f in fields(cls)}
         out = []
         for var in sorted(os.environ):
@@ -208,6 +208,14 @@ class Settings:
                     k[len("COLORCLASH_"):] for k in known], n=1, cutoff=0.75)
                 hint = f" (did you mean COLORCLASH_{near[0]}?)" if near else ""
                 out.append(f"warning: {var} is not a setting and is ignored{hint}")
+        if "COLORCLASH_DEFAULT_TURN_CLOCK" in os.environ:
+            from colorclash.server.games import clockless
+
+            if not clockless():
+                out.append("warning: COLORCLASH_DEFAULT_TURN_CLOCK changes nothing here: "
+                           "every game this site hosts has a turn clock of its own (a "
+                           "room's clock option, the preset's default unless the host "
+                           "chose one)")
         return out
 
 

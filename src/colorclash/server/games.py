@@ -27,6 +27,14 @@ def definition(game: str | None) -> GameDefinition:
     return GAMES[key]
 
 
+def clockless() -> list[str]:
+    """The hosted ``game/preset`` pairs whose rooms have no ``clock`` option: those whose
+    turns ``COLORCLASH_DEFAULT_TURN_CLOCK`` times (every other room has a clock of its
+    own, the preset's default unless its host chose one)."""
+    return [f"{key}/{preset}" for key, d in GAMES.items() for preset in d.presets
+            if not any(o.name == "clock" for o in d.options_for(preset))]
+
+
 def option_names(settings: dict[str, Any]) -> list[str]:
     d = definition(settings["game"])
     return [o.name for o in d.options_for(settings["preset"])]
