@@ -106,6 +106,27 @@ async def test_the_client_command_plays_a_seat_to_the_end(server, game):
 
 
 @pytest.mark.asyncio
+async def test_the_client_command_says_how_to_check_the_deal_it_played(server, tmp_path):
+    """The room, the match and the final log hash, with the commands that check the deal:
+    a shell user of the client had none of them (only the result was printed)."""
+    from colorclash.verify import verify_record
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = await _main(["--url", server.url, "--play-now", "--game", "rainbow"])
+    assert rc == 0
+    assert len(out.getvalue().strip().splitlines()) == 1  # stdout: the result alone
+    said = re.search(r"room (\w{6}), match (\d+), log hash (\w+); to check the deal: "
+                     r"curl -s (\S+) > record.json && colorclash verify record.json "
+                     r"--log-hash (\w+)", err.getvalue())
+    assert said, err.getvalue()
+    code, match, log_hash, url, again = said.groups()
+    assert again == log_hash and url == f"{server.url}/api/rooms/{code}/record/{match}"
+    record = await Client(server.url).record(code, int(match))
+    assert verify_record(record, expected_log_hash=log_hash)[0]
+
+
+@pytest.mark.asyncio
 async def test_the_client_command_says_what_the_server_refused_in_one_line(server):
     """A refused request (here a name kept for computers) is one line with the server's
     code and message and exit status 1, not a traceback."""

@@ -482,6 +482,15 @@ async def _main(argv: list[str] | None = None) -> int:
             game = (seat.room or {}).get("game", args.game)
             st = await seat.play(make_bot(args.level or default_level(game), game=game),
                                  timeout=3600)
+            # What checking the deal needs (docs/server.md "To check a match"), on stderr:
+            # stdout stays the result alone, one JSON line.
+            room, match = st.get("room") or {}, (st.get("room") or {}).get("match")
+            if room.get("code") and match and st.get("log_hash"):
+                url = args.url.rstrip("/")
+                print(f"room {room['code']}, match {match}, log hash {st['log_hash']}; "
+                      f"to check the deal: curl -s {url}/api/rooms/{room['code']}/record/"
+                      f"{match} > record.json && colorclash verify record.json --log-hash "
+                      f"{st['log_hash']}", file=sys.stderr)
             print(json.dumps(st["view"]["result"]))
     except ClientError as exc:  # the server refused: its code and message, no traceback
         status = f" (HTTP {exc.status})" if exc.status else ""
