@@ -160,6 +160,23 @@ def test_options_are_typed_as_the_game_has_them():
     assert report["options"] == {"clock": 45}
 
 
+def test_an_option_value_not_offered_is_named_with_the_choices_in_words():
+    """It read "turn clock 'abc' s is not offered by standard: (30, 45, 60, 90)"."""
+    import re
+
+    said = {}
+    for option in ("clock=abc", "match=7", "first_card=none"):
+        result = CliRunner().invoke(app, ["simulate", "--players", "3", "--games", "1",
+                                          "--option", option])
+        assert result.exit_code == 2
+        said[option] = re.sub(r"[\s│╭╮╰╯─]+", " ", result.output)
+    assert "turn clock 'abc' is not offered by standard: 30, 45, 60, 90 (seconds)" in \
+        said["clock=abc"]
+    assert "match length '7' is not offered by standard: 1, 3, 5, 500" in said["match=7"]
+    assert "option first_card must be one of actions, number, not 'none'" in \
+        said["first_card=none"]
+
+
 def test_the_command_prints_a_table():
     result = CliRunner().invoke(app, [
         "simulate", "--preset", "standard", "--players", "4", "--games", "3",

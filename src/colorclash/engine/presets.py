@@ -131,10 +131,12 @@ def _make_options(preset: str, overrides: dict[str, Any] | None) -> Options:
         if key not in fields:
             raise ValueError(f"unknown option {key!r}")
         if key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {OPTION_CHOICES[key]}, not {value!r}")
+            raise ValueError(f"option {key} must be one of "
+                             f"{', '.join(map(str, OPTION_CHOICES[key]))}, not {value!r}")
         if key == "clock" and value not in options.clock_choices:
             raise ValueError(
-                f"turn clock {value!r} s is not offered by {preset}: {options.clock_choices}"
+                f"turn clock {value!r} is not offered by {preset}: "
+                f"{', '.join(map(str, options.clock_choices))} (seconds)"
             )
         if key in ("rounds", "hand_size", "target") and (
             not isinstance(value, int) or isinstance(value, bool) or value < 0
