@@ -369,6 +369,31 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert "⟦" not in page.inner_text("body")
 
 
+def test_a_dimmed_card_keeps_a_clear_focus_ring(open_page):
+    """A card that cannot be played now is dimmed, and its focus ring was dimmed with it:
+    on a black card it all but vanished. Focused, it is dimmed less (as Colour Clash's)."""
+    setup = {"hands": [[["green", "white"], ["black", "red"], ["blue", "indigo"]], HANDS_1],
+             "table": [["red", "orange"]], "turn": 0}
+    table = rb_table(open_page, setup, viewport=DESKTOP)
+    page = table.page
+    page.keyboard.press("Enter")  # the green card, as seen: now turn a card over, or end
+    page.keyboard.press("Enter")
+    table.wait_view()
+    black = ".rb-hand .rb-card[data-color='black']"
+    assert "dim" in page.get_attribute(black, "class")
+    dimmed = page.evaluate("(s) => getComputedStyle(document.querySelector(s)).filter", black)
+    page.focus(black)  # (after keys: a keyboard focus, with its ring)
+    focused = page.evaluate("""(s) => { const e = document.querySelector(s);
+        const c = getComputedStyle(e);
+        return {ring: e.matches(':focus-visible') && c.outlineStyle !== 'none',
+                filter: c.filter}; }""", black)
+    assert focused["ring"], focused
+    brightness = [float(x) for x in re.findall(r"brightness\(([\d.]+)\)", focused["filter"])]
+    assert brightness and brightness[0] >= 0.85, (dimmed, focused)
+    assert "grayscale" in dimmed and "grayscale" not in focused["filter"]
+    shot(page, "rainbow-dim-card-focused")
+
+
 def test_the_table_follows_a_language_switch(open_page):
     table = rb_table(open_page, shadow_setup(), viewport=PHONE)
     page = table.page
