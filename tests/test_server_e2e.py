@@ -516,6 +516,25 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
 
 
 @pytest.mark.asyncio
+async def test_the_lobby_socket_refuses_a_setting_given_twice_as_rest_does(server):
+    """``{"clock": 30, "options": {"clock": 60}}`` is refused when a room is made; over
+    the socket the options won without a word. And ``seats`` inside ``options`` was taken
+    for the seats."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=3)
+    async with await c.connect(t["code"], t["token"]) as me:
+        for settings, says in (({"clock": 30, "options": {"clock": 60}}, "clock is given twice"),
+                               ({"options": {"seats": 2}}, "seats is not an option")):
+            await me.send("settings", settings=settings)
+            err = await me.wait_for(lambda m: m.get("type") == "error")
+            assert err["code"] == "bad_settings" and says in err["message"], err
+        assert (await c.room(t["code"]))["settings"]["clock"] == 30
+        assert len((await c.room(t["code"]))["seats"]) == 3
+        await me.send("settings", settings={"clock": 60, "options": {"clock": 60}})
+        await me.wait_state(lambda s: s["room"]["settings"]["clock"] == 60)
+
+
+@pytest.mark.asyncio
 async def test_searching_computer_players_think_in_worker_processes(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, bot_workers=1)
     with InProcessServer(f"sqlite:///{tmp_path / 'w.sqlite3'}", settings) as srv:

@@ -41,7 +41,7 @@ from colorclash.server.lobby import Lobby
 from colorclash.server.metrics import LatencyWindow
 from colorclash.server.model import COMPUTER, Room, Seat, ms
 from colorclash.server.names import normalize_code, valid_code
-from colorclash.server.protocol import VERSION, ProtocolError, dumps
+from colorclash.server.protocol import VERSION, ProtocolError, dumps, merge_options
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
@@ -727,13 +727,5 @@ class Hub:
 def _options(clock: int | None, match: str | None, options: dict[str, Any] | None
              ) -> dict[str, Any]:
     """A new room's options: ``clock`` and ``match`` may come at the top of the request
-    or inside ``options``; given in both places, they must agree."""
-    merged: dict[str, Any] = {"clock": clock, "match": match}
-    for name, value in (options or {}).items():
-        top = merged.get(name)
-        if top is not None and value is not None and value != top:
-            raise ProtocolError("bad_settings", f"{name} is given twice, as {top!r} and "
-                                f"as options.{name} {value!r}: give it once", status=422)
-        if value is not None or top is None:  # (a null in options keeps the top one)
-            merged[name] = value
-    return merged
+    or inside ``options``; given in both places, they must agree (``merge_options``)."""
+    return merge_options({"clock": clock, "match": match}, options)

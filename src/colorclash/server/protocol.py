@@ -159,9 +159,29 @@ class SettingsPatch(_Strict):
                        Field(max_length=16)] | None = None
 
     def to_patch(self) -> dict[str, Any]:
-        patch = self.model_dump(exclude_none=True, exclude={"options"})
-        patch.update(self.options or {})
-        return patch
+        """The flat patch (``clock`` and ``match`` may also come inside ``options``: in
+        both places they must agree, as when a room is made; the socket let ``options``
+        win without a word)."""
+        top = self.model_dump(exclude_none=True, exclude={"options"})
+        return merge_options(top, self.options)
+
+
+def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[str, Any]:
+    """``top`` (fields given at the top of a request) with the game's ``options`` merged
+    in. An option given at the top too must have the same value (``bad_settings``); a null
+    in ``options`` keeps the top one; ``preset`` and ``seats`` are no options."""
+    merged = dict(top)
+    for name, value in (options or {}).items():
+        if name in ("preset", "seats"):
+            raise ProtocolError("bad_settings", f"{name} is not an option of the game: give "
+                                "it beside options, not inside", status=422)
+        given = merged.get(name)
+        if given is not None and value is not None and value != given:
+            raise ProtocolError("bad_settings", f"{name} is given twice, as {given!r} and "
+                                f"as options.{name} {value!r}: give it once", status=422)
+        if value is not None or given is None:
+            merged[name] = value
+    return merged
 
 
 class SettingsMsg(_Strict):
