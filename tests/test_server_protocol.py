@@ -89,6 +89,8 @@ def test_any_input_parses_or_gets_a_known_code(raw):
 
 def test_names():
     assert clean_name("  Ana   María ") == "Ana María"
+    for spaced in ("Ana\u00a0María", "Ana\u2000 María", "\u3000Ana\u3000María", "Ana\u202fMaría"):
+        assert clean_name(spaced) == "Ana María"
     for bad in ("", "   ", "x" * 21, "a\u0000b", "a\u202eb", "Ana\nBo", "Ana\tBo", "Ana\r",
                 "a\u2028b"):
         with pytest.raises(ValueError):
@@ -102,6 +104,8 @@ def test_names():
     "Bot", "bot 3", "CPU", "Bilgisayar yedeği", "The Computer",
     # Greek, Coptic and Canadian syllabics drawn as Latin (Unicode's confusables)
     "ΒΟΤ", "Βοτ", "ϹΟΜΡUΤΕR", "ⲂⲞⲦ", "ᗷOT", "Комputer",
+    # spelt out, or with a number after it (these were let through), or the robot avatar
+    "B o t", "B ot", "B.o.t", "B-o-t", "Bot1", "Bot01", "CPU1", "c p u", "Ana 🤖",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -109,6 +113,7 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
 
 
 @pytest.mark.parametrize("name", ["Ana", "Robotnik", "Abbot", "Botond", "Compu", "Ai", "Cem",
+                                  "Bo Tan", "Abbott 2", "Jo B. Oates", "R2D2", "Ana 1",
                                   "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",
                                   "देवनागरी", "محمد"])

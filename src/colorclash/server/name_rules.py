@@ -96,13 +96,30 @@ _LABEL_PARTS = tuple(_label_form(p) for p in _COMPUTER_PARTS)
 _LABEL_WORDS = tuple(_label_form(w) for w in _COMPUTER_WORDS)
 
 
+# The computer players' avatar is a robot: a person's name may not wear one.
+_ROBOTS = frozenset("\U0001F916")  # 🤖
+
+
+def _spells_a_word(words: list[str]) -> bool:
+    """Whether some run of ``words`` next to each other spells a short word of the label
+    ("B o t", "B.o.t", "B ot" as well as "Bot")."""
+    return any("".join(words[i:j]) in _LABEL_WORDS
+               for i in range(len(words)) for j in range(i + 1, len(words) + 1))
+
+
 def imitates_computer(name: str) -> bool:
     """True when ``name`` spells the computer players' label (in any of our languages,
-    in any case, with accents, look-alike letters or separators in between)."""
-    words = re.findall(r"[a-z]+", _label_form(skeleton(name)))
+    in any case, with accents, look-alike letters or separators in between, digits after
+    it: "Bot1", "CPU 01"), or wears the computer players' robot."""
+    if any(c in _ROBOTS for c in name):
+        return True
+    plain = skeleton(name)
+    words = re.findall(r"[a-z]+", _label_form(plain))
     joined = "".join(words)
+    # digits read as letters ("B0t") and as what they are, numbers after a word ("Bot1")
+    bare = re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name))))
     return (any(part in joined for part in _LABEL_PARTS)
-            or any(w in _LABEL_WORDS for w in words))
+            or _spells_a_word(words) or _spells_a_word(bare))
 
 
 def hidden_or_smeared(name: str) -> str | None:

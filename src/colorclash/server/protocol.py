@@ -67,15 +67,17 @@ class BadName(ValueError):
 
 
 def clean_name(value: str) -> str:
-    """A display name: trimmed, 1..20 characters, no control or format characters (a tab
-    or a line break is refused, not turned into a space), and nothing that imitates the
-    computer players' label."""
+    """A display name: trimmed, every run of spaces (of any kind) one plain space, 1..20
+    characters, no control or format characters (a tab or a line break is refused, not
+    turned into a space), and nothing that imitates the computer players' label."""
     text = str(value)
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") or ch in "\u2028\u2029":
             raise BadName("invisible", "name contains a control or invisible character "
                           "(tabs, line breaks and the joiners inside some emoji included)")
-    name = " ".join(text.split(" ")).strip()
+    # every kind of space (no-break, en quad, ideographic, ...) is a plain one: "A\u00a0na"
+    # would otherwise differ from "A na" without looking it
+    name = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text).strip()
     name = re.sub(r" {2,}", " ", name)
     if not name:
         raise BadName("empty", "name must not be empty")
