@@ -277,6 +277,16 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         # and they are told so: one person waits there, not two (two tabs of one home were
         # told "2 people waiting" for a table that would never start)
         assert [status(srv.url, t)["waiting"] for t in home] == [1, 1]
+        # three /64s of one IPv6 /48 (a tunnel broker's) are one network: they took three
+        # seats of four at a table with one stranger
+        net = [queue(srv.url, f"2001:db8:77:{i}::1", "color-clash")["ticket"] for i in range(3)]
+        await asyncio.sleep(0.3)
+        assert [status(srv.url, t)["status"] for t in net] == ["waiting"] * 3
+        assert {status(srv.url, t)["waiting"] for t in net} == {1}
+        stranger = queue(srv.url, "203.0.113.10", "color-clash")
+        await asyncio.sleep(0.3)
+        seated = [status(srv.url, t)["status"] for t in net]
+        assert seated.count("matched") <= 1, seated
 
 
 @pytest.mark.asyncio

@@ -54,6 +54,24 @@ def test_an_ipv6_48_guesses_no_more_than_sixteen_homes():
     assert _guesses(limits, "198.51.100.7") == one
 
 
+@pytest.mark.parametrize("kind", ["create", "join", "queue"])
+def test_an_ipv6_48_makes_no_more_rooms_than_sixteen_homes(kind):
+    """Rooms, joins and Quick Match tickets were counted per /64 only: one /48 made 20
+    rooms from each of its 65,536 homes."""
+    settings = Settings(**{f"limit_{kind}_burst": 3, f"limit_{kind}_per_min": 1})
+    limits = AddressLimits(settings, clock=lambda: 0.0)
+    made = 0
+    for home in _homes(100):
+        for _ in range(3):
+            try:
+                limits.take(kind, home)
+                made += 1
+            except ProtocolError:
+                break
+    assert made == NETWORK_SHARE[kind] * 3
+    limits.take(kind, person_address("2001:db8:8::1"))  # another /48 has its own
+
+
 def test_the_network_budget_is_shared_over_redis(redis_db):
     import redis
 

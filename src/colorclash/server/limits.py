@@ -8,9 +8,11 @@ A look-up of a code that does not exist costs more than one that does, so guessi
 dry five times sooner than normal use. Past the limit the answer is ``429`` with the
 documented error body and a ``Retry-After`` header.
 
-Room look-ups are also counted per IPv6 /48 (``NETWORK_SHARE`` times one address's
-budget): an address counts as its /64, and a /48 (given away by tunnel brokers) holds
-65,536 of them, which would make guessing codes practical again.
+Room look-ups, creations, joins and Quick Match tickets are also counted per IPv6 /48
+(``NETWORK_SHARE`` times one address's budget): an address counts as its /64, and a /48
+(given away by tunnel brokers) holds 65,536 of them, which would make guessing codes
+practical again, and let one person make rooms (Practice tables with computer players
+running) 65,536 times as fast as another.
 
 The client address is the socket's peer, or, when the peer is a configured trusted proxy
 (``COLORCLASH_TRUSTED_PROXIES``), the address it forwards (uvicorn's proxy-headers
@@ -30,7 +32,7 @@ from colorclash.server.protocol import ProtocolError
 
 MISS_COST = 5.0  # a look-up of a code that does not exist
 #: kinds also counted per IPv6 /48, with this many times one address's budget
-NETWORK_SHARE = {"lookup": 16}
+NETWORK_SHARE = {"lookup": 16, "create": 16, "join": 16, "queue": 16}
 
 
 def network_of(address: str) -> str | None:

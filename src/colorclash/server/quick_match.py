@@ -8,7 +8,10 @@ is dropped after ``quick_match_ticket_ttl`` seconds.
 Strangers only: two tickets from one address never sit at one table
 (``quick_match_distinct_addresses``), else one person could queue several tickets and
 take several seats, seeing several hands at a table of strangers. Such a ticket waits
-for the next table.
+for the next table. For IPv6 "one address" is one /48 at a table (a person counts as a
+/64, but a /48 of 65,536 of them is given away by tunnel brokers: one person queued three
+tickets from three /64s and held three of the four seats); the two tickets one address
+may have waiting in a queue are still counted per /64.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from colorclash.server import games
+from colorclash.server.limits import network_of
 from colorclash.server.names import animal_name, new_token
 from colorclash.server.protocol import VERSION, ProtocolError
 
@@ -57,6 +61,8 @@ class QuickMatch:
                       if (t["game"], t["preset"]) == (d.key, preset) and not t.get("gone")]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
+        network = (hashlib.sha256(network_of(address).encode()).hexdigest()[:16]
+                   if address and network_of(address) else source)
         if self.hub.settings.quick_match_distinct_addresses and sum(
                 1 for t in same_queue if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up
@@ -66,7 +72,7 @@ class QuickMatch:
                                 "wait for them or leave the queue", status=409)
         t = {"ticket": ticket, "name": animal_name(t["name"] for t in same_queue), "game": d.key,
              "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
-             "source": source}
+             "source": source, "network": network}
         self.queue[ticket] = t
         self.tickets[ticket] = t
         self.check()
@@ -93,7 +99,7 @@ class QuickMatch:
                    and (x is t or not x.get("gone"))]
         if not self.hub.settings.quick_match_distinct_addresses:
             return len(waiting)
-        return len({x.get("source") for x in waiting})
+        return len({x.get("network", x.get("source")) for x in waiting})
 
     def status(self, ticket: str) -> dict[str, Any]:
         t = self.get(ticket)
@@ -209,15 +215,16 @@ class QuickMatch:
             self._timer = loop.call_later(max(0.0, next_due - now), self._tick)
 
     def _strangers(self, waiting: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
-        """Up to ``n`` tickets in arrival order, at most one per address."""
+        """Up to ``n`` tickets in arrival order, at most one per address (an IPv6 /48)."""
         if not self.hub.settings.quick_match_distinct_addresses:
             return waiting[:n]
         people: list[dict[str, Any]] = []
         sources: set[str] = set()
         for t in waiting:
-            if t.get("source") not in sources:
+            where = t.get("network", t.get("source"))
+            if where not in sources:
                 people.append(t)
-                sources.add(t.get("source"))
+                sources.add(where)
                 if len(people) == n:
                     break
         return people
