@@ -394,6 +394,12 @@ class Cluster:
             seen = raw.decode() if raw else None
         if seen == self.mark:
             return
+        # Our own key first: Redis lost it too, and until our next beat another process
+        # would take the rooms we store again for a dead process's (it did, in a test, and
+        # our writes were fenced off). And no process is taken for dead for a lease: each
+        # stores its rooms again meanwhile, its key renewed first.
+        self.beat()
+        self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
         self._adopt_mark()
         codes = sorted(self.hub.rooms)
         log.error("Redis lost its data (restarted without persistence, or flushed): the %d "
