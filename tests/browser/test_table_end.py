@@ -83,3 +83,26 @@ def test_a_guest_who_goes_home_after_the_game_frees_the_seat_for_a_rematch(open_
     host.click(f".results button:has-text('{cat['results.playAgain']}')")
     host.wait_for_function("window.__cc.room.status === 'lobby'")
     host.wait_for_selector("button[data-focus-key='add-bot:1']")  # the seat can be filled
+
+
+def test_the_waiting_line_stands_under_the_table_before_the_points_breakdown(open_page):
+    """A guest's "Waiting for the host to start another game" came after Coloretto's long
+    "how the points were made", out of a phone's view: the guest saw only Home."""
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-play-now")
+    order = page.evaluate("""async () => {
+        const r = await import('/js/shell/results.js');
+        const { h } = await import('/js/ui.js');
+        const details = h('div.breakdown', [...Array(30).keys()].map((i) => h('p', 'line ' + i)));
+        const overlay = r.resultsDialog({phase: 'game_over', title: 'Game over', headline: 'Bo wins',
+            placeLabel: 'Place', playerLabel: 'Player', columns: [], rows: [],
+            details, status: h('p.status-line', 'waiting'), actions: []});
+        document.body.append(overlay);
+        const status = document.querySelector('.status-line');
+        const table = document.querySelector('.results-scroll');
+        const breakdown = document.querySelector('.breakdown');
+        const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+        return {afterTable: before(table, status), beforeDetails: before(status, breakdown),
+                seen: status.getBoundingClientRect().bottom <= window.innerHeight};
+    }""")
+    assert order == {"afterTable": True, "beforeDetails": True, "seen": True}, order

@@ -102,10 +102,12 @@ export function resultsDialog({ phase, title, headline, placeLabel, playerLabel,
     content: [
       h("p.results-headline#results-headline", headline),
       h("div.results-scroll", table),
-      details,
-      // the status (the next round's countdown) before the note: a long note pushed it
-      // out of a phone's view, and the round moved on without warning
+      // the status (the next round's countdown, "waiting for the host") right under the
+      // table: a long note pushed it out of a phone's view, and the round moved on without
+      // warning; so did Coloretto's long "how the points were made", and a guest saw only
+      // Home, not that the host may start another game
       status,
+      details,
       note.length ? h("div.results-note", note.map((line) => h("p", line))) : null,
     ],
     actions,
