@@ -462,3 +462,23 @@ def test_the_card_another_player_drew_does_not_tell_you_to_place_it(open_page):
     theirs = page.get_attribute(".ct-drawn .ccard", "aria-label")
     assert "Choose a row" not in theirs and "is placing" in theirs, theirs
     assert theirs.startswith(page.evaluate(f"window.__cc.room.seats[{seat}].name")), theirs
+
+
+def test_after_drawing_with_d_the_focus_goes_to_the_first_row_the_card_fits(open_page):
+    """Drawn with D, the card waited while the focus stayed on the row it was on (a taken
+    row too), and Enter there only said the row could not be used."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    last = page.locator(".ct-row").count() - 1
+    page.keyboard.press("Tab")  # a keyboard user
+    page.focus(f".ct-row[data-row='{last}']")
+    page.keyboard.press("d")
+    table.wait_view()
+    page.wait_for_selector(".ct-row.can-place")
+    first = page.get_attribute(".ct-row.can-place", "data-row")
+    assert first != str(last)
+    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
+    assert page.evaluate("document.activeElement.dataset.row") == first

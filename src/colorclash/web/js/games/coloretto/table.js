@@ -5,6 +5,7 @@
 // (score now, row taken, cards by colour), the supply with its last-round marker, the
 // drawn card, the rows and their free places, and your own cards.
 import { t } from "../../i18n.js";
+import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
@@ -408,7 +409,24 @@ export function onState({ prev, view }) {
   return { drawnChanged: !!view.drawn && (!prev || prev.drawn !== view.drawn || prev.supply !== view.supply) };
 }
 
-export function afterRender() {}
+// Where a keyboard focus left on a row goes: once a drawn card waits, to the first row
+// it can go in (drawn with D, the focus stayed on the row it was on, a taken one too);
+// at a new turn, off a row that cannot be used now, to the most useful control.
+let cardWaited = false;
+export function afterRender(root, { revealPlayable = false } = {}) {
+  const firstPlace = root.querySelector(".ct-row.can-place");
+  const newlyWaiting = !!firstPlace && !cardWaited;
+  cardWaited = !!firstPlace;
+  const active = document.activeElement;
+  const onRow = !!active && root.contains(active) && active.matches(".ct-row");
+  const lost = !active || active === document.body || active === root;
+  if (newlyWaiting && (onRow || lost)) {
+    if (active !== firstPlace) firstPlace.focus({ preventScroll: true });
+  } else if (revealPlayable && onRow && active.getAttribute("aria-disabled") === "true") {
+    const target = initialTarget(root);
+    if (target) target.focus({ preventScroll: true });
+  }
+}
 
 // Keys on the table (app.js calls this only when not typing or in a dialog): D draws, 1–5 take a row or put the
 // drawn card in it.
