@@ -1,4 +1,5 @@
-"""Shared fixtures: a redis-server for the tests that need one."""
+"""Shared fixtures: a redis-server for the tests that need one; another program's SQLite
+file."""
 
 from __future__ import annotations
 
@@ -30,3 +31,16 @@ def redis_db(redis_url):
     r.flushdb()
     r.close()
     return redis_url
+
+
+@pytest.fixture
+def foreign_sqlite(tmp_path):
+    """A SQLite file of another program's, with a ``rooms`` table of its own."""
+    import sqlite3
+
+    path = tmp_path / "theirs.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("create table rooms(x)")
+    db.commit()
+    db.close()
+    return path

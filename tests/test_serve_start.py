@@ -45,15 +45,8 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
     again.stop()
 
 
-def test_another_programs_sqlite_file_is_one_line_not_a_traceback(tmp_path):
-    import sqlite3
-
-    db = tmp_path / "other.sqlite3"
-    conn = sqlite3.connect(db)
-    conn.execute("create table rooms(x)")
-    conn.commit()
-    conn.close()
-    out = _serve("--port", str(free_port()), "--store", f"sqlite:///{db}")
+def test_another_programs_sqlite_file_is_one_line_not_a_traceback(foreign_sqlite):
+    out = _serve("--port", str(free_port()), "--store", f"sqlite:///{foreign_sqlite}")
     assert out.returncode == 2
     assert "is not a Color Clash store" in out.stderr
     assert "Traceback" not in out.stdout + out.stderr

@@ -74,12 +74,8 @@ def test_bad_urls_and_paths_have_clear_errors(tmp_path):
         s.save_room("A", {}, None, [(0, 0, {})])
 
 
-def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
-    path = tmp_path / "theirs.sqlite3"
-    db = sqlite3.connect(path)
-    db.execute("create table rooms(x)")
-    db.commit()
-    db.close()
+def test_another_programs_database_is_refused_and_left_as_it_was(foreign_sqlite):
+    path = foreign_sqlite
     with pytest.raises(StoreError, match="not a Color Clash store: its table 'rooms' has "
                                          "no column code, data, updated"):
         open_store(f"sqlite:///{path}")
