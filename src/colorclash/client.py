@@ -484,7 +484,8 @@ async def _main(argv: list[str] | None = None) -> int:
                                  timeout=3600)
             # What checking the deal needs (docs/server.md "To check a match"), on stderr:
             # stdout stays the result alone, one JSON line.
-            room, match = st.get("room") or {}, (st.get("room") or {}).get("match")
+            room = st.get("room") or {}
+            match = room.get("match")
             if room.get("code") and match and st.get("log_hash"):
                 url = args.url.rstrip("/")
                 print(f"room {room['code']}, match {match}, log hash {st['log_hash']}; "

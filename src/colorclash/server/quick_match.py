@@ -61,8 +61,8 @@ class QuickMatch:
                       if (t["game"], t["preset"]) == (d.key, preset) and not t.get("gone")]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
-        network = (hashlib.sha256(network_of(address).encode()).hexdigest()[:16]
-                   if address and network_of(address) else source)
+        net = network_of(address) if address else None
+        network = hashlib.sha256(net.encode()).hexdigest()[:16] if net else source
         if self.hub.settings.quick_match_distinct_addresses and sum(
                 1 for t in same_queue if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up
@@ -99,7 +99,7 @@ class QuickMatch:
                    and (x is t or not x.get("gone"))]
         if not self.hub.settings.quick_match_distinct_addresses:
             return len(waiting)
-        return len({x.get("network", x.get("source")) for x in waiting})
+        return len({x["network"] for x in waiting})
 
     def status(self, ticket: str) -> dict[str, Any]:
         t = self.get(ticket)
@@ -219,12 +219,11 @@ class QuickMatch:
         if not self.hub.settings.quick_match_distinct_addresses:
             return waiting[:n]
         people: list[dict[str, Any]] = []
-        sources: set[str] = set()
+        networks: set[str] = set()
         for t in waiting:
-            where = t.get("network", t.get("source"))
-            if where not in sources:
+            if t["network"] not in networks:
                 people.append(t)
-                sources.add(where)
+                networks.add(t["network"])
                 if len(people) == n:
                     break
         return people
