@@ -343,6 +343,8 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     # the second card, turned over: keys 1 then T
     page.keyboard.press("1")
     assert page.locator(".rb-hand .picked").count() == 1
+    # chosen by its number, the focus goes on to "as seen" (Enter on the card put it back)
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "act:seen"
     page.keyboard.press("t")
     table.wait_view()
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": True}
@@ -583,3 +585,16 @@ def test_practice_offers_no_choice_of_one_opponent(open_page):
     assert page.locator("label[for=practice-bots]").is_visible()
     page.click("label[data-game=coloretto]")
     assert page.locator("select#practice-bots option").count() == 4
+
+
+def test_a_card_chosen_by_its_number_is_played_by_enter(open_page):
+    """Choosing a card with its number then pressing Enter, the natural next key, put the card
+    back (Enter toggled the focused card). The focus now goes on to As seen, as after Enter
+    on the card, so Enter plays it as seen."""
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP, locale="en-US")
+    page = table.page
+    page.keyboard.press("1")
+    assert page.locator(".rb-hand .picked").count() == 1
+    page.keyboard.press("Enter")
+    table.wait_view()
+    assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": False}

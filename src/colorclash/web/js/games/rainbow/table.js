@@ -481,8 +481,10 @@ export function tableKeydown(ev, model, act) {
   if (digit !== null && view.phase === "play") {
     if (!playAction(view, digit, false) && !playAction(view, digit, true)) return keyDoesNothing(model);
     act.ui(choose(view, digit));
-    const card = document.querySelector(`.rb-hand [data-hand="${digit}"]`);
-    if (card) card.focus();
+    // as with Enter on the card: the focus goes on to the way of playing it, so the next
+    // Enter plays it as seen (on the card, Enter would have put it back)
+    const next = document.querySelector('[data-focus-key="act:seen"], [data-focus-key="act:turned"]');
+    if (next) next.focus();
   } else if (digit !== null && view.phase === "continue") {
     const flip = flipAction(view, digit);
     if (!flip) return keyDoesNothing(model);
