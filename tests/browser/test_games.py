@@ -51,6 +51,9 @@ def test_play_now_full_game_then_play_again(open_page):
     assert opponents.count() == 2
     for i in range(2):
         assert "Computer" in opponents.nth(i).inner_text()
+    # numbered among themselves, not by seat ("Computer 2" and "Computer 3" before)
+    assert [opponents.nth(i).locator(".name").get_attribute("data-full") or
+            opponents.nth(i).locator(".name").inner_text() for i in range(2)] == ["Computer 1", "Computer 2"]
     counts = play_to_results(page)
     assert counts.get("play", 0) + counts.get("play-drawn", 0) > 0, counts
     dialog = page.locator(".results-overlay [role=dialog]")

@@ -270,7 +270,7 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     assert marked.count() == 1 and marked.get_attribute("data-place") == "2"
     assert marked.locator(".rb-card").get_attribute("data-color") == "black"
     assert EN["rainbow.marked.shadow"] in marked.get_attribute("aria-label")
-    assert text(EN, "rainbow.say.win", name="Computer 2", n=3) in last.inner_text()
+    assert text(EN, "rainbow.say.win", name="Computer", n=3) in last.inner_text()
     assert text(EN, "rainbow.lastRound", n=1, kind=EN["rainbow.kind.shadow"]) in last.inner_text()
     # the row is empty again; the cards went to the opponent's pile
     assert page.locator(".rb-row .rb-card").count() == 0
@@ -291,7 +291,7 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     places = sorted(m.get_attribute("data-place") for m in last.locator("[data-marked]").all())
     assert places == ["0", "1"]
     assert text(EN, "rainbow.say.you.win", n=2) in last.inner_text().lower()
-    assert "Computer 2" in last.inner_text()  # who lost the round
+    assert "Computer" in last.inner_text()  # who lost the round
     shot(page, "rainbow-error-phone")
 
     # Rainbow: your violet completes six colours; the turn ends by itself
@@ -355,7 +355,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     page.keyboard.press("e")
     table.wait_view()
     assert table.sent[-1]["action"] == {"type": "end"}
-    assert "Computer 2" in page.inner_text("#turn-msg")
+    assert "Computer" in page.inner_text("#turn-msg")
     # End turn is gone with the turn: the focus stays on the table, never the page body
     assert page.evaluate("document.activeElement !== document.body")
     assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
@@ -598,3 +598,20 @@ def test_a_card_chosen_by_its_number_is_played_by_enter(open_page):
     page.keyboard.press("Enter")
     table.wait_view()
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": False}
+
+
+def test_a_lone_computer_is_not_numbered(open_page):
+    """A duel's one computer player was "Computer 2" (its seat), which read as a mistake and,
+    in Turkish, put two numbers side by side: "Bilgisayar 2 2 kart çekti"."""
+    page = open_page(DESKTOP, locale="tr-TR", path="/dev.html?scene=table&lang=tr", csp=False)
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""async () => {
+      const { seatName } = await import('/js/shell/seats.js');
+      const { describeEvent } = await import('/js/games/rainbow/events.js');
+      const seat = (kind, name) => ({ kind, name });
+      const duel = { seats: [seat('human', 'Ana'), seat('bot', 'Computer')] };
+      const four = { seats: [seat('bot', 'Computer'), seat('human', 'Ana'), seat('empty', ''), seat('bot', 'Computer')] };
+      return [seatName(duel, 1), seatName(four, 0), seatName(four, 3),
+              describeEvent({ type: 'draw', seat: 1, count: 2, deck: 9 }, { me: 0, room: duel })];
+    }""")
+    assert got == ["Bilgisayar", "Bilgisayar 1", "Bilgisayar 2", "Bilgisayar, 2 kart çekti"]

@@ -6,9 +6,18 @@ import { h, initial, svg } from "../ui.js";
 export function seatName(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   if (!s) return t("seat.n", { n: seat + 1 });
-  if (s.kind === "bot") return `${t("seat.computer")} ${seat + 1}`;
+  if (s.kind === "bot") return computerName(room, seat);
   if (s.kind === "empty" || !s.name) return t("seat.n", { n: seat + 1 });
   return room.kind === "quick-match" ? animalName(s.name) : s.name;
+}
+
+// Computer players are numbered among themselves, in seat order ("Computer 1", "Computer
+// 2"), and a lone one is just "Computer": numbered by its seat, a duel's one computer was
+// "Computer 2" (where is 1?), and Turkish read "Bilgisayar 2 2 kart çekti".
+function computerName(room, seat) {
+  const bots = room.seats.flatMap((s, i) => (s && s.kind === "bot" ? [i] : []));
+  if (bots.length < 2) return t("seat.computer");
+  return `${t("seat.computer")} ${bots.indexOf(seat) + 1}`;
 }
 
 // Quick Match seats people under names the site makes of its own words ("Quiet Turtle",
