@@ -101,8 +101,10 @@ def check_table(page, name: str) -> None:
     # The computer players go on playing meanwhile: the scores shown and the rows are
     # compared with the view in one go, and must agree once the table has drawn it.
     same = f"""() => {{ const v = {VIEW}, me = window.__cc.me;
+        // each score says it is one ("42 pts", but for the smallest phones): a bare number
+        // was taken for cards held
         const shown = [...document.querySelectorAll('.ct-player .ct-score')]
-            .map(e => Number(e.innerText));
+            .map(e => e.querySelector('.ct-score-unit')?.textContent.trim() ? parseInt(e.innerText, 10) : NaN);
         const want = [...Array(v.seats - 1).keys()].map(k => v.scores[(me + k + 1) % v.seats]);
         return JSON.stringify(shown) === JSON.stringify(want)
             && document.querySelectorAll('.ct-row').length === v.rows.length; }}"""
@@ -482,3 +484,16 @@ def test_after_drawing_with_d_the_focus_goes_to_the_first_row_the_card_fits(open
     assert first != str(last)
     page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
     assert page.evaluate("document.activeElement.dataset.row") == first
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_other_players_scores_say_they_are_points(open_page, lang):
+    """The other players' scores were bare numbers ("42"), taken for cards held; your own
+    bar said "Score now: 20"."""
+    page = open_page(viewport=DESKTOP, path=f"/dev.html?scene=coloretto&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    unit = all_catalogs(lang)["coloretto.table.pointsUnit"]
+    scores = page.locator(".ct-player .ct-score")
+    assert scores.count() >= 3
+    for i in range(scores.count()):
+        assert re.fullmatch(rf"\d+\s*{unit}", scores.nth(i).inner_text().strip()), scores.nth(i).inner_text()

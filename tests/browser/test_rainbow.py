@@ -51,6 +51,15 @@ def test_the_server_takes_rainbow_actions():
 
 
 # ------------------------------------------------------------------ catalogs
+@pytest.mark.parametrize("lang", LANGS)
+def test_how_to_play_names_the_buttons_as_they_read(lang):
+    """How to play said "press Play as seen or Play turned over" while the buttons read "As
+    seen" and "Turned over"."""
+    own = json.loads((WEB / "i18n" / "rainbow" / f"{lang}.json").read_text("utf-8"))
+    for button in ("rainbow.playSeen", "rainbow.playTurned", "rainbow.endTurn"):
+        assert own[button] in own["rainbow.howto.site"], (lang, button)
+
+
 def test_rainbow_catalogs_have_the_same_keys_in_every_language():
     own = {lang: json.loads((WEB / "i18n" / "rainbow" / f"{lang}.json").read_text("utf-8"))
            for lang in LANGS}

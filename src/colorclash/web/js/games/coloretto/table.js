@@ -114,7 +114,13 @@ function playerChip(model, seat) {
       "div.ct-player-head",
       avatar(room, seat),
       h("span.ct-name", { "aria-hidden": "true" }, name),
-      h("span.ct-score", { "aria-hidden": "true" }, String((view.scores || [])[seat] ?? 0)),
+      // the number says what it is (a newcomer took it for cards held): "42 pts"
+      h(
+        "span.ct-score",
+        { "aria-hidden": "true", title: t("coloretto.table.scoreNow", { n: (view.scores || [])[seat] ?? 0 }) },
+        String((view.scores || [])[seat] ?? 0),
+        h("span.ct-score-unit", t("coloretto.table.pointsUnit")),
+      ),
       h("span.sr-only", playerSummary(model, seat)),
       isTurn ? h("span.sr-only.clock-sr") : null,
     ),
