@@ -68,6 +68,45 @@ def test_a_lobby_message_does_not_stand_over_the_table(open_page):
     assert not toast.is_visible(), toast.inner_text()
 
 
+def test_the_greyed_starts_toast_goes_when_the_seats_change(open_page):
+    """Start pressed too early said "Waiting for 2 more players" in a toast; a computer
+    added at once made the status "1 more player", while the toast still said 2."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=4, deal=False)
+    page = table.page
+    for seat in (2, 3):
+        table.room["seats"][seat] = {"seat": seat, "kind": "empty", "name": None, "connected": False,
+                                     "ready": False, "substitute": False, "away_since": None}
+    table.send([])
+    page.wait_for_selector(".seat-row[data-kind=empty]")
+    page.click("#btn-start", force=True)  # aria-disabled: it says why instead
+    toast = page.locator(".toast")
+    assert toast.is_visible() and toast.inner_text() == _plural(EN["room.waitingSeats"], 2)
+    table.room["seats"][2] = _seat(2, "bot")
+    table.send([])
+    page.wait_for_function(f"() => document.querySelector('#room-status').textContent"
+                           f" === {_plural(EN['room.waitingSeats'], 1)!r}")
+    assert not toast.is_visible(), toast.inner_text()
+
+
+def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
+    """A guest who had not pressed "I'm ready" read "Waiting for 1 player to be ready":
+    the one waited for was themselves."""
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    host.select_option("#set-seats", "2")
+    guest = open_page(PHONE)
+    join_as_guest(guest, code, "Gus")
+    guest.wait_for_selector("#btn-ready")
+    status = "() => document.querySelector('#room-status').textContent"
+    guest.wait_for_function(f"{status} === {EN['room.waitingForYou']!r}")
+    host.wait_for_function(f"{status} === {_plural(EN['room.waitingReady'], 1)!r}")
+    guest.click("#btn-ready")
+    guest.wait_for_function(f"{status} === {EN['room.waitHostStart']!r}")
+
+
 # ------------------------------------------------------------ the lobby's first screen
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}

@@ -276,6 +276,7 @@ function render() {
     window.scrollTo(0, 0);
     clearToast();
   }
+  if (s === "room") dropStaleStartToast();
   if (s === "table") {
     // the newest moves in view: the history's list scrolls to its end (under its heading)
     const list = main.querySelector(".history .history-list");
@@ -800,6 +801,20 @@ function roomLevel() {
   return (def && def.default_level) || undefined;
 }
 
+// What the greyed Start said in its toast: once the lobby's status changes (a seat filled,
+// a computer added), the toast's count is stale ("2 more" under "1 more") and goes.
+let startRefusal = null;
+function dropStaleStartToast() {
+  if (startRefusal === null) return;
+  const status = document.getElementById("room-status");
+  const toastEl = document.querySelector(".toast");
+  if (!toastEl || toastEl.hidden || toastEl.textContent !== startRefusal) startRefusal = null;
+  else if (!status || status.textContent !== startRefusal) {
+    clearToast();
+    startRefusal = null;
+  }
+}
+
 const roomActs = {
   settings: (settings) => send({ type: "settings", settings }),
   addBot: (seat) => send({ type: "add_bot", seat, ...(roomLevel() ? { level: roomLevel() } : {}) }),
@@ -812,6 +827,7 @@ const roomActs = {
       const status = document.getElementById("room-status");
       const text = status ? status.textContent : "";
       toast(text);
+      startRefusal = text;
       announce(text, { urgent: true });
       return;
     }

@@ -174,6 +174,8 @@ export function renderRoom(ctx, act) {
   const mine = seats[me] || {};
   let statusText;
   if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
+  // a guest who has not said ready is the one waited for: "Waiting for 1 player" was them
+  else if (!isHost && mine.kind === "human" && !mine.ready) statusText = t("room.waitingForYou");
   else if (notReady) statusText = t("room.waitingReady", { n: notReady });
   else statusText = isHost ? t("room.allReady") : t("room.waitHostStart");
   // a host who closed the page: the server passes the part on after a while (COLORCLASH_HOST_GRACE)
