@@ -403,6 +403,13 @@ def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
     page.reload()
     page.click("#btn-quick")
     page.wait_for_selector(".queue-box")
+    # alone: not "1 person waiting", which read as someone else there
+    assert cat["quick.waitingAlone"] in page.inner_text(".queue-box")
+    others = page.evaluate("""async () => {
+        const { queueDialog } = await import('/js/home.js');
+        return queueDialog({ waiting: 3 }, {}).textContent; }""")
+    assert cat["quick.waitingOthers"]["other"].replace("{n}", "2") in others if isinstance(
+        cat["quick.waitingOthers"], dict) else cat["quick.waitingOthers"].replace("{n}", "2") in others
     assert page.locator("#btn-quick-computer").count() == 0  # not at once
     page.clock.fast_forward(10_000)
     assert page.locator("#btn-quick-computer").count() == 0

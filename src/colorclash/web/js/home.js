@@ -332,7 +332,8 @@ export function queueDialog({ waiting, name, long = false }, act) {
       h("h2", { id: "q-title" }, t("quick.title")),
       h("div.spinner", { "aria-hidden": "true" }),
       name ? h("p", t("quick.yourName", { name: animalName(name) })) : null,
-      h("p", { role: "status" }, t("quick.waiting", { n: waiting ?? 1 })),
+      // the count is of people, you among them: "1 person waiting" read as someone else there
+      h("p", { role: "status" }, (waiting ?? 1) > 1 ? t("quick.waitingOthers", { n: waiting - 1 }) : t("quick.waitingAlone")),
       long ? h("p.queue-slow", { role: "status" }, t("quick.slow")) : null,
       long
         ? h(
