@@ -650,3 +650,22 @@ def test_a_shortcut_with_nothing_to_do_says_so(open_page, game, preset, keys):
     page.wait_for_function("(w) => document.getElementById('live').textContent.includes(w)",
                            arg=EN["table.notYourTurn"])
     assert len(table.sent) == sent
+
+
+def test_a_seat_a_substitute_won_says_so_in_the_headline(open_page):
+    """A player who walked out and came back after the end read "You win!" (their computer
+    substitute had won), and the one who stayed read "Hana wins"."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    said = page.evaluate("""async () => {
+        const r = await import('/js/shell/results.js');
+        const room = {kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Hana', substitute: true},
+            {seat: 1, kind: 'human', name: 'Bo', substitute: false}]};
+        return {left: r.gameOverHeadline([0], {room, me: 0}),
+                stayed: r.gameOverHeadline([0], {room, me: 1}),
+                won: r.gameOverHeadline([1], {room, me: 1})};
+    }""")
+    assert said == {"left": EN["results.youWinSubstitute"],
+                    "stayed": EN["results.winnerSubstitute"].format(name="Hana"),
+                    "won": EN["results.youWin"]}, said

@@ -19,10 +19,17 @@ export function resultsName(model, seat) {
 }
 
 // The headline of a finished game: nobody won, you won (or share the win), or who won.
+// A seat a computer substitute played to the end (its player left) won for that substitute
+// (as on Board Game Arena: the headline says so, not just the small tag): "You win!" to
+// someone who walked out, "Hana wins" to the one who stayed, read sour.
 export function gameOverHeadline(winners, model) {
   if (!winners.length) return t("results.noWinner");
+  const seats = (model.room && model.room.seats) || [];
+  const substituted = (s) => !!(seats[s] && seats[s].substitute && seats[s].kind !== "bot");
+  if (winners.length === 1 && winners[0] === model.me && substituted(model.me)) return t("results.youWinSubstitute");
   if (winners.includes(model.me)) return t(winners.length > 1 ? "results.youShare" : "results.youWin");
   const names = winners.map((s) => seatName(model.room, s));
+  if (names.length === 1 && substituted(winners[0])) return t("results.winnerSubstitute", { name: names[0] });
   if (names.length === 1) return t("results.winner", { name: names[0] });
   // a tie: "Ana and Bo share the win", the list in the page's language
   const list = new Intl.ListFormat(getLang(), { type: "conjunction" }).format(names);
