@@ -340,7 +340,9 @@ HISTORY_AT_ITS_END = """() => {
   return {overflows: list.scrollHeight > list.clientHeight + 1 || panel.scrollHeight > panel.clientHeight + 1,
           headInPanel: head.top >= p.top - 0.5 && head.bottom <= p.bottom + 0.5,
           newestShown: newest.bottom <= l.bottom + 1 && newest.top >= l.top - 1,
-          listFocusable: list.tabIndex === 0};
+          listFocusable: list.tabIndex === 0,
+          // the oldest line shown, cut by the heading, fades out rather than showing half
+          faded: /gradient/.test(getComputedStyle(list).maskImage || getComputedStyle(list).webkitMaskImage)};
 }"""
 
 
@@ -359,4 +361,5 @@ def test_the_history_heading_stays_while_its_list_scrolls(open_page, scene, view
     assert got["overflows"], got  # the case at hand: more moves than room
     assert got["headInPanel"], got
     assert got["newestShown"], got
+    assert got["faded"], got
     shot(page, f"history-heading-{scene}-{viewport['width']}-{lang}")
