@@ -363,3 +363,32 @@ def test_the_history_heading_stays_while_its_list_scrolls(open_page, scene, view
     assert got["newestShown"], got
     assert got["faded"], got
     shot(page, f"history-heading-{scene}-{viewport['width']}-{lang}")
+
+
+TOAST_OVER = """async (text) => {
+  const { toast } = await import('/js/ui.js');
+  toast(text, 60000);
+  const t = document.querySelector('.toast').getBoundingClientRect();
+  const hit = [...document.querySelectorAll('.opp, .ct-player, .rb-opp')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width && r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+  }).map((e) => e.innerText.split('\\n')[0]);
+  const under = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+  return {hit, inView: t.top >= 0, clicksThrough: !!under && !under.closest('.toast')};
+}"""
+
+
+@pytest.mark.parametrize(("scene", "viewport", "lang"), [
+    ("window", {"width": 390, "height": 844}, "tr"),
+    ("window", {"width": 1280, "height": 800}, "en"),
+    ("coloretto", {"width": 390, "height": 844}, "es"),
+    ("coloretto", {"width": 1280, "height": 800}, "en"),
+])
+def test_a_toast_at_the_table_leaves_the_other_players_in_view(open_page, scene, viewport, lang):
+    """"You are the host now" stood over an opponent's name and clock for its lifetime."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(TOAST_OVER, catalog(lang)["room.hostNow"])
+    assert got["hit"] == [] and got["inView"], got
+    assert got["clicksThrough"], got
+    shot(page, f"toast-at-the-table-{scene}-{viewport['width']}-{lang}")

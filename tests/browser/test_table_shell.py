@@ -412,7 +412,7 @@ def test_results_of_play_on_list_places_in_order(open_page):
     page.wait_for_selector(".results-overlay[data-phase=game_over]")
     rows = _rows(page)
     assert [r[0] for r in rows] == ["1", "2", "3"], rows
-    assert "Ana" in rows[0][1] and "3" in rows[1][1] and "2" in rows[2][1], rows
+    assert "Ana" in rows[0][1] and "Computer 2" in rows[1][1] and "Computer 1" in rows[2][1], rows
     assert EN["results.gameOver"] in page.inner_text(".results-overlay")
     note = page.inner_text(".results-note")
     assert EN["results.howWinner"].split("{")[0].strip()[:20] in note, note
