@@ -104,6 +104,8 @@ def test_names():
     "Bot", "bot 3", "CPU", "Bilgisayar yedeği", "The Computer",
     # Greek, Coptic and Canadian syllabics drawn as Latin (Unicode's confusables)
     "ΒΟΤ", "Βοτ", "ϹΟΜΡUΤΕR", "ⲂⲞⲦ", "ᗷOT", "Комputer",
+    # look-alikes the confusables data lacks: small Greek, turned letters
+    "βοτ", "Compuʇer", "Cοmpuʇǝɹ",
     # spelt out, or with a number after it (these were let through), or the robot avatar
     "B o t", "B ot", "B.o.t", "B-o-t", "Bot1", "Bot01", "CPU1", "c p u", "Ana 🤖",
 ])

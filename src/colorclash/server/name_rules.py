@@ -52,6 +52,13 @@ def _lookalikes() -> dict[str, str]:
     return json.loads(_TABLE.read_text(encoding="utf-8"))
 
 
+# Look-alikes Unicode's confusables leave out: small Greek letters drawn like Latin ones
+# ("βοτ" for "bot", where the capital Β is in the data) and turned letters read the right
+# way up ("Compuʇer").
+_MORE_LOOKALIKES = {"β": "b", "ε": "e", "ω": "w", "ʇ": "t", "ɐ": "a", "ɔ": "c", "ǝ": "e",
+                    "ɹ": "r", "ʌ": "v", "ʍ": "w", "ʎ": "y", "ɯ": "m", "ɥ": "h"}
+
+
 def _latin_of(ch: str) -> str:
     """The plain Latin letter (or digit) ``ch`` is drawn like, else ``ch`` itself."""
     if ch.isascii():
@@ -59,7 +66,7 @@ def _latin_of(ch: str) -> str:
     match = _LETTER_NAME.search(unicodedata.name(ch, ""))
     if match:
         return match.group(1).lower()
-    return _lookalikes().get(ch, ch)
+    return _lookalikes().get(ch) or _MORE_LOOKALIKES.get(ch, ch)
 
 
 def _latin(text: Iterable[str]) -> str:
