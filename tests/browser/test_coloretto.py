@@ -497,3 +497,23 @@ def test_the_other_players_scores_say_they_are_points(open_page, lang):
     assert scores.count() >= 3
     for i in range(scores.count()):
         assert re.fullmatch(rf"\d+\s*{unit}", scores.nth(i).inner_text().strip()), scores.nth(i).inner_text()
+
+
+HINTS_CUT = """() => [...document.querySelectorAll('.ct-row-hint:not(.taken)')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
+
+
+@pytest.mark.parametrize("size", [{"width": 667, "height": 375}, {"width": 844, "height": 390},
+                                  SMALL_PHONE])
+@pytest.mark.parametrize("scene, lang", [("coloretto", "es"), ("coloretto", "en"),
+                                         ("coloretto-place", "es"), ("coloretto-place", "en")])
+def test_the_rows_take_and_place_words_are_whole_on_a_phone_held_sideways(open_page, size, scene, lang):
+    """Held sideways, a phone drew the five rows 30 px wide beside the Moves button, their
+    "TAKE" cut to "TA" ("TOMAR" to "TOMAF" at 844 px, and at 360x640 too): the Moves button
+    now sits under the supply, and the word fits a narrow column."""
+    page = open_page(viewport=size, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    assert page.evaluate(HINTS_CUT) == []
+    assert not page.evaluate("document.scrollingElement.scrollWidth > innerWidth")
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"coloretto-rows-{scene}-{size['width']}-{lang}")

@@ -301,7 +301,8 @@ def test_quick_match_seats_two_people_under_animal_names(open_page):
     for page in (a, b):
         page.click("#btn-quick")
         page.wait_for_selector(".queue-box")
-    assert "waiting" in a.inner_text(".queue-box").lower()
+    said = a.inner_text(".queue-box")
+    assert EN["quick.waitingAlone"] in said or EN["quick.waitingOthers"]["one"].replace("{n}", "1") in said
     wait_table(a, timeout=20_000)
     wait_table(b, timeout=20_000)
     assert a.url == b.url
