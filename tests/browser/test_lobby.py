@@ -377,3 +377,18 @@ def test_a_host_who_closes_the_lobby_passes_the_host_on(open_page):
     guest.wait_for_selector("#btn-start", timeout=10_000)
     assert EN["room.hostNow"] in guest.inner_text(".toast")
     assert guest.evaluate("window.__cc.room.host") == 1
+
+
+def test_the_hosts_remove_button_sits_on_its_seats_line_on_a_desktop(open_page):
+    """On a desktop, "Remove" wrapped onto a line of its own under a ready player (the name
+    asked for 150 px), so the seat rows jumped in height as people joined."""
+    page = open_page(DESKTOP, path="/dev.html?scene=room-host&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    lines = page.evaluate("""() => [...document.querySelectorAll('.seat-row')]
+      .filter((r) => r.querySelector('button')).map((r) => {
+        const a = r.querySelector('.avatar').getBoundingClientRect();
+        const b = r.querySelector('button').getBoundingClientRect();
+        return [r.querySelector('.name').textContent, b.top < a.bottom && b.bottom > a.top];
+      })""")
+    assert len(lines) >= 3, lines
+    assert all(same for _, same in lines), lines
