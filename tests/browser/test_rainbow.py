@@ -594,6 +594,10 @@ def test_practice_offers_no_choice_of_one_opponent(open_page):
     assert field.evaluate("e => e.tagName") == "OUTPUT"
     assert field.inner_text().strip() == "1"
     assert page.locator("label[for=practice-bots]").is_visible()
+    # drawn as a fixed field, in line with the Level menu beside it (a bare "1" was not)
+    boxes = [page.locator(s).bounding_box() for s in ("#practice-bots", "#practice-level")]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1 and abs(boxes[0]["height"] - boxes[1]["height"]) < 1, boxes
+    assert field.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
     page.click("label[data-game=coloretto]")
     assert page.locator("select#practice-bots option").count() == 4
 
