@@ -630,3 +630,27 @@ def test_a_lone_computer_is_not_numbered(open_page):
               describeEvent({ type: 'draw', seat: 1, count: 2, deck: 9 }, { me: 0, room: duel })];
     }""")
     assert got == ["Bilgisayar", "Bilgisayar 1", "Bilgisayar 2", "Bilgisayar, 2 kart çekti"]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 768, "height": 1024}])
+def test_a_tall_table_lays_the_row_out_in_two_lines_of_three(open_page, server, viewport):
+    """On a 390x844 phone the six places stood in one line 56 px wide, between two empty
+    bands: the row, what the game is about, was the smallest thing on the screen. Where
+    the room is taller than half its width, the row takes two lines of three (1 2 3 over
+    4 5 6), its cards as large as the hand's."""
+    page = open_practice(open_page, server, viewport)
+    page.locator(".rb-row .rb-place").first.wait_for()
+    got = page.evaluate("""() => {
+      const places = [...document.querySelectorAll('.rb-row .rb-place')].map((e) => e.getBoundingClientRect());
+      const hand = document.querySelector('.rb-hand .rb-card').getBoundingClientRect();
+      return {tops: places.map((r) => Math.round(r.top)), lefts: places.map((r) => Math.round(r.left)),
+              width: places[0].width, hand: hand.width,
+              scrolls: document.scrollingElement.scrollHeight > innerHeight + 1};
+    }""")
+    tops, lefts = got["tops"], got["lefts"]
+    assert tops[0] == tops[1] == tops[2] < tops[3] == tops[4] == tops[5], got
+    assert lefts[0] < lefts[1] < lefts[2] and lefts[:3] == lefts[3:], got
+    assert got["width"] >= got["hand"] * 0.95, got
+    assert not got["scrolls"], got
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"rainbow-row-two-lines-{viewport['width']}")
