@@ -395,3 +395,22 @@ def test_hard_scores_rounds_of_a_match_by_the_standing():
         for depth in (4, 400):
             value = rollout(g.copy(), 0, depth, 0.6, 60.0)
             assert 0.0 <= value <= 1.0
+
+
+def test_weaker_levels_let_more_of_a_last_card_window_pass_before_catching():
+    """Patience is a share of someone else's last-card window (the server waits it before
+    the computer acts): weaker levels are slower to catch, and nothing else is delayed."""
+    from colorclash.engine import new_game
+
+    game = new_game("color-clash", preset="standard", seats=2,
+                    setup={"hands": [["R1", "R2"], ["G5", "G6", "B1"]], "top": "R9",
+                           "draw": ["Y1", "Y2", "Y3"], "first": 0})
+    turn = {lvl: make_bot("color-clash", lvl, seed=1).patience(game.view(1))
+            for lvl in ("easy", "medium", "hard")}
+    game.apply(0, {"type": "play", "card": "R1"})  # no call: a window for seat 1 to catch
+    catcher = game.view(1)
+    assert catcher["phase"] == "call_window"
+    shares = [make_bot("color-clash", lvl, seed=1).patience(catcher) for lvl in ("easy", "medium", "hard")]
+    assert shares == sorted(shares, reverse=True) and 0 < shares[-1] and shares[0] < 1, shares
+    assert set(turn.values()) == {0.0}  # an ordinary turn: no waiting
+    assert make_bot("color-clash", "hard", seed=1).patience(game.view(0)) == 0.0  # the caller calls at once

@@ -294,3 +294,34 @@ async def test_a_field_only_other_actions_of_its_type_take_is_refused(server):
     finally:
         await a.close()
         await b.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("level", ["easy", "medium"])
+async def test_a_computer_lets_part_of_the_window_pass_before_it_catches(server, level):
+    """Every computer player caught a person 0.6 s (the bot delay) into their 3-second
+    last-card window, whatever its level: now it lets its level's share of the window pass
+    (here 0.4 s: easy 0.3 s, medium 0.2 s), so a person has the time to call."""
+    from colorclash.bots import make_bot
+
+    share = make_bot("color-clash", level, seed=1).catch_patience
+    c = Client(server.url)
+    host = await c.create_room("Ana", preset="standard", seats=2, clock=90)
+    a = await c.connect(host["code"], host["token"])
+    try:
+        await a.send("add_bot", seat=1, level=level)
+        await a.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+        RIG["setup"] = setup_for(["R1", "R2"], ["G5", "G6", "B1"])
+        await a.send("start")
+        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        await a.act({"type": "play", "card": "R1"})  # no call
+        await a.wait_state(lambda s: s["view"]["phase"] == "call_window", timeout=5)
+        t0 = time.monotonic()
+        st = await a.wait_state(lambda s: s["view"]["phase"] != "call_window", timeout=5)
+        waited = time.monotonic() - t0
+        caught = any(e["type"] == "caught" for e in st["events"])
+        assert waited >= share * 0.4 - 0.05, (level, waited)
+        if level == "medium":
+            assert caught, st["events"]  # well inside the window: it does catch
+    finally:
+        await a.close()

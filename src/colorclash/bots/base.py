@@ -26,6 +26,10 @@ class Bot:
     level = "base"
     #: a bot that searches (tens of ms a decision): the server runs it in a worker process
     thinks = False
+    #: the share of someone else's last-card window a computer player lets pass before it
+    #: presses Catch (spec 5.6 gives the caller 3 seconds; at the bot delay alone, 0.6 s,
+    #: every level caught a person before they could react): weaker levels are slower
+    catch_patience = 0.5
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None) -> None:
         self.game = game
@@ -34,6 +38,15 @@ class Bot:
 
     def observe(self, events: list[Event] | None) -> None:
         """Remember public events (default: nothing)."""
+
+    def patience(self, view: View) -> float:
+        """The share of the table's running clock to let pass before acting in ``view``
+        (the server waits that much beyond its bot delay): in another player's last-card
+        window, ``catch_patience``; else nothing."""
+        if view.get("phase") != "call_window":
+            return 0.0
+        types = {a.get("type") for a in view.get("legal") or []}
+        return self.catch_patience if "catch" in types and "call" not in types else 0.0
 
     def act(self, view: View, events: list[Event] | None = None) -> Action:
         """Return one of ``view["legal"]``."""

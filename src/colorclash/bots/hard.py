@@ -838,6 +838,7 @@ class HardBot(Bot):
     """Determinized Monte Carlo search (see the module docstring)."""
 
     level = "hard"
+    catch_patience = 0.3  # of the last-card window (base.Bot.patience)
     thinks = True
 
     def __init__(self, *, game: str = "color-clash", seed: int | str | None = None,

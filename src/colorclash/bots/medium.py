@@ -167,6 +167,7 @@ class MediumBot(Bot):
     """Sound heuristics (see the module docstring)."""
 
     level = "medium"
+    catch_patience = 0.5  # of the last-card window (base.Bot.patience)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         return medium_choice(view, legal)

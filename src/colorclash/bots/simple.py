@@ -26,6 +26,7 @@ class EasyBot(Bot):
     """
 
     level = "easy"
+    catch_patience = 0.75  # of the last-card window (base.Bot.patience)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         sure = forced(view, legal)

@@ -65,8 +65,33 @@ class Computers:
         delay = self.hub.settings.bot_delay
         if self.only_watched(room):
             delay *= self.WATCHED_PACE
-        room.bot_due = self.hub.now() + delay
+        now = self.hub.now()
+        room.bot_due = now + delay
         room.bot_declined.clear()
+        room.bot_extra = self.patience(room, now)
+
+    @staticmethod
+    def patience(room: Room, now: float) -> dict[int, float]:
+        """How long past the bot delay each computer player to act waits (a bot's
+        ``patience(view)``: a share of the time left on the table's clock). A person has
+        the last-card window's 3 seconds to call, not the 0.6 s before a computer catches."""
+        game, clock = room.game, room.clock
+        if game is None or not clock or not clock.get("deadline"):
+            return {}
+        extra = {}
+        for seat in game.to_act:
+            bot = room.bots.get(seat) if room.bot_controlled(seat) else None
+            share = getattr(bot, "patience", None)
+            if share is None:
+                continue
+            wait = share(game.view(seat)) * max(0.0, clock["deadline"] - now)
+            if wait > 0:
+                extra[seat] = wait
+        return extra
+
+    def _ready(self, room: Room, seat: int) -> bool:
+        return (room.bot_controlled(seat) and seat not in room.bot_declined
+                and seat not in room.thinking)
 
     @staticmethod
     def only_watched(room: Room) -> bool:
@@ -81,17 +106,14 @@ class Computers:
                         if s not in watching))
 
     def due(self, room: Room) -> float | None:
-        if any(room.bot_controlled(i) and i not in room.bot_declined
-               and i not in room.thinking for i in room.game.to_act):
-            return room.bot_due
-        return None
+        ready = [room.bot_extra.get(i, 0.0) for i in room.game.to_act if self._ready(room, i)]
+        return room.bot_due + min(ready) if ready else None
 
     def move(self, room: Room, now: float) -> None:
         if now < room.bot_due:
             return
         for seat in list(room.game.to_act):
-            if not room.bot_controlled(seat) or seat in room.bot_declined \
-                    or seat in room.thinking:
+            if not self._ready(room, seat) or now < room.bot_due + room.bot_extra.get(seat, 0.0):
                 continue
             bot = room.bots.get(seat)
             if bot is not None and getattr(bot, "thinks", False) and self.hub.thinking.enabled:

@@ -83,6 +83,9 @@ class Room:
     bots: dict[int, Any] = field(default_factory=dict, repr=False)
     bot_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
     bot_due: float = 0.0
+    # seconds beyond bot_due a computer player lets pass before it acts (its patience, e.g.
+    # before catching someone in a last-card window), by seat, for the current change
+    bot_extra: dict[int, float] = field(default_factory=dict, repr=False)
     bot_declined: set[int] = field(default_factory=set, repr=False)
     round_ready: set[int] = field(default_factory=set, repr=False)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
