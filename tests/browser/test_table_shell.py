@@ -669,3 +669,38 @@ def test_a_seat_a_substitute_won_says_so_in_the_headline(open_page):
     assert said == {"left": EN["results.youWinSubstitute"],
                     "stayed": EN["results.winnerSubstitute"].format(name="Hana"),
                     "won": EN["results.youWin"]}, said
+
+
+def test_a_substitutes_moves_are_not_told_as_yours(open_page):
+    """A player who left and came back read "You played Blue 4", "You are out in place 2":
+    moves their computer substitute made. While the substitute plays the seat, its moves
+    are its own ("Your substitute played ..."); before and after, they are yours."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async () => {
+        const { describeMoments, describeNow } = await import('/js/shell/notices.js');
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const room = (sub) => ({kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Ana', substitute: false},
+            {seat: 1, kind: 'human', name: 'Bo', substitute: sub}]});
+        const view = {game: 'color-clash', preset: 'standard', seat: 1, rounds: 1};
+        const moments = [
+            {events: [{type: 'play', seat: 1, card: 'R4'}]},
+            {events: [{type: 'substitute', seat: 1, on: true}]},
+            {events: [{type: 'play', seat: 1, card: 'B4'}]},
+            {events: [{type: 'substitute', seat: 1, on: false}]},
+            {events: [{type: 'play', seat: 1, card: 'G4'}]},
+            {events: [{type: 'play', seat: 0, card: 'G5'}]},
+        ];
+        const away = [...moments.slice(0, 3)];
+        return {back: describeMoments(colorClash, moments, {room: room(false), me: 1, view}),
+                still: describeMoments(colorClash, away, {room: room(true), me: 1, view}),
+                now: describeNow(colorClash, [{type: 'play', seat: 1, card: 'Y4'}], {room: room(true), me: 1, view}, '. ')};
+    }""")
+    you, sub = "You played", EN["seat.yourSubstitute"] + " played"
+    back = lines["back"]
+    assert back[0].startswith(you) and back[2].startswith(sub) and back[4].startswith(you), back
+    assert back[5].startswith("Ana played"), back
+    still = lines["still"]
+    assert still[0].startswith(you) and still[2].startswith(sub), still
+    assert lines["now"].startswith(sub), lines

@@ -20,7 +20,7 @@ import {
 } from "./shell/games.js";
 import { historyPanel, historyToggle, recall, remember } from "./shell/history.js";
 import { fitTable } from "./shell/fit.js";
-import { bannersAll, describeAll } from "./shell/notices.js";
+import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { animalName, tickClocks } from "./shell/seats.js";
 import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
@@ -112,7 +112,7 @@ function momentKey() {
 function tableModel() {
   const game = gameOf(state.view);
   const describe = { room: state.room, me: state.me, view: state.view };
-  const lines = state.moments.map((m) => describeAll(game, m.events, describe));
+  const lines = describeMoments(game, state.moments, describe);
   const last = [...lines].reverse().find(Boolean) || "";
   return {
     room: state.room,
@@ -575,7 +575,7 @@ function handleMessage(msg) {
   if (state.screen === "table") {
     const game = gameOf(view);
     const model = { room: state.room, me: state.me, view };
-    const line = describeAll(game, events, model, ". ");
+    const line = describeNow(game, events, model, ". ");
     if (line) announce(line);
     banners.show(bannersAll(game, events, model), momentKey());
     game.animatePlay(main, events, state.me);

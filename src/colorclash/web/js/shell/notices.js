@@ -33,6 +33,45 @@ export function describeAll(game, events, model, sep = " · ") {
   return lines.filter(Boolean).join(sep);
 }
 
+// While a computer substitute plays your seat its moves are not yours: "You played Blue 4"
+// told a player who had left and come back of moves they never made. A moment in which
+// your seat was substituted (and that does not itself start or end the substitution) is
+// worded with the seat as "Your substitute", nobody as "you".
+const SUBSTITUTE_NAME = () => t("seat.yourSubstitute");
+
+function substitutedModel(model) {
+  const seats = ((model.room && model.room.seats) || []).map((s, i) =>
+    i === model.me ? { ...s, kind: "human", name: SUBSTITUTE_NAME() } : s);
+  return { ...model, me: -1, room: { ...model.room, kind: "private", seats } };
+}
+
+function turnsSubstitute(events, me) {
+  return (events || []).find((e) => e.type === "substitute" && e.seat === me);
+}
+
+// The lines of the moments kept, oldest first: each worded as it happened, your seat's
+// substitution followed back from the room's current state through the moments'
+// "substitute" events.
+export function describeMoments(game, moments, model) {
+  const mine = model.room && model.room.seats ? model.room.seats[model.me] : null;
+  let substituted = !!(mine && mine.substitute);
+  const lines = [];
+  for (let i = moments.length - 1; i >= 0; i -= 1) {
+    const change = turnsSubstitute(moments[i].events, model.me);
+    const during = substituted && !change;
+    lines.push(describeAll(game, moments[i].events, during ? substitutedModel(model) : model));
+    if (change) substituted = !change.on;
+  }
+  return lines.reverse();
+}
+
+// One new moment as it is said: by your substitute while it plays your seat.
+export function describeNow(game, events, model, sep) {
+  const mine = model.room && model.room.seats ? model.room.seats[model.me] : null;
+  const during = !!(mine && mine.substitute) && !turnsSubstitute(events, model.me);
+  return describeAll(game, events, during ? substitutedModel(model) : model, sep);
+}
+
 // The banners of one moment: your own time running out first, then the game's.
 export function bannersAll(game, events, model) {
   const own = (events || [])
