@@ -704,3 +704,19 @@ def test_a_substitutes_moves_are_not_told_as_yours(open_page):
     still = lines["still"]
     assert still[0].startswith(you) and still[2].startswith(sub), still
     assert lines["now"].startswith(sub), lines
+
+
+@pytest.mark.parametrize(("hand", "quiet"), [(["G1", "B2"], True), (["R1", "B2"], False)])
+def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_page, hand, quiet):
+    """With two cards and nothing to play, "Last card!" was the brightest button beside a
+    pale Draw: a call then helps nobody (the draw makes three cards). Draw is the main
+    action; the call stays offered, plainly."""
+    setup = {"hands": [hand, ["Y1", "Y2", "Y3"]], "top": "R9", "draw": ["Y4", "Y5", "Y6"], "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
+    page = table.page
+    call = page.locator(".actions button.call")
+    call.wait_for()
+    assert ("quiet" in call.get_attribute("class")) == quiet
+    color = call.evaluate("e => getComputedStyle(e).backgroundColor")
+    accent = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--accent')")
+    assert (color == "rgb(229, 231, 235)") == quiet, (color, accent)

@@ -297,7 +297,10 @@ function actionButtons(model, act) {
     btns.push(actionButton("", "act:pass", t("table.pass"), () => act.action({ type: "pass" }), null, 2));
   }
   if (hasLegal(view, "call")) {
-    btns.push(actionButton(".call", "act:call", t("banner.last_card"), () => act.action({ type: "call" }), "L", 2));
+    // with nothing to play the call helps nobody (you draw, to three cards): the draw is
+    // the main action then, and the call is offered plainly, not as the brightest button
+    const quiet = view.phase !== "call_window" && !legal.some((a) => a.type === "play");
+    btns.push(actionButton(quiet ? ".call.quiet" : ".call", "act:call", t("banner.last_card"), () => act.action({ type: "call" }), "L", quiet ? 3 : 2));
   }
   for (const a of legal.filter((x) => x.type === "catch")) {
     btns.push(
