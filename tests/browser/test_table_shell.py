@@ -720,3 +720,36 @@ def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_pag
     color = call.evaluate("e => getComputedStyle(e).backgroundColor")
     accent = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--accent')")
     assert (color == "rgb(229, 231, 235)") == quiet, (color, accent)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_fuse_and_the_midnight_clock_say_what_they_count(open_page, lang):
+    """The fuse chip read "💣 3 BOOM +6" (three booms?) and the Midnight Clock's "Night ·
+    clock: 2 turns" (what clock, doing what?): now "2 turns to BOOM +6" and "Night · Day in
+    2 turns"; a Shield's line names its card like every other play."""
+    cat = catalog(lang)
+
+    def said(key, **kw):
+        entry = cat[key]
+        if isinstance(entry, dict):
+            entry = entry["one" if kw.get("n") == 1 else "other"]
+        for k, v in kw.items():
+            entry = entry.replace("{" + k + "}", str(v))
+        return entry
+
+    page = open_page(DESKTOP, path=f"/dev.html?scene=bomb&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    fuse = " ".join(page.inner_text(".chip.fuse").split())
+    assert fuse == f"2 {said('table.fuseBlast', n=2, blast=6)}", fuse
+    page.goto(f"/dev.html?scene=day-night&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    side = " ".join(page.inner_text(".chip.side").split())
+    assert said("table.midnightIn", n=2, side=cat["table.day"]) in side, side
+    line = page.evaluate("""async () => {
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const room = {kind: 'private', seats: [{seat: 0, kind: 'human', name: 'Ana'},
+                                               {seat: 1, kind: 'human', name: 'Bo'}]};
+        return colorClash.describeMoment([{type: 'shield_up', seat: 1, card: 'B-shield'}],
+                                         {room, me: 0, view: {game: 'color-clash', preset: 'siege'}});
+    }""")
+    assert "Bo" in line and cat["card.shield"] in line, line

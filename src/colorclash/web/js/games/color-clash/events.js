@@ -73,7 +73,7 @@ export function describeEvent(e, model) {
     case "stacked":
       return t(me ? "say.you.stacked" : "say.stacked", { name: who, n: e.total });
     case "shield_up":
-      return t(me ? "say.you.shieldUp" : "say.shieldUp", { name: who });
+      return t(me ? "say.you.shieldUp" : "say.shieldUp", { name: who, card: cardLabel(e.card) });
     case "blocked":
     case "shield_block":
       return t(me ? "say.you.blocked" : "say.blocked", { name: who });

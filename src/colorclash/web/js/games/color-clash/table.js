@@ -189,7 +189,8 @@ function statusChips(view) {
         { role: "status", "aria-label": t("table.fuseLabel", { n: view.fuse.count, blast: view.fuse.blast }) },
         iconSvg("bomb"),
         h("span.fuse-count", { "aria-hidden": "true" }, String(view.fuse.count)),
-        h("span", { "aria-hidden": "true" }, t("table.fuseBlast", { blast: view.fuse.blast })),
+        // "3 turns to BOOM +6": "3 BOOM +6" did not say what the 3 counts
+        h("span", { "aria-hidden": "true" }, t("table.fuseBlast", { n: view.fuse.count, blast: view.fuse.blast })),
       ),
     );
   }
@@ -199,7 +200,10 @@ function statusChips(view) {
         "div.chip.side",
         iconSvg("flip"),
         h("span", t(view.side === "night" ? "table.night" : "table.day")),
-        view.clock ? h("span", "· ", t("table.midnightIn", { n: view.clock })) : null,
+        // "Day · Night in 3 turns": what the Midnight Clock will do, and when ("clock: 3 turns")
+        view.clock
+          ? h("span", "· ", t("table.midnightIn", { n: view.clock, side: t(view.side === "night" ? "table.day" : "table.night") }))
+          : null,
       ),
     );
   }
