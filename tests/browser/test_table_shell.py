@@ -753,3 +753,22 @@ def test_the_fuse_and_the_midnight_clock_say_what_they_count(open_page, lang):
                                          {room, me: 0, view: {game: 'color-clash', preset: 'siege'}});
     }""")
     assert "Bo" in line and cat["card.shield"] in line, line
+
+
+def test_your_last_seconds_are_written_after_your_turn_message(open_page):
+    """Your turn clock was only the thin ring round your picture at the edge of the bar,
+    with a small number over it in the last 10 s: a player looking at the hand missed it.
+    The last seconds are now written large after your turn message too."""
+    page = open_page(DESKTOP, path="/dev.html?scene=drawn&lang=en")  # your 6 s: 5 left
+    page.wait_for_function("window.__devReady === true")
+    badge = page.locator("#turn-msg .turn-secs")
+    badge.wait_for()
+    assert re.fullmatch(r"[1-5] s", badge.inner_text().strip()), badge.inner_text()
+    size = badge.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    small = page.locator(".me-who .clock-secs").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size > small, (size, small)
+    shot(page, "your-last-seconds")
+    page.goto("/dev.html?scene=bomb&lang=en")  # another seat's clock runs
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_timeout(300)
+    assert page.locator("#turn-msg .turn-secs").count() == 0

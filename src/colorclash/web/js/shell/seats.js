@@ -84,6 +84,28 @@ export function myAvatar(room, seat, icon = botIcon) {
 // miss, and a player should see that the table is about to move for them.
 const SECONDS_SHOWN_MS = 10_000;
 
+// Your own last seconds are also written large after your turn message: the ring round
+// your picture is at the edge of the bar, while you look at your hand and the table.
+function yourSeconds(root, clock) {
+  const msg = root.querySelector("#turn-msg");
+  if (!msg) return;
+  const ring = root.querySelector(".me-who .ring");
+  const seat = ring ? Number(ring.dataset.seat) : null;
+  const running = !!clock && clock.seat === seat && clock.kind !== "next";
+  const remaining = running ? Math.max(0, clock.localDeadline - performance.now()) : Infinity;
+  let badge = msg.querySelector(".turn-secs");
+  if (remaining > SECONDS_SHOWN_MS) {
+    if (badge) badge.remove();
+    return;
+  }
+  if (!badge) {
+    badge = h("span.turn-secs", { "aria-hidden": "true" }); // the ring's clock-sr says it
+    msg.append(" ", badge);
+  }
+  badge.textContent = t("table.secondsShort", { n: Math.ceil(remaining / 1000) });
+  badge.classList.toggle("low", remaining < 5000);
+}
+
 // Update every clock ring from the server clock (deadline kept as local monotonic time),
 // and every [data-countdown] text.
 export function tickClocks(root, clock) {
@@ -110,6 +132,7 @@ export function tickClocks(root, clock) {
     const text = sr && sr.querySelector(".clock-sr");
     if (text) text.textContent = t("table.secondsLeft", { n: Math.ceil(remaining / 1000) });
   }
+  yourSeconds(root, clock);
   for (const el of root.querySelectorAll("[data-countdown]")) {
     const remaining = clock ? Math.max(0, clock.localDeadline - performance.now()) : 0;
     el.textContent = t(el.dataset.countdown, { n: Math.ceil(remaining / 1000) });
