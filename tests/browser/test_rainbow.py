@@ -654,3 +654,26 @@ def test_a_tall_table_lays_the_row_out_in_two_lines_of_three(open_page, server, 
     assert not got["scrolls"], got
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"rainbow-row-two-lines-{viewport['width']}")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
+def test_a_phone_held_sideways_gives_the_row_its_height(open_page, server, viewport):
+    """Held sideways, a phone drew the six places 34 px wide (the row's box kept its 60 px
+    minimum height in the middle of an empty band). The box now takes the board's height,
+    and the row starts right of the Moves button, which keeps its name for screen
+    readers."""
+    page = open_practice(open_page, server, viewport)
+    page.locator(".rb-row .rb-place").first.wait_for()
+    got = page.evaluate("""() => {
+      const places = [...document.querySelectorAll('.rb-row .rb-place')].map((e) => e.getBoundingClientRect());
+      const moves = document.querySelector('.history-toggle').getBoundingClientRect();
+      const hit = places.some((r) => r.left < moves.right && moves.left < r.right
+                                     && r.top < moves.bottom && moves.top < r.bottom);
+      return {width: Math.min(...places.map((r) => r.width)), hit,
+              oneLine: new Set(places.map((r) => Math.round(r.top))).size === 1,
+              scrolls: document.scrollingElement.scrollHeight > innerHeight + 1};
+    }""")
+    assert got["width"] >= 60 and got["oneLine"] and not got["hit"] and not got["scrolls"], got
+    assert page.get_by_role("button", name=EN["history.show"]).count() == 1
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"rainbow-sideways-{viewport['width']}")
