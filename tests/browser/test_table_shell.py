@@ -772,3 +772,24 @@ def test_your_last_seconds_are_written_after_your_turn_message(open_page):
     page.wait_for_function("window.__devReady === true")
     page.wait_for_timeout(300)
     assert page.locator("#turn-msg .turn-secs").count() == 0
+
+
+@pytest.mark.parametrize(("scene", "viewport"), [("day-night-6", PHONE), ("bomb", DESKTOP)])
+def test_a_banner_stands_over_the_line_it_says_not_over_the_players(open_page, scene, viewport):
+    """A banner fell a fifth of the way down: on a phone with six seats over the second row
+    of players (the one who had just played among them), on a desktop over the piles. It
+    now stands over the line under the piles, which says the same in words."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_selector(".banner")
+    got = page.evaluate("""() => {
+      const b = document.querySelector('.banner').getBoundingClientRect();
+      const over = (e) => { const r = e.getBoundingClientRect();
+        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom; };
+      const spot = document.querySelector('[data-banner-spot]').getBoundingClientRect();
+      return {players: [...document.querySelectorAll('.opp')].filter(over).length,
+              cards: [...document.querySelectorAll('.pile .ccard, .discard .ccard')].filter(over).length,
+              onSpot: b.top <= spot.top + spot.height / 2 && spot.top + spot.height / 2 <= b.bottom};
+    }""")
+    assert got["players"] == 0 and got["onSpot"], got
+    assert got["cards"] == 0, got

@@ -85,5 +85,20 @@ export class Banners {
     if (item.icon) b.prepend(item.icon());
     b.dataset.testid = "banner";
     layer.replaceChildren(b);
+    place(layer, b);
   }
+}
+
+// Where a banner stands: centred on the table's banner spot when the game marks one
+// ([data-banner-spot]: Color Clash's line under the piles, which says the same in words),
+// else a fifth of the way down (the layer's own padding). Over the spot it hides neither
+// the piles it speaks of nor the other players.
+function place(layer, banner) {
+  layer.style.paddingTop = "";
+  const spot = document.querySelector("main [data-banner-spot]");
+  if (!spot) return;
+  const r = spot.getBoundingClientRect();
+  if (!r.height && !r.width) return;
+  const top = r.top + r.height / 2 - banner.offsetHeight / 2;
+  layer.style.paddingTop = `${Math.max(8, Math.min(top, window.innerHeight - banner.offsetHeight - 8))}px`;
 }

@@ -255,6 +255,9 @@ function piles(model, act) {
     // what just happened, for eyes (screen readers have the history region and the live region)
     h(
       "div.last-row",
+      // banners stand here, over the line they say in words, not over the piles and the
+      // other players (shell/banners.js)
+      { dataset: { bannerSpot: "" } },
       h("p.last-move", { "aria-hidden": "true" }, model.lastLine || "\u00a0"),
       model.historyToggle || null,
     ),
