@@ -392,3 +392,21 @@ def test_a_toast_at_the_table_leaves_the_other_players_in_view(open_page, scene,
     assert got["hit"] == [] and got["inView"], got
     assert got["clicksThrough"], got
     shot(page, f"toast-at-the-table-{scene}-{viewport['width']}-{lang}")
+
+
+@pytest.mark.parametrize(("viewport", "shown", "pill"), [(PHONE, 5, "+7"), (DESKTOP, 9, "+3")])
+def test_a_long_hands_other_faces_fan_out_only_as_far_as_they_read(open_page, viewport, shown, pill):
+    """Twenty-one other faces in a phone's chip were a smear of corners ("1 9 4 6 2 4 1 6 9
+    8…"): the fan shows the first ones and "+N" for the rest (a tap shows them all),
+    fewer on a phone's narrow chip."""
+    page = open_page(viewport, path="/dev.html?scene=day-night-6&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => {
+      const fan = document.querySelector('.opp[data-seat="2"] .faces');
+      const visible = [...fan.children].filter((e) => e.offsetParent !== null);
+      return {cards: visible.filter((e) => !e.classList.contains('faces-more')).length,
+              pills: visible.filter((e) => e.classList.contains('faces-more')).map((e) => e.textContent),
+              label: fan.getAttribute('aria-label')};
+    }""")
+    assert got["cards"] == shown and got["pills"] == [pill], got
+    assert "12" in got["label"], got  # the button still names them all

@@ -77,17 +77,29 @@ function otherFaces(model, act, seat, name) {
   const list = model.view.faces && model.view.faces[String(seat)];
   if (!list || !list.length) return null;
   return h(
-    "button.faces",
+    `button.faces${list.length > FAN_MAX_NARROW + 1 ? ".capped" : ""}`,
     {
       type: "button",
       "aria-label": t("table.theirFacesShow", { name, n: list.length }),
       title: t("table.theirFacesShow", { name, n: list.length }), // what the small fan is
-      style: `--n:${list.length}`,
+      style: `--n:${fan(list.length, FAN_MAX)}; --n-narrow:${fan(list.length, FAN_MAX_NARROW)}`,
       dataset: { focusKey: `faces:${seat}` },
       onclick: () => act.ui({ faces: seat }),
     },
-    list.map((c) => renderCard(c, { size: "face" })),
+    list.slice(0, list.length > FAN_MAX + 1 ? FAN_MAX : list.length).map((c) => renderCard(c, { size: "face" })),
+    more(list.length, FAN_MAX, "wide"),
+    more(list.length, FAN_MAX_NARROW, "narrow"),
   );
+}
+
+// A fan of many faces was a smear of overlapping corners (21 cards on a phone: "1 9 4 6 2
+// 4 1 6 9 8…"): the first ones show, then "+12"; a tap shows them all. A phone's chips
+// are narrower: fewer there (css: .faces.capped), with their own "+N".
+const FAN_MAX = 9;
+const FAN_MAX_NARROW = 5;
+const fan = (n, max) => (n > max + 1 ? max + 1 : n); // cards and pill, as many as shown
+function more(n, max, which) {
+  return n > max + 1 ? h(`span.card.face.faces-more.${which}`, { "aria-hidden": "true" }, `+${n - max}`) : null;
 }
 
 function facesDialog(model, act, seat) {
