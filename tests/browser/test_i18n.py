@@ -56,7 +56,7 @@ def test_catalogs_have_the_same_keys_and_placeholders(game):
 
 # Values that are rightly the same in English and another language.
 SAME_AS_ENGLISH = {
-    "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds",
+    "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds", "table.secondsShort",
            "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error",
            "names.animal.Panda", "names.animal.Koala"},
     "tr": {"card.label", "card.feminine", "coloretto.name", "coloretto.card.colour", "rainbow.face",
