@@ -167,3 +167,17 @@ def test_redis_urls_have_clear_errors():
         with pytest.raises(StoreError, match="bad Redis URL") as err:
             open_store(url)
         assert says in str(err.value) and "redis://HOST:PORT/DB" in str(err.value), url
+
+
+def test_redis_that_does_not_answer_is_a_refusal_with_its_reason(redis_db):
+    """Redis down or restarting: a batch's pipeline raised redis-py's ConnectionError, which
+    the writer logged as a traceback ("store commit failed"). It is a StoreError with the
+    reason, logged in one line like any refusal."""
+    s = open_store(redis_db)
+    s.save_many([("AAAAAA", {"a": 1}, 1, [(0, 0, {"type": "draw"})])])
+    pool = s.redis.connection_pool
+    pool.connection_kwargs["port"] = 1  # nothing listens there: as a Redis that went away
+    pool.reset()
+    with pytest.raises(StoreError, match="Redis did not take 1 write"):
+        s.save_many([("AAAAAA", {"a": 2}, 1, [(1, 0, {"type": "pass"})])])
+    s.close()

@@ -192,7 +192,12 @@ class RedisStore:
         import redis
 
         calls = [self._args(*write) for write in writes]
-        results = self._evalsha_all(calls)
+        try:
+            results = self._evalsha_all(calls)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            # Redis down or restarting: a refusal with its reason, logged in one line by
+            # the writer (it was a traceback), and the rooms restored once Redis is back
+            raise StoreError(f"Redis did not take {len(writes)} write(s): {exc}") from exc
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
             # Redis lost its script cache (a restart): nothing of a NOSCRIPT write ran, so
             # load the script and send those writes again, unless a later write of the
