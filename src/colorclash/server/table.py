@@ -401,8 +401,23 @@ class Table:
         room.host = host
         if not s.substitute and not self.substitute(room, seat, True):
             self.hub.persist(room)  # the tick retries the substitute shortly
+        else:
+            self.wait_out_the_turn(room, seat)
         self.hub.broadcast(room, [])
         self.hub.clocks.schedule(room)
+
+    def wait_out_the_turn(self, room: Room, seat: int) -> None:
+        """A seat left in the middle of its own turn, in a game where the player may take it
+        back at once (Coloretto, Rainbow: no ``substitute`` action): its substitute moves
+        when the turn's clock runs out, as the player's own time would have. Else ``leave``
+        then a reconnection got the computer's move for the turn on demand."""
+        clock = room.clock
+        if ("substitute" in self.server_actions(room) or room.game is None
+                or seat not in room.game.to_act or not clock or clock.get("seat") != seat
+                or not clock.get("deadline")):
+            return
+        room.bot_extra[seat] = max(room.bot_extra.get(seat, 0.0),
+                                   clock["deadline"] - room.bot_due)
 
     def ready(self, room: Room, seat: int, ready: bool) -> None:
         """Between rounds of a longer match: ready for the next one."""

@@ -1,0 +1,71 @@
+"""Leaving in the middle of one's own turn in a game whose seat can be taken back at once
+(Coloretto, Rainbow): the computer substitute does not move before the turn's clock runs
+out, so ``leave`` then a reconnection is not a way to have the computer choose the move."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from colorclash.client import Client
+from colorclash.server.config import Settings
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+
+pytestmark = pytest.mark.timeout(60)
+
+SCALE = 0.05  # a 30 s turn clock lasts 1.5 s
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("leave") / "rooms.sqlite3"
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=SCALE, reconnect_grace=60)
+    with InProcessServer(f"sqlite:///{db}", settings) as srv:
+        yield srv
+
+
+async def two_people(server, game):
+    c = Client(server.url)
+    host = await c.create_room("Ana", game=game, seats=2, clock=30)
+    guest = await c.join(host["code"], "Bo")
+    a = await c.connect(host["code"], host["token"])
+    b = await c.connect(host["code"], guest["token"])
+    await b.send("ready")
+    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    await a.send("start")
+    await a.wait_state(lambda s: s["room"]["status"] == "playing")
+    await b.wait_state(lambda s: s["room"]["status"] == "playing")
+    return c, host, guest, a, b
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["rainbow", "coloretto"])
+async def test_a_seat_left_in_its_turn_is_played_when_the_turn_runs_out(server, game):
+    c, host, guest, a, b = await two_people(server, game)
+    try:
+        turn = a.state["view"]["turn"]
+        leaver, other = (a, b) if turn == 0 else (b, a)
+        token = host["token"] if turn == 0 else guest["token"]
+        deadline = time.monotonic() + a.state["clock"]["remaining_ms"] / 1000
+        seq = other.state["seq"]
+        await leaver.send("leave")
+        await other.wait_state(lambda s: s["room"]["seats"][turn]["substitute"], timeout=5)
+        await asyncio.sleep(0.4)  # before, the substitute moved at once (bot delay 0)
+        assert other.state["view"]["turn"] == turn
+        assert not any(e.get("seat") == turn and e["type"] not in ("substitute",)
+                       for e in other.state["events"]), other.state["events"]
+        st = await other.wait_state(lambda s: s["seq"] > seq + 1 and any(
+            e["type"] == "time_up" or (e.get("seat") == turn and e["type"] != "substitute")
+            for e in s["events"]), timeout=10)
+        moved_at = time.monotonic()
+        assert moved_at >= deadline - 0.2, (moved_at, deadline)
+        assert st["room"]["seats"][turn]["substitute"]
+        # the player comes back: the seat is theirs again
+        back = await c.connect(host["code"], token)
+        await back.wait_state(lambda s: not s["room"]["seats"][turn]["substitute"], timeout=5)
+        await back.close()
+    finally:
+        await a.close()
+        await b.close()
