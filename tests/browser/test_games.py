@@ -402,6 +402,7 @@ def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
                      locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
     page.clock.install()
     page.reload()
+    page.select_option("#quick-preset", "siege")  # the computer table is the one queued for
     page.click("#btn-quick")
     page.wait_for_selector(".queue-box")
     # alone: not "1 person waiting", which read as someone else there
@@ -425,4 +426,22 @@ def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
     wait_table(page)
     assert page.locator(".queue-box").count() == 0
     assert page.evaluate("window.__cc.room.kind") != "quick-match"
+    assert page.evaluate("window.__cc.queue") in (None, False)
+    games = page.evaluate("fetch('/api/games').then(r => r.json())")["games"]
+    seats = next(g for g in games if g["key"] == "color-clash")["quick_match_seats"]
+    settings = page.evaluate("window.__cc.room.settings")
+    assert settings["preset"] == "siege" and settings["seats"] == seats, settings
+
+
+def test_escape_cancels_the_quick_match_queue(open_page):
+    """Escape did nothing in the Quick Match dialog (every other dialog closes on it), and
+    the dialog said "At this table you are ..." before there was any table."""
+    page = open_page(DESKTOP)
+    page.click("#btn-quick")
+    box = page.locator(".queue-box")
+    box.wait_for()
+    name = page.evaluate("window.__cc.queue.name")
+    assert EN["quick.yourNameQueue"].split("{name}")[0] in box.inner_text() and name
+    page.keyboard.press("Escape")
+    box.wait_for(state="detached")
     assert page.evaluate("window.__cc.queue") in (None, False)

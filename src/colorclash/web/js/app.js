@@ -760,10 +760,22 @@ const homeActs = {
     }
     render();
   },
-  // Waited long enough: leave the queue and play the computer, as Play Now does.
+  // Waited long enough: leave the queue and play the computer at the table the player
+  // queued for (its preset and its number of seats), not Play Now's default table (a
+  // player who had chosen Siege was seated at Classic Table).
   playComputerInstead() {
+    const def = definitionOf(state.games, state.game);
+    const preset = state.forms[state.game] && state.forms[state.game].quickPreset;
+    const seats = (def && def.quick_match_seats) || 3;
     homeActs.cancelQuick();
-    homeActs.playNow();
+    enterWith(
+      api("POST", "/api/practice", {
+        name: playerName(),
+        game: state.game,
+        bots: Math.max(1, seats - 1),
+        ...(preset ? { preset } : {}),
+      }),
+    );
   },
 };
 

@@ -328,10 +328,22 @@ export function queueDialog({ waiting, name, long = false }, act) {
     { style: "position:fixed" },
     h(
       "div.dialog.queue-box",
-      { role: "dialog", "aria-modal": "true", "aria-labelledby": "q-title" },
+      {
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-labelledby": "q-title",
+        // Escape cancels, as in every other dialog of the site
+        onkeydown: (ev) => {
+          if (ev.key === "Escape") {
+            ev.preventDefault();
+            act.cancelQuick();
+          }
+        },
+      },
       h("h2", { id: "q-title" }, t("quick.title")),
       h("div.spinner", { "aria-hidden": "true" }),
-      name ? h("p", t("quick.yourName", { name: animalName(name) })) : null,
+      // no table yet: the name is the one you will play under ("At this table" read oddly)
+      name ? h("p", t("quick.yourNameQueue", { name: animalName(name) })) : null,
       // the count is of people, you among them: "1 person waiting" read as someone else there
       h("p", { role: "status" }, (waiting ?? 1) > 1 ? t("quick.waitingOthers", { n: waiting - 1 }) : t("quick.waitingAlone")),
       long ? h("p.queue-slow", { role: "status" }, t("quick.slow")) : null,
