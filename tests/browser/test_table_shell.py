@@ -793,3 +793,16 @@ def test_a_banner_stands_over_the_line_it_says_not_over_the_players(open_page, s
     }""")
     assert got["players"] == 0 and got["onSpot"], got
     assert got["cards"] == 0, got
+
+
+def test_the_results_say_why_a_substitutes_seat_scores_nothing(open_page):
+    """A seat its computer substitute played showed "–" points in hand and 0 points under a
+    note that would have given it some: the note now says such a seat scores nothing."""
+    page = open_page(DESKTOP, path="/dev.html?scene=game-over&lang=en")  # seat 3 substituted
+    page.wait_for_function("window.__devReady === true")
+    note = page.inner_text(".results-overlay")
+    assert EN["results.howSubstituteScores"] in note
+    page.goto("/dev.html?scene=game-over-substitute&lang=en")  # the substitute went out first
+    page.wait_for_function("window.__devReady === true")
+    note = page.inner_text(".results-overlay")
+    assert EN["results.howSubstitute"] in note and EN["results.howSubstituteScores"] not in note

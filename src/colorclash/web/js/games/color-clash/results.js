@@ -36,6 +36,10 @@ function pointsNote(view, points, winners) {
   } else {
     lines.push(t("results.howWinner", { total: points[winners[0]] ?? 0 }), valuesNote(view));
   }
+  // a seat its substitute played scores nothing (spec 9): its "–" and 0 said no reason
+  if (subs.length && winners.length && !(subs.includes(winners[0]) && points.every((p) => !p))) {
+    lines.push(t("results.howSubstituteScores"));
+  }
   if (isMatch(view)) {
     if (o.rounds === 0) lines.push(t("results.howTarget", { n: o.target || 500 }));
     else lines.push(t("results.howRounds", { n: o.rounds }));
