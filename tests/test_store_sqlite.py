@@ -64,6 +64,18 @@ def test_a_gap_in_the_log_is_reported(store):
         store.load_actions("ABCDEF", 1)
 
 
+def test_a_bare_path_is_a_sqlite_file(tmp_path, monkeypatch):
+    """``--store /tmp/x.sqlite3`` was "unknown store URL": a path is what a newcomer types
+    first. Absolute or relative, it is a SQLite file."""
+    s = open_store(str(tmp_path / "bare.sqlite3"))
+    s.save_room("ABCDEF", {"n": 1})
+    s.close()
+    monkeypatch.chdir(tmp_path)
+    s = open_store("bare.sqlite3")
+    assert s.load_room("ABCDEF") == {"n": 1}
+    s.close()
+
+
 def test_bad_urls_and_paths_have_clear_errors(tmp_path):
     with pytest.raises(StoreError, match="unknown store URL"):
         open_store("mysql://x")

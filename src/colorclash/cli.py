@@ -43,7 +43,7 @@ def serve(
                              help="TCP port (0: any free port, printed at start)."),
     store: str = typer.Option(
         "sqlite:///colorclash.sqlite3",
-        help="Where games are kept: sqlite:///PATH or redis://HOST:PORT/DB.",
+        help="Where games are kept: sqlite:///PATH (or just a file path) or redis://HOST:PORT/DB.",
     ),
 ) -> None:
     """Start the game server (HTTP + WebSocket) and print the URL to open."""

@@ -164,6 +164,10 @@ class Settings:
             var = f"COLORCLASH_{name.upper()}"
             if var in given and not getattr(self, name) > 0:
                 raise SettingsError(f"{var} must be more than 0, not {os.environ[var]!r}")
+            # a bucket that cannot hold one whole token refuses every message (0.5 made
+            # every WebSocket message "rate_limited", a site nobody could play on)
+            if var in given and name.endswith("burst") and getattr(self, name) < 1:
+                raise SettingsError(f"{var} must be at least 1, not {os.environ[var]!r}")
         if {"COLORCLASH_MAX_FRAME", "COLORCLASH_HARD_MAX_FRAME"} & given \
                 and self.max_frame > self.hard_max_frame:
             raise SettingsError(f"COLORCLASH_MAX_FRAME ({self.max_frame}) must not be more "

@@ -74,7 +74,10 @@ class Store(Protocol):
 
 
 def open_store(url: str) -> Store:
-    """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``)."""
+    """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``).
+    A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first."""
+    if "://" not in url and url.strip():
+        return open_store("sqlite:///" + url)
     if url.startswith("sqlite://"):
         from colorclash.store.sqlite import SQLiteStore
 
