@@ -1053,3 +1053,18 @@ async def test_errors_use_the_documented_codes_and_format(tmp_path):
         async with await c.connect(host["code"], host["token"]) as me:
             await me.send("add_bot", seat=7)
             assert (await me.wait_for(lambda m: m["type"] == "error"))["code"] == "bad_seat"
+
+
+def test_trusted_proxies_may_be_networks_or_everyone():
+    """A network in COLORCLASH_TRUSTED_PROXIES was believed for X-Forwarded-For (uvicorn
+    takes networks) while its proxies stayed under the per-address connection caps: only
+    an exact address was exempt."""
+    from colorclash.server.guard import ConnectionGuard
+
+    def exempt(entries, address):
+        return address in ConnectionGuard(Settings(trusted_proxies=entries), file_limit=4096).trusted
+
+    assert exempt(["10.0.0.0/8"], "10.1.2.3") and not exempt(["10.0.0.0/8"], "192.0.2.1")
+    assert exempt(["127.0.0.1"], "127.0.0.1") and not exempt(["127.0.0.1"], "127.0.0.2")
+    assert exempt(["fd00::/8"], "fd12::1") and exempt(["*"], "198.51.100.7")
+    assert not exempt([], "127.0.0.1") and not exempt(["10.0.0.0/8"], "not-an-address")

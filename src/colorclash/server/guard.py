@@ -30,6 +30,7 @@ player behind a reverse proxy shares its address); the proxy should apply its ow
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import resource
 from collections import OrderedDict
@@ -42,6 +43,31 @@ log = logging.getLogger("colorclash.server.guard")
 
 _RESERVED_FDS = 64  # descriptors kept for the store, logs and the listening sockets
 LINGER = 0.5  # s a refused connection stays half-closed so that the answer arrives
+
+
+class TrustedPeers:
+    """The reverse proxies of ``COLORCLASH_TRUSTED_PROXIES``: addresses, networks
+    (``10.0.0.0/8``, as uvicorn takes them for ``X-Forwarded-For``) or ``*``. A network
+    listed was believed for the forwarded address but its proxies were not exempt from the
+    per-address caps: only an exact address was."""
+
+    def __init__(self, entries: list[str]) -> None:
+        self.everyone = "*" in entries
+        self.networks = []
+        for entry in entries:
+            try:
+                self.networks.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                continue
+
+    def __contains__(self, address: str) -> bool:
+        if self.everyone:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.networks)
 
 
 def raise_file_limit() -> int:
@@ -81,7 +107,7 @@ class ConnectionGuard:
         self.max_pending = max(4, min(settings.max_pending, self.max_connections // 2))
         self.max_per_address = settings.max_connections_per_address
         self.max_pending_per_address = settings.max_pending_per_address
-        self.trusted = set(settings.trusted_proxies)
+        self.trusted = TrustedPeers(settings.trusted_proxies)
         self.total = 0
         self.per_address: dict[str, int] = {}
         # pending connections, oldest first: protocol -> address
