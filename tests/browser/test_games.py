@@ -198,8 +198,12 @@ def test_lost_connection_shows_reconnecting_and_recovers(open_page):
     page.wait_for_selector("#reconnect:not([hidden])", timeout=3000)
     assert "reconnecting" in page.inner_text("#reconnect").lower()
     assert page.get_attribute("#conn", "data-state") == "reconnecting"
+    # the table is muted meanwhile: its cards no longer look playable
+    muted = "getComputedStyle(document.querySelector('.table-screen')).filter"
+    assert "saturate" in page.evaluate(muted)
     page.wait_for_selector("#reconnect", state="hidden", timeout=10_000)
     assert page.get_attribute("#conn", "data-state") == "online"
+    assert page.evaluate(muted) == "none"
     # the table is back and playable
     page.wait_for_function("() => window.__cc.view && window.__cc.view.hand.length > 0")
     assert page.locator(".hand .card").count() == len(page.evaluate("window.__cc.view.hand"))

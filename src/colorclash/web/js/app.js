@@ -315,6 +315,7 @@ setInterval(() => {
 
 function setConnStatus(status) {
   state.connStatus = status;
+  document.body.dataset.conn = status; // the table is muted while the socket is down (css)
   const el = document.getElementById("conn");
   const bar = document.getElementById("reconnect");
   el.hidden = status === "idle";
