@@ -806,3 +806,38 @@ def test_the_results_say_why_a_substitutes_seat_scores_nothing(open_page):
     page.wait_for_function("window.__devReady === true")
     note = page.inner_text(".results-overlay")
     assert EN["results.howSubstitute"] in note and EN["results.howSubstituteScores"] not in note
+
+
+def test_the_focus_leaves_a_dead_card_when_a_stack_comes_on_you(open_page):
+    """A rematch's first state left the focus on a card; the +2 that came on you next made
+    it a dimmed card while DRAW +2 was the only move, and the focus stayed there."""
+    setup = {"hands": [["R1", "B2", "Y3"], ["R+2", "G5"]], "top": "R9",
+             "draw": ["Y4", "Y5", "Y6", "Y7"], "first": 1}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup)
+    page = table.page
+    page.wait_for_selector(".hand .card")
+    page.locator(".hand .card").first.focus()  # on a card, as the new screen put it
+    table.act(1, {"type": "play", "card": "R+2"})
+    page.wait_for_selector("[data-focus-key='act:take']")
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'act:take'", timeout=3000)
+
+
+def test_the_history_says_a_dead_round_and_not_a_blocked_stack_as_waiting(open_page):
+    """A dead round was never worded (its banner is hidden by the results that open with
+    it): "Computer passed · ROUND OVER". A stack a standing shield blocked read "+2 waits on
+    you · Your shield blocked the stack"."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async () => {
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const room = {kind: 'private', seats: [{seat: 0, kind: 'human', name: 'Ana'},
+                                               {seat: 1, kind: 'human', name: 'Bo'}]};
+        const model = {room, me: 0, view: {game: 'color-clash', preset: 'siege'}};
+        return [colorClash.describeMoment([{type: 'pass', seat: 1}, {type: 'dead_round'}], model),
+                colorClash.describeMoment([{type: 'play', seat: 1, card: 'G+2'},
+                                           {type: 'stacked', seat: 0, total: 2},
+                                           {type: 'blocked', seat: 0}], model)];
+    }""")
+    assert EN["banner.dead_round"] in lines[0], lines
+    assert EN["say.you.stacked"].replace("{n}", "2") not in lines[1], lines
+    assert EN["say.you.blocked"] in lines[1], lines

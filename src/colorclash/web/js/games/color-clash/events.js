@@ -106,6 +106,8 @@ export function describeEvent(e, model) {
       if (e.match) return "";
       if ((e.round || 1) > 1) return t("say.dealRound", { n: e.round, card: cardLabel(e.top) });
       return e.top ? t("say.deal", { card: cardLabel(e.top) }) : "";
+    case "dead_round": // its banner is hidden by the results that open with it
+      return t("banner.dead_round");
     case "round_over":
       return t("banner.round_over");
     case "game_over":
@@ -125,7 +127,11 @@ export function describeEvent(e, model) {
 export function describeMoment(events, model, sep = " · ") {
   const list = events || [];
   const played = new Set(list.filter((e) => e.type === "play").map((e) => e.seat));
+  // a stack a standing shield blocks in the same moment never waited on anyone ("+2
+  // waits on you · Your shield blocked the stack" said both), as with the banners
+  const blockedAt = list.findIndex((e) => e.type === "blocked");
   return list
+    .filter((e, i) => !(e.type === "stacked" && blockedAt > i))
     .map((e) => describeEvent(e.type === "last_card" && played.has(e.seat) ? { ...e, type: "one_card" } : e, model))
     .filter(Boolean)
     .join(sep);

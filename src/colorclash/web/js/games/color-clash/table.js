@@ -6,6 +6,7 @@
 // colour chooser.
 import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
+import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
@@ -565,6 +566,24 @@ export function afterRender(root, { revealPlayable = false } = {}) {
   if (!wrap) return;
   if (revealPlayable) revealHighlighted(wrap);
   updateStrip(wrap);
+  leaveADeadCard(root);
+}
+
+// What the table asks of you (the playable cards and the action buttons): when that
+// changes while the focus sits on a card that cannot be played, the focus goes to what
+// can be done (a +2 on you at the start of a rematch left it on a dimmed card, DRAW +2
+// the only move). Browsing the hand with the arrows changes nothing asked: it stays.
+let askedBefore = "";
+function leaveADeadCard(root) {
+  const asked = [...root.querySelectorAll(".hand .card.playable, .table-screen .actions button")]
+    .map((e) => e.dataset.focusKey || "")
+    .join("|");
+  if (asked === askedBefore) return;
+  askedBefore = asked;
+  const a = document.activeElement;
+  if (!asked || !a || !a.closest || !a.closest(".hand") || a.getAttribute("aria-disabled") !== "true") return;
+  const next = initialTarget(root);
+  if (next && next !== a) next.focus({ preventScroll: true });
 }
 
 // Keyboard shortcuts on the table (app.js calls this only when not typing in a field or in a dialog).
