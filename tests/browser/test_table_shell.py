@@ -841,3 +841,23 @@ def test_the_history_says_a_dead_round_and_not_a_blocked_stack_as_waiting(open_p
     assert EN["banner.dead_round"] in lines[0], lines
     assert EN["say.you.stacked"].replace("{n}", "2") not in lines[1], lines
     assert EN["say.you.blocked"] in lines[1], lines
+
+
+def test_a_lost_race_in_the_last_card_window_is_said_as_such(open_page):
+    """The caller whose catch landed first, or the catcher whose call landed first, read
+    "That move is not allowed now" / "It is not your turn": the race is said instead."""
+    setup = {"hands": [["R1", "R2"], ["G5", "G6", "B1"]], "top": "R9",
+             "draw": ["Y1", "Y2", "Y3"], "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, me=1, setup=setup)
+    page = table.page
+    table.answer = False  # the test answers: the window closed before the catch arrived
+    table.act(0, {"type": "play", "card": "R1"})
+    page.wait_for_selector(".actions button.catch")
+    page.click(".actions button.catch")
+    page.wait_for_function("() => true")
+    assert table.sent[-1]["action"]["type"] == "catch"
+    table._push({"type": "error", "code": "not_your_turn", "message": "It is not your turn.",
+                 "ref": "action"})
+    page.wait_for_function("(t) => document.querySelector('.toast') && "
+                           "document.querySelector('.toast').textContent === t",
+                           arg=EN["table.catchTooLate"], timeout=3000)

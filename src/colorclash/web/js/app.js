@@ -502,6 +502,10 @@ function handleMessage(msg) {
   if (msg.type === "error") {
     state.pending = false;
     const err = asError(msg);
+    // a race lost in a last-card window: said as such, not "It is not your turn"
+    const raced = msg.ref === "action" && ["not_your_turn", "illegal_action"].includes(msg.code);
+    if (raced && state.lastAction === "catch") err.key = "table.catchTooLate";
+    if (raced && state.lastAction === "call") err.key = "table.callTooLate";
     toast(() => errorText(err));
     announce(errorText(err), { urgent: true });
     // (in the lobby: a refused change, such as a preset, leaves its menu showing the
@@ -870,6 +874,7 @@ const tableActs = {
   action(a) {
     if (state.pending) return;
     if (send({ type: "action", action: a })) {
+      state.lastAction = a.type;
       state.pending = true;
       setTimeout(() => {
         state.pending = false;
