@@ -1068,3 +1068,30 @@ def test_trusted_proxies_may_be_networks_or_everyone():
     assert exempt(["127.0.0.1"], "127.0.0.1") and not exempt(["127.0.0.1"], "127.0.0.2")
     assert exempt(["fd00::/8"], "fd12::1") and exempt(["*"], "198.51.100.7")
     assert not exempt([], "127.0.0.1") and not exempt(["10.0.0.0/8"], "not-an-address")
+
+
+@pytest.mark.asyncio
+async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
+    """A server down for 10 s in the middle of a 20 s turn came back with the turn spent
+    and a move made for the player: a clock loaded again has at least
+    Hub.RESTORED_CLOCK_AT_LEAST seconds (or its whole length, if shorter); a clock with more
+    left keeps its deadline."""
+    from colorclash.server.rooms import Hub
+    from colorclash.store import open_store
+
+    now = [1000.0]
+    url = _store(tmp_path)
+    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
+    spent, _, _ = hub.create_private("Ana", seats=2, clock=20)
+    long, _, _ = hub.create_private("Bo", seats=2, clock=600)
+    for room in (spent, long):
+        hub.lobby.seat_bot(room, 1, "easy")
+        hub.table.deal(room)
+    assert spent.clock["deadline"] == 1020.0 and long.clock["deadline"] == 1600.0
+    hub.store.close()
+    now[0] = 1018.0  # the server comes back with 2 s of the 20 s turn left
+    again = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
+    assert again.load_room(spent.code).clock["deadline"] == 1018.0 + Hub.RESTORED_CLOCK_AT_LEAST
+    assert again.load_room(long.code).clock["deadline"] == 1600.0  # 582 s left: untouched
+    assert again.store.load_room(spent.code)["clock"]["deadline"] == 1018.0 + Hub.RESTORED_CLOCK_AT_LEAST
+    again.store.close()

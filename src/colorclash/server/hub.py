@@ -131,8 +131,24 @@ class Hub:
             self.computers.seat_all(room)
             if room.clock is None:
                 self.clocks.update(room, None, None)
+            self.give_time_back(room, now)
             self.persist(room)
         return room
+
+    #: seconds a running clock has at least once its room is loaded again (a restart, or
+    #: another process taking it over): the players' time must not run out, nor a move be
+    #: made for them, while the site itself was down (a 20 s turn came back spent)
+    RESTORED_CLOCK_AT_LEAST = 15.0
+
+    def give_time_back(self, room: Room, now: float) -> None:
+        clock = room.clock
+        if not clock or clock.get("kind") == "next" or not clock.get("deadline"):
+            return
+        least = now + min(self.RESTORED_CLOCK_AT_LEAST, float(clock.get("seconds") or 0))
+        if clock["deadline"] < least:
+            room.clock = dict(clock, deadline=least)
+            if clock.get("turn_deadline") is not None:
+                room.clock["turn_deadline"] = max(clock["turn_deadline"], least)
 
     def start_background(self) -> None:
         save_many = getattr(self.store, "save_many", None)
