@@ -793,3 +793,30 @@ async def test_quick_match_gathers_people_from_every_process(site3):
         while msg["type"] != "matched":
             msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
     assert (await clients[0].quick_match_status(other["ticket"]))["code"] == msg["code"]
+
+
+@pytest.mark.asyncio
+async def test_a_process_stalled_past_its_lease_lets_go_of_the_rooms_taken_meanwhile(redis_db):
+    """A process paused longer than the lease (another took its rooms meanwhile) kept
+    every room it did not write to again: shown over REST as it was, its players never
+    told, and deleted from Redis by its next sweep while the room lived on the new owner.
+    Now its next beat lets go of them ("lost room"), and a sweep never deletes a room
+    another process owns (the delete is fenced like the saves)."""
+    hub = await _cluster_hub(redis_db, bot_delay=0)
+    store = hub.store
+    try:
+        swept, _, _ = hub.create_private("Ana", seats=2)
+        held, _, _ = hub.create_private("Bo", seats=2)
+        for room in (swept, held):  # as when another process takes them over
+            store.redis.set(store.key("owner", room.code), "another-process")
+            store.redis.incr(store.key("fence", room.code))
+        hub.drop_room(swept)  # the stale copy's sweep
+        assert store.load_room(swept.code) is not None  # the new owner's room is intact
+        assert store.redis.exists(store.key("code", swept.code))  # its code still taken
+        assert swept.code not in hub.rooms
+        await hub.cluster._drop_rooms_owned_elsewhere()  # what each beat does
+        assert held.code not in hub.rooms
+        assert store.load_room(held.code) is not None
+    finally:
+        await hub.cluster.stop()
+        store.close()

@@ -258,6 +258,7 @@ class Cluster:
                     self.redis_away = False
                     self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
                 self.restore_if_data_lost(self.seen_mark)
+                await self._drop_rooms_owned_elsewhere()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 if time.monotonic() >= self.judge_after:
@@ -338,6 +339,21 @@ class Cluster:
                     proxy.conn.close(4401, "this token holds no seat in this room")
         self.hub.clocks.schedule(room)
         return room
+
+    async def _drop_rooms_owned_elsewhere(self) -> None:
+        """Rooms held here that Redis names another owner for: this process was stalled
+        longer than the lease (a paused VM, a swap storm) and another took them. They are
+        dropped here as a refused write would drop them ("lost room"): before, only a
+        room written to again was, and the others stayed, shown over REST as they were,
+        their players never told, and deleted from Redis at the next sweep."""
+        codes = list(self.hub.rooms)
+        if not codes:
+            return
+        owners = await asyncio.to_thread(
+            self.r.mget, [self.key("owner", code) for code in codes])
+        for code, raw in zip(codes, owners, strict=True):
+            if raw is not None and raw.decode() != self.id and code in self.hub.rooms:
+                self.lost(code)
 
     def _take_over_dead(self) -> None:
         for raw in self.r.smembers(self.key("procs")):

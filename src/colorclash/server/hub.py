@@ -46,7 +46,7 @@ from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
 from colorclash.server.writer import StoreWriter
-from colorclash.store import Store
+from colorclash.store import Store, StoreError
 
 log = logging.getLogger("colorclash.server")
 
@@ -206,8 +206,16 @@ class Hub:
     def drop_room(self, room: Room) -> None:
         if room.timer:
             room.timer.cancel()
+        try:
+            self.store.delete_room(room.code)
+        except StoreError as exc:
+            if self.cluster is not None and "FENCED" in str(exc):
+                # another process took the room while this one was stalled: it lives
+                # there; this copy goes, and nothing of it is deleted
+                self.cluster.lost(room.code)
+                return
+            raise
         self.rooms.pop(room.code, None)
-        self.store.delete_room(room.code)
         if self.cluster is not None:
             self.cluster.retire(room.code)
 

@@ -245,14 +245,32 @@ class RedisStore:
         return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))
 
     def delete_room(self, code: str) -> None:
-        matches = self.redis.smembers(self.key("matches", code))
-        pipe = self.redis.pipeline(transaction=True)
-        for m in matches:
-            pipe.delete(self.key("log", code, m.decode()))
-        pipe.delete(self.key("room", code), self.key("matches", code),
-                    self.key("fence", code), self.key("records", code))
-        pipe.srem(self.key("rooms"), code)
-        pipe.execute()
+        """Delete the room, fenced like the saves when processes share the store: a process
+        that was stalled longer than the lease, whose room another process took meanwhile,
+        deleted it from under the new owner at its next sweep (StoreError ``FENCED``)."""
+        import redis
+
+        epoch = self.epochs.get(code)
+        with self.redis.pipeline(transaction=True) as pipe:
+            try:
+                if epoch is not None:
+                    pipe.watch(self.key("fence", code))
+                    current = int(pipe.get(self.key("fence", code)) or 0)
+                    if current != epoch:
+                        raise StoreError(f"room {code}: FENCED room owned by epoch {current}, "
+                                         f"not {epoch}")
+                matches = pipe.smembers(self.key("matches", code)) if epoch is not None \
+                    else self.redis.smembers(self.key("matches", code))
+                pipe.multi()
+                for m in matches:
+                    pipe.delete(self.key("log", code, m.decode()))
+                pipe.delete(self.key("room", code), self.key("matches", code),
+                            self.key("fence", code), self.key("records", code))
+                pipe.srem(self.key("rooms"), code)
+                pipe.execute()
+            except redis.WatchError:
+                raise StoreError(f"room {code}: FENCED, its owner changed while deleting it") \
+                    from None
 
     def close(self) -> None:
         self.redis.close()
