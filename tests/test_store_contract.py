@@ -181,3 +181,16 @@ def test_redis_that_does_not_answer_is_a_refusal_with_its_reason(redis_db):
     with pytest.raises(StoreError, match="Redis did not take 1 write"):
         s.save_many([("AAAAAA", {"a": 2}, 1, [(1, 0, {"type": "pass"})])])
     s.close()
+
+
+def test_a_redis_password_is_never_printed():
+    """The start line and the store's errors printed redis://:s3cret@host/0 whole."""
+    from colorclash.store import shown_url
+
+    assert shown_url("redis://:s3cret@127.0.0.1:6379/0") == "redis://:[redacted]@127.0.0.1:6379/0"
+    assert shown_url("redis://ana:s3cret@h:1/0") == "redis://ana:[redacted]@h:1/0"
+    assert shown_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert shown_url("sqlite:///rooms.sqlite3") == "sqlite:///rooms.sqlite3"
+    with pytest.raises(StoreError) as err:
+        open_store("redis://:s3cret@127.0.0.1:1/0")
+    assert "s3cret" not in str(err.value) and "[redacted]" in str(err.value)

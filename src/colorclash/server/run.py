@@ -16,7 +16,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
 
     from colorclash.server.app import create_app
-    from colorclash.store import StoreError, open_store
+    from colorclash.store import StoreError, open_store, shown_url
 
     try:
         settings = Settings.from_env()
@@ -52,7 +52,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     path = getattr(store, "path", None)
     where = (f", the file {os.path.abspath(path)}"
              if path and path != ":memory:" and not os.path.isabs(path) else "")
-    print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {store_url}"
+    print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {shown_url(store_url)}"
           f"{where}{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",

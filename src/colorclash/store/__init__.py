@@ -73,6 +73,22 @@ class Store(Protocol):
         """Release the connection."""
 
 
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed or logged: a password in it masked
+    (``redis://:[redacted]@host:6379/0``): the start line and its errors printed it."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+    except ValueError:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{user}:[redacted]@{host}").geturl()
+
+
 def open_store(url: str) -> Store:
     """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``).
     A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first."""
@@ -100,4 +116,4 @@ def open_store(url: str) -> Store:
     raise StoreError(f"unknown store URL {url!r}: use sqlite:///PATH or redis://HOST:PORT/DB")
 
 
-__all__ = ["Store", "StoreError", "Write", "open_store"]
+__all__ = ["Store", "StoreError", "Write", "open_store", "shown_url"]

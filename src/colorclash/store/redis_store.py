@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from colorclash.store import Action, StoreError, Write
+from colorclash.store import Action, StoreError, Write, shown_url
 
 # KEYS: room, log, matches, rooms, fence, records
 # ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), new match
@@ -108,12 +108,12 @@ def _check_url(url: str, parts: Any) -> None:
     try:
         parts.port  # noqa: B018 - raises ValueError when it is no number in range
     except ValueError:
-        raise StoreError(f"bad Redis URL {url!r}: the port is not a number; {usage}") from None
+        raise StoreError(f"bad Redis URL {shown_url(url)!r}: the port is not a number; {usage}") from None
     if not parts.hostname:
-        raise StoreError(f"bad Redis URL {url!r}: no host; {usage}")
+        raise StoreError(f"bad Redis URL {shown_url(url)!r}: no host; {usage}")
     db = parts.path.strip("/")
     if db and not db.isdigit():
-        raise StoreError(f"bad Redis URL {url!r}: the database {db!r} is not a number; "
+        raise StoreError(f"bad Redis URL {shown_url(url)!r}: the database {db!r} is not a number; "
                          f"{usage}")
 
 
@@ -137,7 +137,7 @@ class RedisStore:
                                                           health_check_interval=10)
             self.redis.ping()
         except (redis.RedisError, ValueError) as exc:
-            raise StoreError(f"cannot reach Redis at {self.url}: {exc}") from exc
+            raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}") from exc
         self._save = self.redis.register_script(_SAVE)
         self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
