@@ -820,3 +820,35 @@ async def test_a_process_stalled_past_its_lease_lets_go_of_the_rooms_taken_meanw
     finally:
         await hub.cluster.stop()
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_message_published_while_redis_restarts_is_one_line_in_the_log(redis_db, caplog):
+    """A message forwarded to another process at the moment Redis went away logged a
+    30-line traceback ("publishing 1 messages failed"); it is one warning line."""
+    import logging
+
+    import redis
+
+    hub = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        class Down:
+            def publish(self, *a):
+                pass
+
+            async def execute(self):
+                raise redis.ConnectionError("Error 111 connecting to 127.0.0.1. Connection refused.")
+
+        hub.cluster._aredis.pipeline = lambda **kw: Down()
+        with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
+            hub.cluster.post("another-process", {"op": "x"})
+            for _ in range(50):
+                await asyncio.sleep(0.02)
+                if any("publishing" in r.getMessage() for r in caplog.records):
+                    break
+        lines = [r for r in caplog.records if "publishing" in r.getMessage()]
+        assert len(lines) == 1 and lines[0].levelname == "WARNING" and not lines[0].exc_info, lines
+        assert "Connection refused" in lines[0].getMessage()
+    finally:
+        await hub.cluster.stop()
+        hub.store.close()

@@ -499,6 +499,11 @@ class Cluster:
                 await pipe.execute()
             except asyncio.CancelledError:
                 raise
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                # Redis away (a restart): one line, not a traceback; pub/sub is at most
+                # once and states are complete, so the players' next state mends it
+                log.warning("publishing %d messages failed: Redis does not answer (%s)",
+                            len(batch), exc)
             except Exception:  # noqa: BLE001 - pub/sub is at most once; states are complete
                 log.exception("publishing %d messages failed", len(batch))
 
