@@ -186,3 +186,34 @@ def test_with_redis_away_nginx_passes_the_sites_503_on_and_never_answers_502(tmp
         for p in procs:
             p.stop()
         rs.stop()
+
+
+def test_a_hung_process_holds_a_page_for_seconds_not_an_hour(redis_db, tmp_path):
+    """A process that hangs (stopped, its socket still taking connections) held every
+    request nginx gave it for the WebSockets' hour (one proxy_read_timeout for all):
+    every third page or API call never came. Pages and the API now have their own short
+    timeout, and the next process answers."""
+    import os
+    import signal
+
+    procs = [ServerProcess(redis_db, env=ENV).start() for _ in range(2)]
+    nginx = None
+    try:
+        nginx, url = _start_nginx(tmp_path, procs)
+        os.kill(procs[0].proc.pid, signal.SIGSTOP)
+        try:
+            took = []
+            for _ in range(3):
+                began = time.monotonic()
+                with urllib.request.urlopen(url + "/", timeout=30) as r:
+                    assert r.status == 200
+                took.append(time.monotonic() - began)
+            assert max(took) < 15, took  # 10 s on the hung one at most, then the other
+        finally:
+            os.kill(procs[0].proc.pid, signal.SIGCONT)
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+        for p in procs:
+            p.stop()
