@@ -852,3 +852,38 @@ async def test_a_message_published_while_redis_restarts_is_one_line_in_the_log(r
     finally:
         await hub.cluster.stop()
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_people_queued_through_a_process_are_told_when_the_leader_dies(redis_db):
+    """Quick Match lives on one process; when it died, people waiting through another
+    process kept an open socket on a queue that no longer existed, and were never
+    matched. The beat closes their sockets with ticket_not_found: the page says to queue
+    again."""
+    from colorclash.server.cluster import Proxy
+
+    hub = await _cluster_hub(redis_db, bot_delay=0)
+
+    class Conn:
+        def __init__(self):
+            self.sent, self.closed = [], None
+
+        def send(self, msg):
+            self.sent.append(msg)
+
+        def close(self, code, reason=""):
+            self.closed = (code, reason)
+
+    try:
+        alive_conn, dead_conn = Conn(), Conn()
+        for conn, leader in ((alive_conn, hub.cluster.id), (dead_conn, "a-dead-process")):
+            proxy = Proxy(f"c{len(hub.cluster.proxies)}", "", None, conn, ticket="t")
+            proxy.owner = leader
+            hub.cluster.proxies[proxy.conn_id] = proxy
+        hub.cluster._check_proxies()
+        assert dead_conn.closed == (4404, "ticket_not_found")
+        assert dead_conn.sent[0]["type"] == "error" and dead_conn.sent[0]["code"] == "ticket_not_found"
+        assert alive_conn.closed is None and len(hub.cluster.proxies) == 1
+    finally:
+        await hub.cluster.stop()
+        hub.store.close()

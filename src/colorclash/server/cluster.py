@@ -685,6 +685,7 @@ class Cluster:
         number of proxies (the owners of their rooms in one MGET, then which of those few
         processes live); one round trip per proxy stalled every room of a process with a
         thousand proxied players for a hundred milliseconds and more, every second."""
+        self._close_queues_of_a_dead_leader()
         proxies = [p for p in self.proxies.values()
                    if p.ticket is None and p.code not in self.hub.rooms]
         if not proxies:
@@ -718,6 +719,31 @@ class Cluster:
                 self.post(owner, {"op": "attach", "code": proxy.code, "seat": proxy.seat,
                                   "conn": proxy.conn_id, "from": self.id,
                                   "token_hash": proxy.token_hash})
+
+    def _close_queues_of_a_dead_leader(self) -> None:
+        """People waiting in Quick Match through this process, whose queue lived on a
+        leader that died: their tickets died with it. Their sockets are closed with
+        ``ticket_not_found`` so that the page says to queue again (they stayed open on a
+        queue that no longer existed, and its people were never matched)."""
+        queued = [p for p in self.proxies.values()
+                  if p.ticket is not None and p.owner not in (None, self.id)]
+        if not queued:
+            return
+        leaders = sorted({p.owner for p in queued})
+        pipe = self.r.pipeline(transaction=False)
+        for pid in leaders:
+            pipe.exists(self.key("proc", pid))
+        living = {pid for pid, n in zip(leaders, pipe.execute(), strict=True) if n}
+        gone = [p for p in queued if p.owner not in living]
+        if gone:
+            log.warning("the Quick Match leader %s is gone: %d waiting through this process "
+                        "are told to queue again", ", ".join(sorted({p.owner for p in gone})),
+                        len(gone))
+        for proxy in gone:
+            self.proxies.pop(proxy.conn_id, None)
+            proxy.conn.send(ProtocolError("ticket_not_found", "the Quick Match queue was "
+                                          "lost with its process: queue again").to_message())
+            proxy.conn.close(4404, "ticket_not_found")
 
     # -- the Quick Match queue lives on the leader --
     def leader_id(self) -> str | None:
