@@ -194,3 +194,21 @@ def test_a_redis_password_is_never_printed():
     with pytest.raises(StoreError) as err:
         open_store("redis://:s3cret@127.0.0.1:1/0")
     assert "s3cret" not in str(err.value) and "[redacted]" in str(err.value)
+
+
+def test_a_redis_without_an_append_only_file_is_named_at_start(redis_db):
+    """Three processes started on a Redis with no persistence without a word, though a
+    restart of it then loses what it took since its last snapshot."""
+    import redis
+
+    s = open_store(redis_db)
+    r = redis.Redis.from_url(redis_db)
+    try:
+        r.config_set("appendonly", "no")
+        assert "append-only" in s.durability_warning()
+        r.config_set("appendonly", "yes")
+        assert s.durability_warning() is None
+    finally:
+        r.config_set("appendonly", "no")
+        r.close()
+        s.close()

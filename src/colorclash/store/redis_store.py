@@ -244,6 +244,22 @@ class RedisStore:
     def room_codes(self) -> list[str]:
         return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))
 
+    def durability_warning(self) -> str | None:
+        """What the server says at start when this Redis keeps no append-only file (Debian's
+        package keeps only snapshots): a restart of it then loses the last seconds or
+        minutes of every game, and the rooms of processes not running then."""
+        import redis
+
+        try:
+            info = self.redis.info("persistence")
+        except redis.RedisError:
+            return None
+        if info.get("aof_enabled"):
+            return None
+        return ("warning: this Redis keeps no append-only file (appendonly no): a restart of "
+                "it loses what it took since its last snapshot, and the rooms of processes "
+                "not running then. Turn AOF on: docs/deployment.md, \"Redis durability\".")
+
     def delete_room(self, code: str) -> None:
         """Delete the room, fenced like the saves when processes share the store: a process
         that was stalled longer than the lease, whose room another process took meanwhile,
