@@ -191,3 +191,22 @@ def test_without_a_checkpoint_thread_the_commits_checkpoint_as_before(tmp_path, 
     assert "checkpoints stay in the commits" in caplog.text
     assert s.load_actions("ROOM01", 1) == [(0, {"type": "draw"})]
     s.close()
+
+
+def test_a_full_disk_is_a_refusal_with_its_reason_and_the_store_goes_on(tmp_path):
+    """A commit refused by a full disk had rolled back already; the store's second ROLLBACK
+    raised "cannot rollback - no transaction is active", which hid the real error under
+    two chained tracebacks. It is a StoreError naming the full disk, and once there is room
+    again the store takes writes."""
+    s = open_store(f"sqlite:///{tmp_path / 'full.sqlite3'}")
+    s.save_room("ABCDEF", {"n": 1}, 1, [(0, 0, {"type": "draw"})])
+    pages = s._db.execute("PRAGMA page_count").fetchone()[0]
+    s._db.execute(f"PRAGMA max_page_count={pages}")  # as a disk with no room left
+    with pytest.raises(StoreError, match="full"):
+        s.save_room("ABCDEF", {"n": 2, "pad": "x" * 200_000}, 1, [(1, 0, {"type": "draw"})])
+    assert s.load_room("ABCDEF") == {"n": 1}
+    assert s.load_actions("ABCDEF", 1) == [(0, {"type": "draw"})]
+    s._db.execute("PRAGMA max_page_count=1073741823")
+    s.save_room("ABCDEF", {"n": 2}, 1, [(1, 0, {"type": "draw"})])
+    assert s.load_room("ABCDEF") == {"n": 2}
+    s.close()

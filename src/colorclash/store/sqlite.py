@@ -241,8 +241,15 @@ class SQLiteStore:
                 db.executemany(
                     "INSERT OR REPLACE INTO records(code, match, data) VALUES(?,?,?)", records)
             db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
+        except BaseException as exc:
+            # a COMMIT that failed (a full disk) has rolled back already: a second
+            # ROLLBACK raised "no transaction is active" and hid the real error
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                # refused by the disk or the file (full, read-only, I/O): the store's
+                # refusal with its reason, logged in one line, not a traceback
+                raise StoreError(f"SQLite did not take {len(writes)} write(s): {exc}") from exc
             raise
 
     def save_room(
