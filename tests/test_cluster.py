@@ -887,3 +887,27 @@ async def test_people_queued_through_a_process_are_told_when_the_leader_dies(red
     finally:
         await hub.cluster.stop()
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db):
+    """3,000 rooms of a dead process taken at once froze the survivors past the lease (each
+    then took the other for dead): a beat takes Cluster.TAKE_PER_BEAT of them, the next
+    beats the rest."""
+    from colorclash.server.cluster import Cluster
+
+    dead = await _cluster_hub(redis_db, bot_delay=0)
+    survivor = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        n = Cluster.TAKE_PER_BEAT + 30
+        codes = [dead.create_private("Ana", seats=2)[0].code for _ in range(n)]
+        await dead.cluster.stop()
+        dead.store.redis.delete(dead.store.key("proc", dead.cluster.id))  # its lease is out
+        survivor.cluster._take_over_dead()
+        assert len(survivor.rooms) == Cluster.TAKE_PER_BEAT
+        survivor.cluster._take_over_dead()
+        assert sorted(survivor.rooms) == sorted(codes)
+    finally:
+        await survivor.cluster.stop()
+        survivor.store.close()
+        dead.store.close()

@@ -90,13 +90,19 @@ class Hub:
         """Bring every stored room back (after a start or a crash). With several
         processes, only the rooms no live process holds (the cluster takes them)."""
         n = 0
+        budget = self.cluster.TAKE_PER_BEAT if self.cluster is not None else 0
         for code in self.store.room_codes():
             if self.cluster is not None:
                 owner = self.cluster.owner(code)
                 if owner is not None and self.cluster.alive(owner) and owner != self.cluster.id:
                     continue
+                if owner is not None and owner != self.cluster.id and budget <= 0:
+                    # a stopped process's room: left to the beats, which spread them over
+                    # the processes (a whole site restarted went to the first one started)
+                    continue
                 if self.cluster.take(code) is not None:
                     n += 1
+                    budget -= 1
                 continue
             if self.load_room(code) is not None:
                 n += 1
