@@ -42,7 +42,7 @@ const SUBSTITUTE_NAME = () => t("seat.yourSubstitute");
 function substitutedModel(model) {
   const seats = ((model.room && model.room.seats) || []).map((s, i) =>
     i === model.me ? { ...s, kind: "human", name: SUBSTITUTE_NAME() } : s);
-  return { ...model, me: -1, room: { ...model.room, kind: "private", seats } };
+  return { ...model, me: -1, room: { ...model.room, seats } };
 }
 
 function turnsSubstitute(events, me) {
