@@ -13,6 +13,7 @@ from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+from colorclash.store import StoreError
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -551,4 +552,44 @@ async def test_on_redis_a_fenced_lobby_write_hands_the_room_over(redis_db):
         st = await me.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "bot")
         assert [s["kind"] for s in srv.hub.store.load_room(t["code"])["seats"]] == [
             "human", "empty", "bot"]
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_health_fails_while_the_store_refuses_its_commits(tmp_path):
+    """A SQLite store on a full disk refused every commit while /healthz answered ok: true,
+    so no health check could see it. It answers 503 store_unavailable with the store's
+    reason until a commit succeeds again."""
+    import json as _json
+    import urllib.error
+    import urllib.request
+
+    def health(url):
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+                return r.status, _json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, _json.loads(exc.read())
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'h.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url), compact=True)
+        assert health(srv.url)[0] == 200
+        real = srv.hub.writer._save_many
+
+        def full(writes):
+            raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+
+        srv.hub.writer._save_many = full
+        try:
+            await me.act(st["view"]["legal"][0])
+            fresh = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+            status, body = health(srv.url)
+            assert status == 503 and body["error"]["code"] == "store_unavailable", body
+            assert "disk is full" in body["error"]["message"]
+        finally:
+            srv.hub.writer._save_many = real
+        await me.act(fresh["view"]["legal"][0])  # room again: the next commit succeeds
+        await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        assert health(srv.url)[0] == 200
         await me.close()

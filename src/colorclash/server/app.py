@@ -373,6 +373,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                                "actions": h.action_latency.summary()}
         if h.writer is not None:  # group commit: how many writes share a commit
             out["store_writes"] = {"writes": h.writer.writes, "commits": h.writer.batches}
+        if h.writer is not None and h.writer.refusing:
+            # the store refuses its commits (a full disk): no game can go on here
+            out["ok"] = False
+            out["error"] = {"code": "store_unavailable", "message":
+                            f"the store refused the last commit: {h.writer.refusing}"}
+            return JSONResponse(status_code=503, content=out)
         if h.cluster is not None:
             out["process"] = h.cluster.id
             silent = h.cluster.redis_silent_for()

@@ -59,6 +59,9 @@ class StoreWriter:
         self._failed_rooms: set[str] = set()
         self.batches = 0
         self.writes = 0
+        # why the store refused the last commit (a full disk, Redis away), until a commit
+        # succeeds: /healthz says so (a SQLite store on a full disk answered ok: true)
+        self.refusing: str | None = None
         self._thread = threading.Thread(target=self._run, name="colorclash-writer",
                                         daemon=True)
         self._thread.start()
@@ -121,8 +124,12 @@ class StoreWriter:
                         log.warning("store commit of %d writes refused: %s", len(live), exc)
                     else:
                         log.exception("store commit of %d writes failed", len(live))
+                    if "FENCED" not in str(exc):  # (a room lost to another process is no outage)
+                        self.refusing = str(exc) or type(exc).__name__
                     with self._cond:
                         self._failed_rooms.update(w[0] for w, _ in live)
+            if live and error is None:
+                self.refusing = None
             self.batches += 1
             self.writes += len(live)
             commit = CommitTiming(began, time.perf_counter(), len(live))
