@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import urllib.request
@@ -890,7 +891,7 @@ async def test_people_queued_through_a_process_are_told_when_the_leader_dies(red
 
 
 @pytest.mark.asyncio
-async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db):
+async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db, caplog):
     """3,000 rooms of a dead process taken at once froze the survivors past the lease (each
     then took the other for dead): a beat takes Cluster.TAKE_PER_BEAT of them, the next
     beats the rest."""
@@ -903,10 +904,14 @@ async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db):
         codes = [dead.create_private("Ana", seats=2)[0].code for _ in range(n)]
         await dead.cluster.stop()
         dead.store.redis.delete(dead.store.key("proc", dead.cluster.id))  # its lease is out
-        survivor.cluster._take_over_dead()
-        assert len(survivor.rooms) == Cluster.TAKE_PER_BEAT
-        survivor.cluster._take_over_dead()
+        with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
+            survivor.cluster._take_over_dead()
+            assert len(survivor.rooms) == Cluster.TAKE_PER_BEAT
+            survivor.cluster._take_over_dead()
         assert sorted(survivor.rooms) == sorted(codes)
+        # one line says which process died and how many rooms it left
+        gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
+        assert len(gone) == 1 and dead.cluster.id in gone[0] and f"its {n} room(s)" in gone[0], gone
     finally:
         await survivor.cluster.stop()
         survivor.store.close()

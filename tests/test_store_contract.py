@@ -212,3 +212,9 @@ def test_a_redis_without_an_append_only_file_is_named_at_start(redis_db):
         r.config_set("appendonly", "no")
         r.close()
         s.close()
+
+
+def test_an_empty_redis_prefix_is_refused(redis_db):
+    """``?prefix=`` was taken for the default without a word."""
+    with pytest.raises(StoreError, match="prefix must not be empty"):
+        open_store(redis_db + ("&" if "?" in redis_db else "?") + "prefix=")

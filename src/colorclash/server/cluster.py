@@ -168,6 +168,7 @@ class Cluster:
         self.leader = False
         self.beat_ok_at = time.monotonic()
         self.redis_away = False     # the last beat found no Redis
+        self.dead_seen: set[str] = set()  # dead processes whose rooms we began to take
         self.judge_after = 0.0      # no process is taken for dead before (monotonic)
         self.r.silence = self.silence  # (a client of the store's own class: fails fast)
         self.mark: str | None = None  # the value of cc:mark this process knows
@@ -368,6 +369,13 @@ class Cluster:
             if pid == self.id or self.alive(pid):
                 continue
             codes = [c.decode() for c in self.r.srandmember(self.key("owned", pid), budget)]
+            if codes and pid not in self.dead_seen:
+                # once per dead process: which one, and how many rooms it left (the
+                # "took room" lines alone did not say whose rooms, nor why)
+                self.dead_seen.add(pid)
+                log.warning("process %s is gone (its lease ran out): process %s takes its "
+                            "%d room(s), %d at a beat", pid, self.id,
+                            self.r.scard(self.key("owned", pid)), self.TAKE_PER_BEAT)
             for code in codes:
                 try:
                     self.take(code)

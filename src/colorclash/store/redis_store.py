@@ -125,10 +125,14 @@ class RedisStore:
 
         parts = urlsplit(url)
         _check_url(url, parts)
-        query = parse_qs(parts.query)
+        query = parse_qs(parts.query, keep_blank_values=True)
         unknown = set(query) - {"prefix"}
         if unknown:
             raise StoreError(f"unknown redis store parameter(s): {', '.join(sorted(unknown))}")
+        if query.get("prefix") == [""]:
+            # (it was taken for the default without a word)
+            raise StoreError("the redis store's prefix must not be empty: ?prefix=cc, or leave "
+                             "it out")
         self.prefix = (query.get("prefix") or ["cc"])[0] + ":"
         self.url = parts._replace(query="").geturl()
         try:
