@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import signal
 import urllib.request
 
@@ -916,3 +917,50 @@ async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db, ca
         await survivor.cluster.stop()
         survivor.store.close()
         dead.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_redis_outage_writes_each_kind_of_line_once_and_says_when_it_is_over(
+        tmp_path, caplog):
+    """While Redis was down, each process wrote the subscription's line twice a second and
+    the beat's every beat, and nothing said when Redis was back. Each kind is one line now,
+    and one line says Redis answers again, after how long, and how many were left out."""
+    import logging
+
+    rs = _own_redis(tmp_path)
+    hub = await _cluster_hub(rs.url, bot_delay=0, lease_ttl=0.6)
+    try:
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            rs.stop(kill=True)
+            await asyncio.sleep(3.0)  # 15 beats, 6 subscription attempts
+            assert "Redis has not answered" in hub.cluster.silence()
+            rs.start()
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if any("answers again" in r.getMessage() for r in caplog.records):
+                    break
+        said = [r.getMessage() for r in caplog.records if r.name == "colorclash.server.cluster"]
+        assert sum("subscription lost" in m for m in said) == 1, said
+        assert sum("heartbeat: Redis does not answer" in m for m in said) == 1, said
+        back = [m for m in said if "answers again" in m]
+        assert len(back) == 1 and re.search(r"did not for [34] s; \d+ warning lines", back[0]), said
+    finally:
+        await hub.cluster.stop()
+        hub.store.close()
+        rs.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_process_whose_beats_did_not_run_does_not_blame_redis(redis_db):
+    """A process stopped longer than the lease (SIGSTOP) refused its writes with "Redis has
+    not answered for 5 s", Redis being fine all along."""
+    hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        hub.cluster.beat_ok_at -= 5  # the last beat 5 s ago, and none tried since
+        hub.cluster.beat_tried_at = hub.cluster.beat_ok_at - 0.2
+        assert hub.cluster.silence().startswith("this process has not reached Redis for 5 s")
+        hub.cluster.beat_tried_at = hub.cluster.beat_ok_at + 4.5  # a beat waits on Redis
+        assert hub.cluster.silence() == "Redis has not answered for 5 s"
+    finally:
+        await hub.cluster.stop()
+        hub.store.close()

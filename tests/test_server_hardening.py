@@ -1095,3 +1095,35 @@ async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
     assert again.load_room(long.code).clock["deadline"] == 1600.0  # 582 s left: untouched
     assert again.store.load_room(spent.code)["clock"]["deadline"] == 1018.0 + Hub.RESTORED_CLOCK_AT_LEAST
     again.store.close()
+
+
+def test_the_lines_of_a_store_away_are_written_once_a_while_and_counted_at_its_end():
+    """A Redis outage wrote a retry line per room each second and the subscription's line
+    twice a second: each kind of line (whatever its room) is written once per window,
+    with how many like it were left out, and the end of the trouble says the count."""
+    from colorclash.server.logs import TroubleLines
+
+    now = [0.0]
+    trouble = TroubleLines(window=30, clock=lambda: now[0])
+    logger = logging.getLogger("test.trouble")
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    logger.addHandler(handler)
+    try:
+        for second in range(10):
+            now[0] = float(second)
+            for room in ("ABCDEF", "GHIJKL", "MNOPQR"):
+                trouble.warning(logger, "room %s: a write failed (%s)", room, "refused")
+            trouble.warning(logger, "subscription lost")
+        lines = buf.getvalue().splitlines()
+        assert lines == ["room ABCDEF: a write failed (refused)", "subscription lost"]
+        now[0] = 31.0  # a window later: one line again, with the count
+        trouble.warning(logger, "subscription lost")
+        assert buf.getvalue().splitlines()[-1] == \
+            "subscription lost (9 more like it left out of the log)"
+        trouble.warning(logger, "subscription lost")
+        assert trouble.over() == 29 + 1  # the room lines, and the last subscription line
+        trouble.warning(logger, "subscription lost")  # a new trouble: written at once
+        assert buf.getvalue().splitlines()[-1] == "subscription lost"
+    finally:
+        logger.removeHandler(handler)

@@ -556,11 +556,12 @@ async def test_on_redis_a_fenced_lobby_write_hands_the_room_over(redis_db):
 
 
 @pytest.mark.asyncio
-async def test_health_fails_while_the_store_refuses_its_commits(tmp_path):
+async def test_health_fails_while_the_store_refuses_its_commits(tmp_path, caplog):
     """A SQLite store on a full disk refused every commit while /healthz answered ok: true,
     so no health check could see it. It answers 503 store_unavailable with the store's
-    reason until a commit succeeds again."""
+    reason until a commit succeeds again; and one log line says so when it does."""
     import json as _json
+    import logging
     import urllib.error
     import urllib.request
 
@@ -589,7 +590,10 @@ async def test_health_fails_while_the_store_refuses_its_commits(tmp_path):
             assert "disk is full" in body["error"]["message"]
         finally:
             srv.hub.writer._save_many = real
-        await me.act(fresh["view"]["legal"][0])  # room again: the next commit succeeds
-        await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        with caplog.at_level(logging.INFO, logger="colorclash.server"):
+            await me.act(fresh["view"]["legal"][0])  # room again: the next commit succeeds
+            await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        back = [r.getMessage() for r in caplog.records if "takes writes again" in r.getMessage()]
+        assert len(back) == 1 and "it refused them for 0 s" in back[0], back
         assert health(srv.url)[0] == 200
         await me.close()

@@ -381,11 +381,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return JSONResponse(status_code=503, content=out)
         if h.cluster is not None:
             out["process"] = h.cluster.id
-            silent = h.cluster.redis_silent_for()
-            if silent:  # a load balancer sends nobody here until Redis answers again
+            silence = h.cluster.silence()
+            if silence:  # a load balancer sends nobody here until Redis answers again
                 out["ok"] = False
-                out["error"] = {"code": "store_unavailable", "message":
-                                f"Redis has not answered for {silent:.0f} s"}
+                out["error"] = {"code": "store_unavailable", "message": silence}
                 return JSONResponse(status_code=503, content=out)
         return out
 

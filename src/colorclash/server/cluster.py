@@ -167,7 +167,9 @@ class Cluster:
         self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
         self.leader = False
         self.beat_ok_at = time.monotonic()
+        self.beat_tried_at = 0.0    # (monotonic) when the last beat began
         self.redis_away = False     # the last beat found no Redis
+        self.away_since = 0.0       # (monotonic) when a beat first found no Redis
         self.dead_seen: set[str] = set()  # dead processes whose rooms we began to take
         self.judge_after = 0.0      # no process is taken for dead before (monotonic)
         self.r.silence = self.silence  # (a client of the store's own class: fails fast)
@@ -231,9 +233,16 @@ class Cluster:
         self.beat_ok_at = time.monotonic()  # Redis answered (redis_silent_for)
 
     def silence(self) -> str | None:
-        """Why Redis is taken for unavailable now, or None (the store's client asks)."""
+        """Why Redis is taken for unavailable now, or None (the store's client asks and
+        /healthz). A beat that did not even run (the process itself stopped: SIGSTOP, a
+        frozen VM) is not Redis's fault, and the line says so."""
         silent = self.redis_silent_for()
-        return f"Redis has not answered for {silent:.0f} s" if silent else None
+        if not silent:
+            return None
+        if self.redis_away or self.beat_tried_at > self.beat_ok_at:  # (one failed, or hangs)
+            return f"Redis has not answered for {silent:.0f} s"
+        return (f"this process has not reached Redis for {silent:.0f} s (its beats did not "
+                "run: the process was stopped, or its event loop held)")
 
     def redis_silent_for(self) -> float:
         """Seconds since the last beat Redis answered (0 while it answers: /healthz)."""
@@ -250,6 +259,7 @@ class Cluster:
             try:
                 # On a thread: a Redis that does not answer must not hold the event loop
                 # (store/redis_store.py: other commands fail at once meanwhile).
+                self.beat_tried_at = time.monotonic()
                 await asyncio.to_thread(self.beat)
                 if self.redis_away:
                     # Redis is back. Every process's key may have expired meanwhile (a
@@ -258,6 +268,11 @@ class Cluster:
                     # beat: only a process still silent after a lease is dead.
                     self.redis_away = False
                     self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
+                    left_out = self.hub.trouble.over()
+                    log.info("Redis answers again (it did not for %.0f s%s)",
+                             time.monotonic() - self.away_since,
+                             f"; {left_out} warning lines about it were left out of the log"
+                             if left_out else "")
                 self.restore_if_data_lost(self.seen_mark)
                 await self._drop_rooms_owned_elsewhere()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
@@ -269,8 +284,11 @@ class Cluster:
                 raise
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 # Redis away: try again at the next beat (/healthz says so meanwhile)
-                self.redis_away = True
-                log.warning("cluster heartbeat: Redis does not answer (%s)", exc)
+                if not self.redis_away:
+                    self.redis_away = True
+                    self.away_since = time.monotonic()
+                self.hub.trouble.warning(log, "cluster heartbeat: Redis does not answer (%s)",
+                                         exc)
             except Exception:  # noqa: BLE001
                 log.exception("cluster heartbeat failed")
 
@@ -520,8 +538,9 @@ class Cluster:
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 # Redis away (a restart): one line, not a traceback; pub/sub is at most
                 # once and states are complete, so the players' next state mends it
-                log.warning("publishing %d messages failed: Redis does not answer (%s)",
-                            len(batch), exc)
+                self.hub.trouble.warning(
+                    log, "publishing %d messages failed: Redis does not answer (%s)",
+                    len(batch), exc)
             except Exception:  # noqa: BLE001 - pub/sub is at most once; states are complete
                 log.exception("publishing %d messages failed", len(batch))
 
@@ -556,7 +575,7 @@ class Cluster:
                 await pubsub.aclose()
                 raise
             except Exception:  # noqa: BLE001 - Redis restarted: subscribe again
-                log.warning("cluster subscription lost; subscribing again")
+                self.hub.trouble.warning(log, "cluster subscription lost; subscribing again")
                 try:
                     await pubsub.aclose()
                 except Exception:  # noqa: BLE001

@@ -38,6 +38,7 @@ from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
 from colorclash.server.limits import AddressLimits
 from colorclash.server.lobby import Lobby
+from colorclash.server.logs import TroubleLines
 from colorclash.server.metrics import LatencyWindow
 from colorclash.server.model import COMPUTER, Room, Seat, ms
 from colorclash.server.names import normalize_code, valid_code
@@ -73,6 +74,8 @@ class Hub:
         self.quick = QuickMatch(self)
         self.thinking = ThinkingPool(self.settings.bot_workers)
         self.writer: StoreWriter | None = None  # group commit, once the loop runs
+        # the warnings of a store away (writer, rebuilds, cluster): each kind once a while
+        self.trouble = TroubleLines()
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
         # A player's action, from its frame read to its states handed to the sockets
@@ -159,7 +162,7 @@ class Hub:
     def start_background(self) -> None:
         save_many = getattr(self.store, "save_many", None)
         if self.settings.group_commit and save_many is not None and self.writer is None:
-            self.writer = StoreWriter(save_many, asyncio.get_running_loop())
+            self.writer = StoreWriter(save_many, asyncio.get_running_loop(), self.trouble)
         for room in self.rooms.values():
             self.clocks.schedule(room)
         if self._janitor is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -173,6 +174,44 @@ class RepeatLimiter(logging.Filter):
 _limiter = RepeatLimiter()
 
 
+class TroubleLines:
+    """The warnings of one lasting trouble (the store away): each kind of line (its text
+    before formatting, whatever its room) once, then at most once per ``window`` seconds
+    with how many like it were left out. A Redis outage wrote a retry line per room each
+    second and the subscription's line twice a second; :meth:`over` ends the trouble (the
+    next line of each kind is written at once) and says how many lines were left out.
+    One per hub: its writer thread and its event loop both write here."""
+
+    def __init__(self, window: float = 30.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._last: dict[str, float] = {}
+        self._left_out: dict[str, int] = {}
+
+    def warning(self, logger: logging.Logger, msg: str, *args: Any) -> None:
+        now = self.clock()
+        with self._lock:
+            last = self._last.get(msg)
+            if last is not None and now - last < self.window:
+                self._left_out[msg] = self._left_out.get(msg, 0) + 1
+                return
+            self._last[msg] = now
+            left_out = self._left_out.pop(msg, 0)
+        if left_out:
+            msg += f" ({left_out} more like it left out of the log)"
+        logger.warning(msg, *args, stacklevel=2)
+
+    def over(self) -> int:
+        """The trouble is over: how many lines were left out since each kind's last."""
+        with self._lock:
+            left_out = sum(self._left_out.values())
+            self._last.clear()
+            self._left_out.clear()
+        return left_out
+
+
 def install_repeat_limit() -> None:
     """Limit uvicorn's warnings that anyone can cause (idempotent)."""
     logger = logging.getLogger("uvicorn.error")
@@ -230,5 +269,5 @@ def log_config(level: str = "INFO") -> dict[str, Any]:
     }
 
 
-__all__ = ["RepeatLimiter", "WebSocketAccessLines", "install_redaction",
+__all__ = ["RepeatLimiter", "TroubleLines", "WebSocketAccessLines", "install_redaction",
            "install_repeat_limit", "install_websocket_access_lines", "log_config", "redact"]

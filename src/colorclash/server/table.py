@@ -239,8 +239,9 @@ class Table:
         try:
             restored = self.hub.stored_room(room.code)
         except Exception as exc:  # noqa: BLE001 - the store does not answer: later
-            log.warning("room %s: a write failed and the store cannot be read (%s); "
-                        "trying again in %g s", room.code, exc, self.REBUILD_RETRY_S)
+            self.hub.trouble.warning(
+                log, "room %s: a write failed and the store cannot be read (%s); "
+                "trying again in %g s", room.code, exc, self.REBUILD_RETRY_S)
             room.rebuild_timer = asyncio.get_running_loop().call_later(
                 self.REBUILD_RETRY_S, self._rebuild_later, room)
             return

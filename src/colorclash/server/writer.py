@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from colorclash.server.logs import TroubleLines
 from colorclash.store import StoreError, Write
 
 log = logging.getLogger("colorclash.server")
@@ -49,8 +50,10 @@ class StoreWriter:
     MAX_BATCH = 512
 
     def __init__(self, save_many: Callable[[list[Write]], None],
-                 loop: asyncio.AbstractEventLoop) -> None:
+                 loop: asyncio.AbstractEventLoop,
+                 trouble: TroubleLines | None = None) -> None:
         self._save_many = save_many
+        self._trouble = trouble or TroubleLines()
         self._loop = loop
         self._items: list[tuple[Write, asyncio.Future[CommitTiming]]] = []
         self._round: list[tuple[Write, asyncio.Future[CommitTiming]]] = []  # this loop round's
@@ -62,6 +65,7 @@ class StoreWriter:
         # why the store refused the last commit (a full disk, Redis away), until a commit
         # succeeds: /healthz says so (a SQLite store on a full disk answered ok: true)
         self.refusing: str | None = None
+        self._refusing_since = 0.0
         self._thread = threading.Thread(target=self._run, name="colorclash-writer",
                                         daemon=True)
         self._thread.start()
@@ -121,15 +125,23 @@ class StoreWriter:
                 except BaseException as exc:  # noqa: BLE001 - reported to every writer
                     error = exc
                     if isinstance(exc, StoreError):  # refused, with the store's reason
-                        log.warning("store commit of %d writes refused: %s", len(live), exc)
+                        self._trouble.warning(log, "store commit of %d writes refused: %s",
+                                              len(live), exc)
                     else:
                         log.exception("store commit of %d writes failed", len(live))
                     if "FENCED" not in str(exc):  # (a room lost to another process is no outage)
+                        if self.refusing is None:
+                            self._refusing_since = time.monotonic()
                         self.refusing = str(exc) or type(exc).__name__
                     with self._cond:
                         self._failed_rooms.update(w[0] for w, _ in live)
-            if live and error is None:
+            if live and error is None and self.refusing is not None:
                 self.refusing = None
+                left_out = self._trouble.over()
+                log.info("the store takes writes again (it refused them for %.0f s%s)",
+                            time.monotonic() - self._refusing_since,
+                            f"; {left_out} warning lines about it were left out of the log"
+                            if left_out else "")
             self.batches += 1
             self.writes += len(live)
             commit = CommitTiming(began, time.perf_counter(), len(live))
