@@ -3,6 +3,7 @@ one server per SQLite file, and every refusal is one clear line that harms nothi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -267,3 +268,68 @@ def test_a_server_stopped_after_its_computers_thought_leaves_nothing_behind(tmp_
         out = proc.communicate(timeout=30)[0]
     assert "Application shutdown complete" in out, out
     assert "leaked" not in out and "Traceback" not in out, out
+
+
+def test_two_processes_alone_on_one_redis_prefix_are_refused(redis_db):
+    """Two COLORCLASH_CLUSTER=false processes on one Redis prefix both started, and both
+    ran the same rooms' clocks and computers, writing conflicting actions. The second is
+    refused, as a second server on a SQLite file is; so is a cluster process beside one."""
+    alone = {"COLORCLASH_CLUSTER": "false"}
+    with ServerProcess(redis_db, env=alone) as first:
+        health = json.loads(_health(first.url))["rooms"]
+        for env in (alone, {"COLORCLASH_CLUSTER": "true"}):
+            began = time.monotonic()
+            second = _serve("--port", str(free_port()), "--store", redis_db, env=env)
+            assert second.returncode == 2, second.stderr
+            assert "process with COLORCLASH_CLUSTER=false uses the Redis prefix 'cc'" \
+                in second.stderr
+            assert "?prefix=" in second.stderr  # what to do instead
+            assert "Traceback" not in second.stderr and "open http" not in second.stdout
+            assert time.monotonic() - began < 5  # (its holder renews it: no need to wait)
+        # another prefix is another site
+        with ServerProcess(redis_db + "?prefix=other", env=alone) as other:
+            assert _health(other.url)
+        assert json.loads(_health(first.url))["rooms"] == health  # (the first one goes on untouched)
+        first.kill()  # SIGKILL: its lease runs out, and a successor waits for that
+    began = time.monotonic()
+    again = ServerProcess(redis_db, env=alone).start()
+    assert time.monotonic() - began < 15
+    again.stop()
+    # let go at a clean stop: a process of a cluster starts at once
+    began = time.monotonic()
+    ServerProcess(redis_db).start().stop()
+    assert time.monotonic() - began < 5
+
+
+def test_a_process_alone_is_refused_beside_a_cluster(redis_db):
+    from colorclash.store import StoreError
+    from colorclash.store.redis_store import RedisStore
+
+    with ServerProcess(redis_db):
+        store = RedisStore(redis_db)
+        try:
+            with pytest.raises(StoreError, match=r"1 process\(es\) of a cluster"):
+                store.claim(alone=True, wait_s=0)
+            assert not store.redis.exists(store.key("alone"))  # (nothing left held)
+        finally:
+            store.close()
+
+
+def test_the_lease_of_a_process_alone_is_renewed_while_it_lives(redis_db):
+    from colorclash.store import StoreError
+    from colorclash.store.redis_store import RedisStore
+
+    a, b = RedisStore(redis_db), RedisStore(redis_db)
+    a.ALONE_TTL_S = b.ALONE_TTL_S = 0.6
+    try:
+        a.claim(alone=True)
+        time.sleep(1.5)  # more than two leases: renewed meanwhile
+        with pytest.raises(StoreError, match="another process"):
+            b.claim(alone=True, wait_s=0.3)
+        a._alone_stop.set()  # as a SIGKILL: no renewal, no letting go
+        a._alone_thread.join()
+        b.claim(alone=True, wait_s=2)
+    finally:
+        a.close()
+        b.close()
+    assert not RedisStore(redis_db).redis.exists("cc:alone")

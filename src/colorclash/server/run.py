@@ -37,7 +37,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         store = open_store(store_url)
         claim = getattr(store, "claim", None)
         if claim is not None:
-            claim()
+            claim(alone=not settings.cluster)  # (Redis: one process, or a cluster's)
     except StoreError as exc:
         sock.close()
         print(f"error: {exc}", file=sys.stderr)

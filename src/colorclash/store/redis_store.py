@@ -10,6 +10,8 @@ Keys (all under a prefix, ``cc:`` by default):
 - ``cc:rooms``: every stored room code;
 - ``cc:fence:{code}``: the owner's epoch when several processes share the store
   (``server/cluster.py``): a write carrying an older epoch is refused (a fencing token).
+- ``cc:alone``: the lease of a process that serves the prefix alone (the cluster off):
+  :meth:`RedisStore.claim`.
 
 Every write is one Lua script, so the document, the log rows and the records change
 together or not at all, and an action row is appended only at the index the log has reached (two writers can
@@ -21,11 +23,32 @@ Redis restart; with ``appendfsync always`` a power cut too (docs/deployment.md).
 from __future__ import annotations
 
 import json
+import logging
+import secrets
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from colorclash.store import Action, StoreError, Write, shown_url
+
+log = logging.getLogger("colorclash.store")
+
+# KEYS: the alone key; ARGV: this process's token, TTL in ms. 1: renewed; 0: not ours.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0
+"""
+# KEYS: the alone key; ARGV: this process's token. Deleted only if still ours.
+_LET_GO = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 # KEYS: room, log, matches, rooms, fence, records
 # ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), new match
@@ -146,6 +169,87 @@ class RedisStore:
         self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
         self.epochs: dict[str, int] = {}
+        self._alone_token: str | None = None   # claim(alone=True): the lease's value
+        self._alone_stop = threading.Event()
+        self._alone_thread: threading.Thread | None = None
+
+    #: seconds a process alone on its prefix (COLORCLASH_CLUSTER=false) keeps it without
+    #: renewing (it renews every third of it): a killed one's successor waits this long
+    ALONE_TTL_S = 5.0
+
+    def claim(self, alone: bool = False, wait_s: float | None = None) -> None:
+        """Make sure this process may serve the prefix, or raise :class:`StoreError`.
+
+        A process alone on its prefix (``COLORCLASH_CLUSTER=false``) keeps its rooms in
+        memory, as a SQLite server does, with no lease per room: two of them, or one beside
+        the processes of a cluster, would run the same rooms' clocks and computer players
+        and write conflicting actions. So it holds ``cc:alone``, a lease renewed by a
+        thread, and does not start while a process of a cluster lives on the prefix; and a
+        process of a cluster does not start while another holds ``cc:alone``. A killed
+        process's lease runs out: a successor waits for it (``ALONE_TTL_S``), then starts."""
+        deadline = time.monotonic() + (self.ALONE_TTL_S + 1 if wait_s is None else wait_s)
+        token = secrets.token_hex(8)
+        left_before = None
+        while True:
+            reason = self._claim_once(alone, token)
+            if reason is None:
+                break
+            left = self.redis.pttl(self.key("alone"))
+            renewed = left_before is not None and left > left_before + 100
+            left_before = left if left > 0 else None
+            if renewed or time.monotonic() >= deadline:  # (renewed: its holder lives)
+                raise StoreError(f"{reason}. Several processes on one prefix all run with "
+                                 "COLORCLASH_CLUSTER=true (the default); or give each its "
+                                 "own prefix: --store 'redis://HOST:PORT/DB?prefix=NAME'")
+            time.sleep(0.25)
+        if alone:
+            self._alone_token = token
+            self._alone_thread = threading.Thread(target=self._renew_alone, daemon=True,
+                                                  name="colorclash-alone-lease")
+            self._alone_thread.start()
+
+    def _claim_once(self, alone: bool, token: str) -> str | None:
+        where = f"the Redis prefix {self.prefix[:-1]!r}"
+        key = self.key("alone")
+        if not alone:
+            return (f"a process with COLORCLASH_CLUSTER=false uses {where}"
+                    if self.redis.exists(key) else None)
+        if not self.redis.set(key, token, nx=True, px=int(self.ALONE_TTL_S * 1000)):
+            return f"another process with COLORCLASH_CLUSTER=false uses {where}"
+        live = [p for p in self.redis.smembers(self.key("procs"))
+                if self.redis.exists(self.key("proc", p.decode()))]
+        if live:
+            self.redis.delete(key)
+            return f"{len(live)} process(es) of a cluster (COLORCLASH_CLUSTER=true) use {where}"
+        return None
+
+    def _renew_alone(self) -> None:
+        renew = self.redis.register_script(_RENEW)
+        ttl_ms = int(self.ALONE_TTL_S * 1000)
+        said = False
+        while not self._alone_stop.wait(self.ALONE_TTL_S / 3):
+            try:
+                ours = renew(keys=[self.key("alone")], args=[self._alone_token, ttl_ms])
+            except Exception as exc:  # noqa: BLE001 - Redis away: the next round tries again
+                log.debug("the alone lease was not renewed: %s", exc)
+                continue
+            if not ours and not said:  # (stopped longer than the lease, and another began)
+                log.error("another process took the Redis prefix %r while this one did not "
+                          "renew its lease (it was stopped?): both now serve it; stop one",
+                          self.prefix[:-1])
+            said = not ours
+
+    def _let_go_alone(self) -> None:
+        if self._alone_token is None:
+            return
+        self._alone_stop.set()
+        if self._alone_thread is not None:
+            self._alone_thread.join(2)
+        try:
+            self.redis.eval(_LET_GO, 1, self.key("alone"), self._alone_token)
+        except Exception:  # noqa: BLE001 - Redis away: the lease runs out on its own
+            pass
+        self._alone_token = None
 
     def key(self, *parts: Any) -> str:
         return self.prefix + ":".join(str(p) for p in parts)
@@ -293,6 +397,7 @@ class RedisStore:
                     from None
 
     def close(self) -> None:
+        self._let_go_alone()
         self.redis.close()
 
 

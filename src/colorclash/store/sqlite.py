@@ -153,8 +153,9 @@ class SQLiteStore:
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
 
-    def claim(self) -> None:
-        """Make this process the file's only server, or raise :class:`StoreError`.
+    def claim(self, alone: bool = True) -> None:
+        """Make this process the file's only server, or raise :class:`StoreError` (a
+        SQLite file has one server: ``alone`` is always true).
 
         A server keeps its rooms in memory and writes each room's log from there: two
         servers on one file would both run the same rooms' clocks and computer players and
