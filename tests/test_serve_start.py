@@ -78,6 +78,8 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("GC_THRESHOLDS", "0", "turns the garbage collector off"),
     ("LEASE_TTL", "0", "more than 0"),          # (it reached Redis: a 42-line traceback)
     ("MAX_CONNECTIONS", "0", "more than 0"),
+    ("AWAY_TURN_CLOCK", "0", "more than 0"),          # (every turn of one away ended at once)
+    ("QUICK_MATCH_TICKET_TTL", "0", "more than 0"),   # (every ticket left the queue at once)
     ("RATE_BURST", "0.5", "at least 1"),          # (every message was rate_limited)
     ("PUBLIC_URL", "cards.example.org", "http:// or https://"),
     ("PUBLIC_URL", "https://example.org/cards", "no path"),

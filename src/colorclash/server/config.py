@@ -148,8 +148,9 @@ class Settings:
             setattr(s, k, v)
         return s
 
-    # Settings that must be more than 0 (0 would refuse everyone, or divide by it).
-    _POSITIVE = ("lease_ttl", "clock_scale", "ws_ping", "max_frame", "hard_max_frame", "rate_per_s",
+    # Settings that must be more than 0 (0 would refuse everyone, or divide by it; a turn
+    # clock of 0 ends every turn at once; a ticket kept 0 s leaves every queue at once).
+    _POSITIVE = ("away_turn_clock", "default_turn_clock", "quick_match_ticket_ttl", "lease_ttl", "clock_scale", "ws_ping", "max_frame", "hard_max_frame", "rate_per_s",
                  "rate_burst", "flood_limit", "flood_window", "max_connections",
                  "max_pending", "max_connections_per_address", "max_pending_per_address",
                  "limit_create_burst", "limit_create_per_min", "limit_join_burst",
