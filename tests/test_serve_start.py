@@ -206,12 +206,20 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
     assert re.search(stamp + r"colorclash\.server: rooms restored: 0", out, re.M), out
 
 
-def _first_lines(args: list[str], env: dict[str, str], until: str) -> str:
-    """What ``serve`` prints up to the line holding ``until`` (then it is stopped)."""
+def _first_lines(args: list[str], env: dict[str, str], until: str,
+                 files: int | None = None) -> str:
+    """What ``serve`` prints up to the line holding ``until`` (then it is stopped);
+    ``files``: its open-file limit."""
+    import resource
+
+    def limit_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "colorclash.cli", "serve", "--port", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={k: v for k, v in {**os.environ, **env}.items() if v is not None})
+        env={k: v for k, v in {**os.environ, **env}.items() if v is not None},
+        preexec_fn=limit_files if files else None)
     lines = []
     try:
         for line in proc.stdout:
@@ -335,3 +343,16 @@ def test_the_lease_of_a_process_alone_is_renewed_while_it_lives(redis_db):
         a.close()
         b.close()
     assert not RedisStore(redis_db).redis.exists("cc:alone")
+
+
+def test_a_file_limit_below_the_connection_cap_is_said_at_start(tmp_path):
+    """The open-file limit caps the connections (the next get 503 overloaded); nothing
+    said so, and an operator with 1,024 files learned it from the players."""
+    store = ["--store", f"sqlite:///{tmp_path / 'a.sqlite3'}"]
+    out = _first_lines(store, {}, until="startup complete", files=500)
+    assert re.search(r"warning: this process may open too few files for "
+                     r"COLORCLASH_MAX_CONNECTIONS=10,000: it takes at most 436 connections "
+                     r"\(raise the open-file limit", out), out
+    out = _first_lines(store, {"COLORCLASH_MAX_CONNECTIONS": "400"}, until="startup complete",
+                       files=500)
+    assert "startup complete" in out and "warning" not in out, out

@@ -59,9 +59,13 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {shown_url(store_url)}"
           f"{where}{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
-        uvicorn.Server(uvicorn_config(app, settings, host, port, log_level="info",
-                                      access_log=settings.access_log,
-                                      log_config=log_config())).run(sockets=[sock])
+        config = uvicorn_config(app, settings, host, port, log_level="info",
+                                access_log=settings.access_log, log_config=log_config())
+        cap = config.colorclash_guard.max_connections
+        if cap < settings.max_connections:
+            print(file_limit_warning(cap, settings.max_connections), file=sys.stderr,
+                  flush=True)
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         store.close()  # (if the app's shutdown did not: closing twice is harmless)
 
@@ -85,6 +89,14 @@ def host_header_warning() -> str:
             "(a reverse proxy that does not pass its own Host hides it). Set it to the "
             "public address, e.g. COLORCLASH_PUBLIC_URL=https://cards.example.org "
             "(docs/deployment.md)")
+
+
+def file_limit_warning(cap: int, wanted: int) -> str:
+    """The line said at start when the process's open-file limit holds fewer connections
+    than COLORCLASH_MAX_CONNECTIONS (the next ones get 503 overloaded)."""
+    return (f"warning: this process may open too few files for COLORCLASH_MAX_CONNECTIONS="
+            f"{wanted:,}: it takes at most {cap:,} connections (raise the open-file limit: "
+            "ulimit -n, or LimitNOFILE= in a systemd unit; docs/deployment.md)")
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
