@@ -141,6 +141,19 @@ def test_a_call_is_for_the_play_it_comes_before_and_ends_with_the_turn():
     assert g.phase == "call_window" and g.window_seat == 0, events  # no call: catchable
 
 
+def test_a_call_goes_with_the_turn_when_a_waiting_stack_is_taken():
+    """A call made with a +2 waiting, then the stack taken instead of played (standard's
+    call with stacking on): the call stayed on, shown as "Last card! ✓" with four cards,
+    and covered a later play down to one card, which could not be caught."""
+    g = table("standard", [["R1", "B2"], ["R+2", "Y7", "G9"]], "R5",
+              ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"], first=1, options={"stacking": "classic"})
+    g.apply(1, {"type": "play", "card": "R+2"})
+    assert {"type": "call"} in g.legal_actions(0)
+    g.apply(0, {"type": "call"})
+    g.apply(0, {"type": "take"})
+    assert g.view(0)["called"] == [] and len(g.view(0)["hand"]) == 4
+
+
 def test_pass_refused_while_a_card_can_be_drawn():
     g = table("standard", [["R1"], ["G1"]], "R5", ["B2"])
     assert {"type": "pass"} not in g.legal_actions(0)

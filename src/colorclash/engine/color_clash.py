@@ -1068,6 +1068,7 @@ class ColorClash(Game):
         self.stack = 0
         self.stack_kind = None
         self.passes = 0
+        self.called[seat] = False  # a call is for the play it comes before, this turn only
         self._advance(events)
         return events
 
