@@ -722,6 +722,25 @@ def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_pag
     assert (color == "rgb(229, 231, 235)") == quiet, (color, accent)
 
 
+def test_your_own_call_window_says_call_now_without_one_card_beside_it(open_page):
+    """Standard, a card played down to one without the call: the bar read "Call 'Last
+    card!' now!" with "ONE CARD!" beside it, the table presets' sign that no call is
+    needed. While your window is open only the call is said; then ONE CARD! again."""
+    setup = {"hands": [["R1", "B2"], ["Y1", "Y2", "Y3"]], "top": "R9", "draw": ["Y4", "Y5"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
+    page = table.page
+    page.locator(".hand .card.playable").first.click()
+    page.wait_for_function("() => window.__cc.view.phase === 'call_window'")
+    page.locator(".actions button.call").wait_for()
+    bar = page.locator(".me-bar .me-info")
+    assert "ONE CARD!" not in bar.inner_text(), bar.inner_text()
+    page.locator(".actions button.call").click()
+    page.wait_for_function("() => window.__cc.view.phase !== 'call_window'")
+    page.wait_for_function(
+        "() => document.querySelector('.me-bar .me-info').innerText.includes('ONE CARD!')")
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_the_fuse_and_the_midnight_clock_say_what_they_count(open_page, lang):
     """The fuse chip read "💣 3 BOOM +6" (three booms?) and the Midnight Clock's "Night ·

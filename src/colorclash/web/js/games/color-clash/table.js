@@ -360,7 +360,10 @@ function meBar(model, act) {
   const me = model.me;
   const isTurn = view.window ? view.window.seat === me : view.turn === me;
   const shield = Array.isArray(view.shields) && view.shields.includes(me);
-  const one = Array.isArray(view.one_card) && view.one_card.includes(me);
+  // (while your own call window is open, the call is what is said: ONE CARD! is the
+  // table presets' sign that no call is needed)
+  const one = Array.isArray(view.one_card) && view.one_card.includes(me) &&
+    !(view.window && view.window.seat === me);
   const score = Array.isArray(view.scores) ? view.scores[me] : null;
   const ended = view.phase === "game_over";
   // a substitute plays "until the next round": say it only while there is one to come
