@@ -964,3 +964,28 @@ async def test_a_process_whose_beats_did_not_run_does_not_blame_redis(redis_db):
     finally:
         await hub.cluster.stop()
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_two_processes_play_one_room_over_a_redis_that_speaks_only_tls(tmp_path):
+    """rediss:// with a private CA (?ssl_ca_certs=...) was refused as an unknown parameter,
+    and without it the certificate could not be checked: a Redis reached over TLS could not
+    be used. The store and the processes' pub/sub both go over TLS."""
+    import shutil
+
+    if not available() or not shutil.which("openssl"):
+        pytest.skip("redis-server or openssl (for the certificate) is not installed")
+    rs = RedisServer(tmp_path, tls=True).start()
+    site = Site(rs.url, 2)
+    try:
+        assert rs.url.startswith("rediss://") and "ssl_ca_certs=" in rs.url
+        code, conns = await _two_seats_started(site.urls[0], site.urls[1])  # players on both
+        states = await _play(conns, timeout=120)
+        assert {s["room"]["status"] for s in states} == {"finished"}
+        record = await Client(site.urls[1]).record(code)
+        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+        for conn in conns:
+            await conn.close()
+    finally:
+        site.stop()
+        rs.stop()

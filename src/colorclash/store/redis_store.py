@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from colorclash.store import Action, StoreError, Write, shown_url
 
@@ -124,6 +124,13 @@ def _fail_fast_class(redis: Any) -> Any:
     return FailFastRedis
 
 
+#: what a rediss:// URL may say about TLS, as redis-py reads it (a private CA's
+#: certificate: ?ssl_ca_certs=/etc/redis/ca.pem; a client certificate: ssl_certfile and
+#: ssl_keyfile)
+TLS_PARAMETERS = frozenset({"ssl_ca_certs", "ssl_ca_path", "ssl_certfile", "ssl_keyfile",
+                            "ssl_cert_reqs", "ssl_check_hostname"})
+
+
 def _check_url(url: str, parts: Any) -> None:
     """A Redis URL's shape, before any connection: else a port that is no number was
     reported as Redis out of reach, and ``redis://`` alone as a garbled sentence."""
@@ -149,15 +156,23 @@ class RedisStore:
         parts = urlsplit(url)
         _check_url(url, parts)
         query = parse_qs(parts.query, keep_blank_values=True)
-        unknown = set(query) - {"prefix"}
+        tls = set(query) & TLS_PARAMETERS
+        if tls and parts.scheme != "rediss":
+            raise StoreError(f"{', '.join(sorted(tls))}: TLS parameters need a rediss:// URL")
+        unknown = set(query) - {"prefix"} - TLS_PARAMETERS
         if unknown:
-            raise StoreError(f"unknown redis store parameter(s): {', '.join(sorted(unknown))}")
+            raise StoreError(f"unknown redis store parameter(s): {', '.join(sorted(unknown))} "
+                             f"(known: prefix, and for rediss:// "
+                             f"{', '.join(sorted(TLS_PARAMETERS))})")
         if query.get("prefix") == [""]:
             # (it was taken for the default without a word)
             raise StoreError("the redis store's prefix must not be empty: ?prefix=cc, or leave "
                              "it out")
         self.prefix = (query.get("prefix") or ["cc"])[0] + ":"
-        self.url = parts._replace(query="").geturl()
+        # (the TLS parameters stay: redis-py reads them from the URL, for the processes'
+        # pub/sub connections too)
+        self.url = parts._replace(query=urlencode(
+            {k: v for k, v in query.items() if k in TLS_PARAMETERS}, doseq=True)).geturl()
         try:
             self.redis = _fail_fast_class(redis).from_url(self.url, socket_timeout=5,
                                                           socket_connect_timeout=5,
