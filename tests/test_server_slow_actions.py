@@ -45,3 +45,37 @@ async def test_no_slow_action_log_when_off_or_under_the_threshold(tmp_path, capl
     with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
         await _one_action(srv)
     assert "slow action" not in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_summary_line_says_how_busy_the_process_was(tmp_path, caplog):
+    """An operator reading the log saw nothing of a quiet or a busy process but its
+    errors: every COLORCLASH_SUMMARY_EVERY seconds one line gives its rooms, the people
+    connected, the actions since the last line with their time, and the store's work."""
+    import asyncio
+    import re
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, summary_every=0.3)
+    caplog.set_level(logging.INFO, logger="colorclash.server")
+    with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
+        await _one_action(srv)
+        await asyncio.sleep(0.7)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("summary:")]
+    assert len(lines) >= 2, caplog.text
+    busy = [m for m in lines if not re.search(r"; 0 action\(s\)", m)]
+    assert len(busy) == 1, lines  # the action is counted once, in the line after it
+    assert re.fullmatch(r"summary: 1 room\(s\) \(1 playing\), [01] player\(s\) connected, "
+                        r"0 in Quick Match; 1 action\(s\) in 0 s \(p50 [\d.]+ ms, p99 [\d.]+ "
+                        r"ms\); \d+ store write\(s\) in \d+ commit\(s\)", busy[0]), busy[0]
+
+
+@pytest.mark.asyncio
+async def test_no_summary_line_when_it_is_off(tmp_path, caplog):
+    import asyncio
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, summary_every=0)
+    caplog.set_level(logging.INFO, logger="colorclash.server")
+    with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
+        await _one_action(srv)
+        await asyncio.sleep(0.3)
+    assert "summary:" not in caplog.text

@@ -66,6 +66,7 @@ class Settings:
     gc_thresholds: str = "50000,50,100"  # the collector's thresholds (server/gctune.py)
     access_log: bool = False            # one line per HTTP request (uvicorn's), tokens masked
     slow_action_ms: float = 0.0         # log each action slower than this, split (0: off)
+    summary_every: float = 300.0        # s between the log's summary lines (0: none)
     dev_pages: bool = False             # serve /dev.html, the fake screens for development
     ws_compression: bool = False        # per-message deflate: ~3x less traffic, more CPU and memory
     ws_ping: float = 10.0               # s between the server's pings; unanswered as long: gone

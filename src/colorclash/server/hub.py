@@ -39,7 +39,7 @@ from colorclash.server.conn import Conn
 from colorclash.server.limits import AddressLimits
 from colorclash.server.lobby import Lobby
 from colorclash.server.logs import TroubleLines
-from colorclash.server.metrics import LatencyWindow
+from colorclash.server.metrics import LatencyWindow, Summary
 from colorclash.server.model import COMPUTER, Room, Seat, ms
 from colorclash.server.names import normalize_code, valid_code
 from colorclash.server.protocol import VERSION, ProtocolError, dumps, merge_options
@@ -78,6 +78,7 @@ class Hub:
         self.trouble = TroubleLines()
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
+        self._summary: asyncio.Task[None] | None = None  # the log's summary line
         # A player's action, from its frame read to its states handed to the sockets
         # (after the write is durable): /healthz's "actions".
         self.action_latency = LatencyWindow()
@@ -167,10 +168,14 @@ class Hub:
             self.clocks.schedule(room)
         if self._janitor is None:
             self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+        if self._summary is None and self.settings.summary_every > 0:
+            self._summary = asyncio.get_running_loop().create_task(self._summary_loop())
 
     async def shutdown(self) -> None:
         if self._janitor:
             self._janitor.cancel()
+        if self._summary:
+            self._summary.cancel()
         for room in self.rooms.values():
             if room.timer:
                 room.timer.cancel()
@@ -181,6 +186,15 @@ class Hub:
         if self.writer is not None:
             self.writer.stop()
             self.writer = None
+
+    async def _summary_loop(self) -> None:
+        summary, every = Summary(), self.settings.summary_every
+        while True:
+            await asyncio.sleep(every)
+            try:
+                log.info("%s", summary.line(self, every))
+            except Exception:  # noqa: BLE001
+                log.exception("summary failed")
 
     async def _janitor_loop(self) -> None:
         while True:

@@ -20,6 +20,12 @@ class LatencyWindow:
         self._ms.append(seconds * 1000.0)
         self.count += 1
 
+    def latest(self, n: int) -> list[float]:
+        """The last ``n`` durations in ms (fewer if the window holds fewer), oldest first."""
+        if n <= 0:
+            return []
+        return list(self._ms)[-n:]
+
     def summary(self) -> dict[str, Any]:
         """``count`` since the start; percentiles (nearest rank) over the last ``window``."""
         xs = sorted(self._ms)
@@ -32,4 +38,39 @@ class LatencyWindow:
         return out
 
 
-__all__ = ["LatencyWindow"]
+class Summary:
+    """The line a process writes every ``COLORCLASH_SUMMARY_EVERY`` seconds, so that an
+    operator reading the log sees how busy it was without polling ``/healthz``: its rooms,
+    the people connected and queued, the actions since the last line with their time
+    inside the process, and the store's writes and commits since then."""
+
+    def __init__(self) -> None:
+        self._actions = 0
+        self._writes = 0
+        self._commits = 0
+
+    def line(self, hub: Any, seconds: float) -> str:
+        rooms = list(hub.rooms.values())
+        playing = sum(1 for r in rooms if r.status == "playing")
+        people = sum(len(r.conns) for r in rooms)
+        latency = hub.action_latency
+        actions = latency.count - self._actions
+        self._actions = latency.count
+        recent = sorted(latency.latest(actions))
+        timing = ""
+        if recent:
+            n = len(recent)
+            timing = (f" (p50 {recent[n // 2]:.1f} ms, p99 {recent[min(n - 1, int(0.99 * n))]:.1f}"
+                      f" ms{'' if n == actions else f', of the last {n:,}'})")
+        out = (f"summary: {len(rooms):,} room(s) ({playing:,} playing), {people:,} player(s) "
+               f"connected, {len(hub.quick.queue):,} in Quick Match; {actions:,} action(s) in "
+               f"{seconds:.0f} s{timing}")
+        writer = hub.writer
+        if writer is not None:
+            writes, commits = writer.writes - self._writes, writer.batches - self._commits
+            self._writes, self._commits = writer.writes, writer.batches
+            out += f"; {writes:,} store write(s) in {commits:,} commit(s)"
+        return out
+
+
+__all__ = ["LatencyWindow", "Summary"]
