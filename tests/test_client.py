@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from colorclash.bots import default_level
-from colorclash.client import Client, _main
+from colorclash.client import Client, ClientError, _main
 from colorclash.engine import GAMES
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
@@ -137,6 +137,23 @@ async def test_the_client_command_says_what_the_server_refused_in_one_line(serve
     lines = err.getvalue().strip().splitlines()
     assert len(lines) == 1, lines
     assert "bad_name" in lines[0] and "422" in lines[0] and "computer" in lines[0]
+
+
+@pytest.mark.asyncio
+async def test_a_bot_whose_every_action_is_refused_is_stopped_with_the_reason(server):
+    """play() went on until its timeout (an hour, from the command) without a word when
+    the server refused each action: after 20 in a row it stops with the last reason."""
+
+    class Stubborn:
+        def act(self, view, events):
+            return {"type": "play", "card": "R99"}
+
+    ticket = await Client(server.url).practice("Ana", bots=1)
+    async with await Client(server.url).connect(ticket["code"], ticket["token"]) as seat:
+        with pytest.raises(ClientError) as err:
+            await seat.play(Stubborn(), timeout=60)
+    assert err.value.code == "illegal_action", err.value
+    assert "refused 20 actions in a row" in err.value.message and "R99" in err.value.message
 
 
 def test_python_m_colorclash_client_exits_1_without_a_traceback(server):

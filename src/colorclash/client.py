@@ -368,6 +368,9 @@ class SeatConnection:
         v = self.view
         return bool(v and self.seat in v.get("to_act", []) and v.get("legal"))
 
+    #: the bot's actions refused while the game does not move, before play() gives up
+    REFUSED_IN_A_ROW = 20
+
     async def play(self, bot: Any, timeout: float = 120.0,
                    until: Callable[[dict[str, Any]], bool] | None = None,
                    pace: float = 0.0) -> dict[str, Any]:
@@ -378,6 +381,7 @@ class SeatConnection:
         deadline = time.monotonic() + timeout
         acted_at: tuple[int, int] | None = None
         pending: list[dict[str, Any]] = []
+        refused = 0  # the bot's actions refused since the game last moved
         while True:
             st = self.state
             assert st is not None
@@ -409,12 +413,20 @@ class SeatConnection:
                 pending.extend(msg["events"])
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
+                if msg["events"]:
+                    refused = 0
             elif msg["type"] == "welcome":
                 acted_at = None  # (re)attached: an action in flight may have been lost
             elif msg["type"] == "error":
                 # Refused: the state we acted on was already out of date (the next state is
                 # on its way) or we were too fast. Look again once a new state arrives, or
-                # after a short pause; never resend in a tight loop.
+                # after a short pause; never resend in a tight loop. A bot whose every
+                # action is refused would go on until the timeout without a word: stop.
+                refused += msg.get("code") != "rate_limited"
+                if refused >= self.REFUSED_IN_A_ROW:
+                    raise ClientError(0, msg.get("code", "refused"),
+                                      f"the server refused {refused} actions in a row; the "
+                                      f"last: {msg.get('message', '')}")
                 if msg["code"] == "rate_limited":
                     await asyncio.sleep(0.25)
                 else:
