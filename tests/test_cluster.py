@@ -989,3 +989,20 @@ async def test_two_processes_play_one_room_over_a_redis_that_speaks_only_tls(tmp
     finally:
         site.stop()
         rs.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_stored_room_without_a_code_reservation_keeps_its_code(redis_db):
+    """Rooms copied in by ``colorclash copy-store`` (or stored by a process with the
+    cluster off) have no ``cc:code:`` reservation: a new room could be given their code
+    and write over them."""
+    hub = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        room, _, _ = hub.create_private("Ana", seats=2)
+        doc = hub.store.load_room(room.code)
+        hub.store.save_room("QWERTY", {**doc, "code": "QWERTY"})
+        assert hub.code_taken("QWERTY")
+        assert not hub.code_taken("ZXCVBN")  # a code nobody has is fresh (and now ours)
+    finally:
+        await hub.cluster.stop()
+        hub.store.close()

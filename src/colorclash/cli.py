@@ -159,6 +159,34 @@ def verify(
     raise typer.Exit(0 if ok else 1)
 
 
+@app.command("copy-store")
+def copy_store(
+    source: str = typer.Argument(..., metavar="FROM",
+                                 help="The store to copy: sqlite:///PATH (or a path) or "
+                                      "redis://HOST:PORT/DB."),
+    target: str = typer.Argument(..., metavar="TO", help="An empty store to copy it into."),
+) -> None:
+    """Copy every room (seats, cards, logs, records) into another store, and check it:
+    to move a site from SQLite to Redis, or to copy a store no server is using."""
+    from rich.progress import Progress
+
+    from colorclash.store import StoreError
+    from colorclash.store import shown_url as shown
+    from colorclash.store.copy import copy_store as run
+
+    try:
+        with Progress(transient=True) as bar:
+            task = bar.add_task("copying rooms", total=None)
+            done = run(source, target,
+                       progress=lambda i, n: bar.update(task, completed=i, total=n))
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"copied {done.rooms:,} room(s), {done.actions:,} action(s) of their current "
+               f"matches and {done.records:,} record(s) of finished ones from {shown(source)} "
+               f"to {shown(target)}; each read back and checked")
+
+
 def main() -> None:  # console-script entry point
     app()
 

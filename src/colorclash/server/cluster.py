@@ -309,9 +309,13 @@ class Cluster:
         return int(epoch)
 
     def claim_new(self, code: str) -> bool:
-        """A fresh room code: reserved once in the whole site, and owned by us."""
+        """A fresh room code: reserved once in the whole site, and owned by us. A stored
+        room whose code has no reservation (copied in by ``colorclash copy-store``, or
+        stored by a process on its own) keeps its code: a new room took it over before."""
         if not self.r.set(self.key("code", code), self.id, nx=True):
             return False
+        if self.r.exists(self.key("room", code)):
+            return False  # (the code stays reserved: for the room that has it)
         self.acquire(code)
         return True
 

@@ -89,11 +89,12 @@ def shown_url(url: str) -> str:
     return parts._replace(netloc=f"{user}:[redacted]@{host}").geturl()
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, create: bool = True) -> Store:
     """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``).
-    A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first."""
+    A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first.
+    ``create=False``: a SQLite file that does not exist is an error, not a new store."""
     if "://" not in url and url.strip():
-        return open_store("sqlite:///" + url)
+        return open_store("sqlite:///" + url, create)
     if url.startswith("sqlite://"):
         from colorclash.store.sqlite import SQLiteStore
 
@@ -106,6 +107,11 @@ def open_store(url: str) -> Store:
         unknown = set(params) - {"synchronous"}
         if unknown:
             raise StoreError(f"unknown sqlite store parameter(s): {', '.join(sorted(unknown))}")
+        if not create and path != ":memory:":
+            import os
+
+            if not os.path.exists(path):
+                raise StoreError(f"no such SQLite file: {os.path.abspath(path)}")
         return SQLiteStore(path, synchronous=params.get("synchronous", "full"))
     if url.startswith("redis://") or url.startswith("rediss://"):
         try:

@@ -1,0 +1,102 @@
+"""``colorclash copy-store FROM TO``: every room of one store into another.
+
+What a site needs when it moves from one process on SQLite to several on Redis (or back),
+and for a consistent copy of a store while no server runs. Each room goes over whole: its
+document (seats with hashed tokens, the seed, clock deadlines), the action log of its
+current match and the records of its finished matches, in one write of the target; then
+it is read back from the target and compared. Players find their seats and cards on the
+new store as they left them (the tokens are the same).
+
+Both stores are claimed as a server claims them (:meth:`SQLiteStore.claim`,
+:meth:`RedisStore.claim` alone): a store a server is using is refused, since its rooms
+change under the copy, and no server can start on either while the copy runs. A target
+that already holds rooms is refused: the copy never overwrites.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from colorclash.store import Store, StoreError, open_store, shown_url
+
+
+@dataclass
+class Copied:
+    rooms: int = 0
+    actions: int = 0
+    records: int = 0
+
+
+def _claim(store: Any, url: str, what: str) -> None:
+    claim = getattr(store, "claim", None)
+    if claim is None:
+        return
+    try:
+        claim(alone=True)
+    except StoreError as exc:
+        raise StoreError(f"the {what} store {shown_url(url)} is in use ({exc}); stop its "
+                         "server(s) first") from None
+
+
+def _room(store: Store, code: str) -> tuple[dict[str, Any], int | None, list[Any],
+                                           list[dict[str, Any]]] | None:
+    data = store.load_room(code)
+    if data is None:
+        return None
+    match = data.get("match_no") or None
+    actions = store.load_actions(code, match) if match else []
+    return data, match, actions, store.load_records(code)
+
+
+def _same(room: Any) -> str:
+    """A room as compared: its JSON (a log row read back is a list or a tuple)."""
+    return json.dumps(room, sort_keys=True)
+
+
+def copy_store(source_url: str, target_url: str,
+               progress: Callable[[int, int], None] | None = None) -> Copied:
+    """Copy every room of ``source_url`` into ``target_url`` (which holds none), each
+    checked once written; ``progress(done, total)`` after each room."""
+    if source_url == target_url:
+        raise StoreError("the source and the target are the same store")
+    source = open_store(source_url, create=False)
+    try:
+        _claim(source, source_url, "source")
+        target = open_store(target_url)
+        try:
+            _claim(target, target_url, "target")
+            there = target.room_codes()
+            if there:
+                raise StoreError(f"the target store {shown_url(target_url)} already holds "
+                                 f"{len(there):,} room(s): copy into an empty store")
+            return _copy(source, target, progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+def _copy(source: Store, target: Store,
+          progress: Callable[[int, int], None] | None) -> Copied:
+    codes = source.room_codes()
+    done = Copied()
+    for i, code in enumerate(codes, 1):
+        room = _room(source, code)
+        if room is not None:
+            data, match, actions, records = room
+            rows = [(k, seat, action) for k, (seat, action) in enumerate(actions)]
+            target.save_room(code, data, match, rows, records, new_match=match is not None)
+            if _same(_room(target, code)) != _same(room):
+                raise StoreError(f"room {code}: the copy read back differs from the source")
+            done.rooms += 1
+            done.actions += len(actions)
+            done.records += len(records)
+        if progress is not None:
+            progress(i, len(codes))
+    return done
+
+
+__all__ = ["Copied", "copy_store"]

@@ -1,0 +1,85 @@
+"""``colorclash copy-store FROM TO``: a site moved from SQLite to Redis (and copied back)
+keeps every room: the seats and their tokens, the cards and the turn, the finished
+matches' records. A store in use, or a target that holds rooms, is refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from colorclash.bots import make_bot
+from colorclash.client import Client
+from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
+
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
+
+ENV = {"COLORCLASH_BOT_DELAY": "0.05", **LIFTED_LIMITS_ENV}
+
+
+def _copy(source: str, target: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "colorclash.cli", "copy-store", source, target],
+                          capture_output=True, text=True, timeout=120)
+
+
+def _room(url: str, code: str) -> dict:
+    with urllib.request.urlopen(f"{url}/api/rooms/{code}", timeout=10) as r:
+        return json.loads(r.read())
+
+
+async def _a_site_with_three_rooms(url: str) -> dict:
+    """A finished practice match, a practice game in its middle, a private lobby."""
+    c = Client(url)
+    done = await c.practice("Ana", bots=1, level="easy", preset="classic-table")
+    async with await c.connect(done["code"], done["token"]) as seat:
+        await seat.play(make_bot("easy", seed=1), timeout=90)
+    mid = await c.practice("Bo", bots=1, level="easy", preset="standard")
+    async with await c.connect(mid["code"], mid["token"]) as seat:
+        st = await seat.play(make_bot("easy", seed=2), timeout=60,
+                             until=lambda s: s["seq"] >= 6 and seat.my_turn())
+        shown = {"seq": st["seq"], "hand": st["view"]["hand"], "log_hash": st["log_hash"]}
+    lobby = await c.create_room("Cem", seats=3)
+    return {"done": done, "mid": mid, "lobby": lobby, "shown": shown}
+
+
+@pytest.mark.asyncio
+async def test_a_site_moved_from_sqlite_to_redis_keeps_every_room(tmp_path, redis_db):
+    db = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    with ServerProcess(db, env=ENV) as old:
+        site = await _a_site_with_three_rooms(old.url)
+        busy = _copy(db, redis_db)  # a store a server is using changes under the copy
+        assert busy.returncode == 2 and "is in use" in busy.stderr, busy.stderr
+        assert "stop its server" in busy.stderr and "Traceback" not in busy.stderr
+    out = _copy(db, redis_db)
+    assert out.returncode == 0, out.stderr
+    assert "copied 3 room(s)" in out.stdout and "1 record(s)" in out.stdout, out.stdout
+
+    with ServerProcess(redis_db, env=ENV) as new:
+        # the game in its middle: the same seat, cards and turn, with the same token
+        mid = site["mid"]
+        async with await Client(new.url).connect(mid["code"], mid["token"]) as seat:
+            st = await seat.wait_state(lambda s: True)
+            assert (st["seq"], st["view"]["hand"], st["log_hash"]) == (
+                site["shown"]["seq"], site["shown"]["hand"], site["shown"]["log_hash"])
+            await seat.play(make_bot("easy", seed=3), timeout=90)  # and it plays on
+        record = await Client(new.url).record(site["done"]["code"])
+        assert record["match"] == 1 and record["actions"]
+        assert _room(new.url, site["lobby"]["code"])["status"] == "lobby"
+
+    # into a store that holds rooms: refused, nothing overwritten
+    again = _copy(db, redis_db)
+    assert again.returncode == 2 and "already holds 3 room(s)" in again.stderr, again.stderr
+    # and back: a copy of the Redis store in a SQLite file
+    back = f"sqlite:///{tmp_path / 'copy.sqlite3'}"
+    out = _copy(redis_db, back)
+    assert out.returncode == 0 and "copied 3 room(s)" in out.stdout, out.stderr
+
+
+def test_a_source_file_that_does_not_exist_is_refused_and_not_made(tmp_path):
+    missing = tmp_path / "typo.sqlite3"
+    out = _copy(str(missing), f"sqlite:///{tmp_path / 'to.sqlite3'}")
+    assert out.returncode == 2 and "no such SQLite file" in out.stderr, out.stderr
+    assert not missing.exists()
