@@ -40,11 +40,12 @@ def test_each_named_benchmark_has_its_script():
 
 
 def test_dash_h_is_help_on_every_command():
-    for args in ([], ["serve"], ["simulate"], ["verify"], ["bench"]):
+    for args in ([], ["serve"], ["simulate"], ["verify"], ["bench"], ["copy-store"]):
         short = runner.invoke(app, [*args, "-h"])
         assert short.exit_code == 0, (args, short.output)
         text = _text(short.output)
-        assert "Usage:" in text and "--help -h" in text, args  # rich's help lists both
+        assert "Usage:" in text and "-h, --help" in text, args  # the help lists both
+        assert "╭" not in short.output, args  # plain text, no boxes
         assert short.output == runner.invoke(app, [*args, "--help"]).output, args
 
 
@@ -88,3 +89,12 @@ def test_python_dash_m_colorclash_is_the_command():
     out = subprocess.run([sys.executable, "-m", "colorclash", "--version"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == f"colorclash {__version__}"
+
+
+def test_a_usage_error_is_plain_lines_an_operator_can_grep():
+    """Typer drew usage errors in a box of rich's (three lines of frame for one error)."""
+    out = runner.invoke(app, ["serve", "--port", "abc"])
+    assert out.exit_code == 2
+    lines = out.output.strip().splitlines()
+    assert lines[-1].startswith("Error: Invalid value for '--port'"), lines
+    assert "╭" not in out.output and "│" not in out.output

@@ -16,6 +16,7 @@ app = typer.Typer(
     help="Color Clash: colour card games in the browser.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help and usage errors: one greppable line, no boxes
     # -h as well as --help, on every command (the sub-commands inherit it)
     context_settings={"help_option_names": ["-h", "--help"]},
 )
