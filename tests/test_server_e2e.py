@@ -376,6 +376,45 @@ async def test_a_host_away_after_the_game_passes_the_host_on(server):
 
 
 @pytest.mark.asyncio
+async def test_a_host_who_leaves_the_lobby_hands_it_to_someone_at_the_table(server):
+    """The host left the lobby: the powers went to the first seat taken, though its
+    person had never opened the page, while the one waiting at the table got not_host
+    for start and add_bot, for good. They go to a person connected first; and a host
+    who is not there passes them on after ``host_grace``, as between games."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=4)
+    await c.join(t["code"], "Bo")                  # seat 1: never connects
+    cem = await c.join(t["code"], "Cem")           # seat 2: at the table
+    host = await c.connect(t["code"], t["token"])
+    guest = await c.connect(t["code"], cem["token"])
+    try:
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await host.send("leave")
+        st = await guest.wait_state(lambda s: s["room"]["host"] != 0, timeout=10)
+        assert st["room"]["host"] == guest.seat == 2
+        await guest.send("add_bot", seat=3)
+        await guest.wait_state(lambda s: s["room"]["seats"][3]["kind"] == "bot", timeout=10)
+    finally:
+        await host.close()
+        await guest.close()
+    # the only other person never came: they host, and pass it on once someone is there
+    t = await c.create_room("Dan", seats=3)
+    await c.join(t["code"], "Eda")                 # seat 1: never connects
+    host = await c.connect(t["code"], t["token"])
+    await host.send("leave")
+    await host.close()
+    fay = await c.join(t["code"], "Fay")
+    guest = await c.connect(t["code"], fay["token"])
+    try:
+        assert guest.state["room"]["host"] == 1
+        st = await guest.wait_state(lambda s: s["room"]["host"] == guest.seat,
+                                    timeout=HOST_GRACE * 5)
+        assert st["room"]["seats"][guest.seat]["ready"]
+    finally:
+        await guest.close()
+
+
+@pytest.mark.asyncio
 async def test_multi_round_match_moves_on_when_everyone_is_ready(server):
     c = client(server)
     t = await c.practice("Ana", bots=2, level="easy", preset="family", match="3")

@@ -277,15 +277,23 @@ class Lobby:
         room.seats[seat] = Seat()
         room.conns.pop(seat, None)
         if room.host == seat:
-            humans = [i for i, x in enumerate(room.seats) if x.kind == "human"]
+            # the powers go to a person at the table (connected) first: a seat taken by
+            # someone who never opened the page got them, and kept them, while the one
+            # waiting there could not start
+            humans = sorted((i for i, x in enumerate(room.seats) if x.kind == "human"),
+                            key=lambda i: i not in room.conns)
             room.host = humans[0] if humans else None
             if room.host is not None:
-                room.seats[room.host].ready = True
+                new = room.seats[room.host]
+                new.ready = True
+                if room.host not in room.conns and new.away_since is None:
+                    new.away_since = self.hub.now()  # (away: passed on after host_grace)
         if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
             self.hub.drop_room(room)  # a finished room stays for its records until swept
             self.hub.note_closed(room.code)
         else:
             self.hub.persist(room)
             self.hub.broadcast(room, [])
+            self.hub.clocks.schedule(room)  # (a host away: its powers pass in time)
         if conn is not None:
             conn.close(1000, "left")
