@@ -547,6 +547,7 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
     assert room["game"] == "color-clash"
     assert room["settings"] == {"preset": "family", "seats": 4, "clock": 60, "match": "5"}
     for body, message in (({"game": "chess"}, "unknown game"),
+                          ({"game": ""}, "unknown game ''"),  # (it made a Color Clash room)
                           ({"options": {"scoring": "grey"}}, "no option 'scoring'"),
                           ({"clock": 7}, "clock must be one of")):
         with pytest.raises(ClientError) as err:

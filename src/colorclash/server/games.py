@@ -20,7 +20,8 @@ GUEST_MAX_SEATS = 4  # a room opened without an operator host key
 
 
 def definition(game: str | None) -> GameDefinition:
-    key = game or DEFAULT_GAME
+    """The hosted game ``game`` (None: the default one; an empty name is no game)."""
+    key = DEFAULT_GAME if game is None else game
     if key not in GAMES:
         raise ProtocolError("bad_settings", f"unknown game {key!r}; this site hosts "
                             f"{', '.join(GAMES)}", status=422, ref="settings")
