@@ -106,6 +106,8 @@ def test_names():
     "ΒΟΤ", "Βοτ", "ϹΟΜΡUΤΕR", "ⲂⲞⲦ", "ᗷOT", "Комputer",
     # look-alikes the confusables data lacks: small Greek, turned letters
     "βοτ", "Compuʇer", "Cοmpuʇǝɹ",
+    # an o crossed, barred or Thai's ๏ (they read as "Bot")
+    "Bøt", "BØT", "Bɵt", "B๏t", "Cømputer",
     # spelt out, or with a number after it (these were let through), or the robot avatar
     "B o t", "B ot", "B.o.t", "B-o-t", "Bot1", "Bot01", "CPU1", "c p u", "Ana 🤖",
 ])

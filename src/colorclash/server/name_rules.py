@@ -53,10 +53,11 @@ def _lookalikes() -> dict[str, str]:
 
 
 # Look-alikes Unicode's confusables leave out: small Greek letters drawn like Latin ones
-# ("βοτ" for "bot", where the capital Β is in the data) and turned letters read the right
-# way up ("Compuʇer").
+# ("βοτ" for "bot", where the capital Β is in the data), turned letters read the right
+# way up ("Compuʇer"), and an o crossed or barred, or Thai's ๏ ("Bøt", "B๏t").
 _MORE_LOOKALIKES = {"β": "b", "ε": "e", "ω": "w", "ʇ": "t", "ɐ": "a", "ɔ": "c", "ǝ": "e",
-                    "ɹ": "r", "ʌ": "v", "ʍ": "w", "ʎ": "y", "ɯ": "m", "ɥ": "h"}
+                    "ɹ": "r", "ʌ": "v", "ʍ": "w", "ʎ": "y", "ɯ": "m", "ɥ": "h",
+                    "ø": "o", "Ø": "o", "ɵ": "o", "Ɵ": "o", "๏": "o"}
 
 
 def _latin_of(ch: str) -> str:
