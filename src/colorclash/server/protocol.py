@@ -277,6 +277,12 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 4000:  # (Python's own limit is 4,300 digits: a vague error)
+        raise NonFinite(f"{text[:20]}... has {len(text):,} digits: too large for a number")
+    return int(text)
+
+
 # Twenty digits in a row: possibly an integer beyond 64 bits, which orjson reads as a
 # float (10**30 became 1e30, and a seat or a clock of that size was refused as a value of
 # the wrong type, bad_message, instead of out of range).
@@ -296,7 +302,8 @@ def loads_strict(raw: str | bytes) -> Any:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+    return json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float,
+                      parse_int=_bounded_int)
 
 
 def dumps(msg: Any) -> str:
