@@ -486,6 +486,29 @@ def test_after_drawing_with_d_the_focus_goes_to_the_first_row_the_card_fits(open
     assert page.evaluate("document.activeElement.dataset.row") == first
 
 
+def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
+    """The focus waited on a row through the others' turns (the rows are what a keyboard
+    can reach meanwhile), so Enter at your turn took that row instead of drawing: three
+    one-card rows in three rounds. At your turn it moves to the main action."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.keyboard.press("Tab")  # a keyboard user
+    page.keyboard.press("d")
+    table.wait_view()
+    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
+    page.keyboard.press("Enter")  # the drawn card into the first row it fits
+    page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    page.focus(".ct-row[data-row='0']")  # where the focus waits meanwhile
+    table.others()
+    table.wait_view()
+    legal = page.evaluate("window.__cc.view.legal.map(a => a.type)")
+    assert "draw" in legal and "take" in legal, legal
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_the_other_players_scores_say_they_are_points(open_page, lang):
     """The other players' scores were bare numbers ("42"), taken for cards held; your own

@@ -417,7 +417,9 @@ export function onState({ prev, view }) {
 
 // Where a keyboard focus left on a row goes: once a drawn card waits, to the first row
 // it can go in (drawn with D, the focus stayed on the row it was on, a taken one too);
-// at a new turn, off a row that cannot be used now, to the most useful control.
+// at a new turn, off the row to the most useful control (the rows are what a keyboard
+// reaches during the others' turns: Enter at your turn took the row the focus had
+// waited on, instead of drawing).
 let cardWaited = false;
 export function afterRender(root, { revealPlayable = false } = {}) {
   const firstPlace = root.querySelector(".ct-row.can-place");
@@ -428,7 +430,7 @@ export function afterRender(root, { revealPlayable = false } = {}) {
   const lost = !active || active === document.body || active === root;
   if (newlyWaiting && (onRow || lost)) {
     if (active !== firstPlace) firstPlace.focus({ preventScroll: true });
-  } else if (revealPlayable && onRow && active.getAttribute("aria-disabled") === "true") {
+  } else if (revealPlayable && onRow) {
     const target = initialTarget(root);
     if (target) target.focus({ preventScroll: true });
   }
