@@ -194,10 +194,22 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
             urllib.request.urlopen(f"{url}/api/rooms/ABCDEF?token={secret}", timeout=5)
         except OSError:
             pass  # (404: no such room)
+        import asyncio
+
+        import websockets
+
+        async def refused() -> None:  # a socket refused: uvicorn says only "[accepted]"
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/ZZZZZZ?token={secret}") as ws:
+                await ws.recv()
+                await ws.wait_closed()
+
+        asyncio.run(refused())
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=30)[0]
     assert '"GET /healthz HTTP/1.1" 200' in out, out
+    assert re.search(r'127\.0\.0\.1 - "WebSocket /ws/ZZZZZZ" refused: room_not_found, closed 4404',
+                     out), out
     assert "GET /api/rooms/ABCDEF?token=" in out and secret not in out, out
     # every line of the log has its time (UTC), uvicorn's and the site's own alike
     stamp = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO "

@@ -502,6 +502,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         await ws.accept()
         await ws.send_json(exc.to_message())
         await ws.close(close_code)
+        if settings.access_log:  # (uvicorn's line for it said only "[accepted]")
+            log.info('%s - "WebSocket %s" refused: %s, closed %d',
+                     client_address(ws.client), ws.url.path, exc.code, close_code)
 
     async def opened_too_often(ws: WebSocket, key: str, what: str) -> bool:
         """Take one socket opening of ``key`` (a seat or a ticket: each opening and close
