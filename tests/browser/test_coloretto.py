@@ -515,11 +515,20 @@ def test_the_other_players_scores_say_they_are_points(open_page, lang):
     bar said "Score now: 20"."""
     page = open_page(viewport=DESKTOP, path=f"/dev.html?scene=coloretto&lang={lang}")
     page.wait_for_function("window.__devReady === true")
-    unit = all_catalogs(lang)["coloretto.table.pointsUnit"]
+    unit = all_catalogs(lang)["coloretto.table.pointsUnit"]  # ("1 pts" read wrong: "1 pt")
     scores = page.locator(".ct-player .ct-score")
     assert scores.count() >= 3
     for i in range(scores.count()):
-        assert re.fullmatch(rf"\d+\s*{unit}", scores.nth(i).inner_text().strip()), scores.nth(i).inner_text()
+        text = scores.nth(i).inner_text().strip()
+        n = int(re.match(r"\d+", text).group())
+        assert re.fullmatch(rf"\d+\s*{unit['one' if n == 1 else 'other']}", text), text
+    # a game's start: one card each, one point ("1 pts" before)
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4, locale={"en": "en-US", "es": "es-ES",
+                                                            "tr": "tr-TR"}[lang])
+    first = " ".join(table.page.inner_text(".ct-player .ct-score").split())
+    assert table.page.evaluate("window.__cc.view.scores")[1] == 1
+    assert re.fullmatch(rf"1\s*{unit['one']}", first), first
 
 
 HINTS_CUT = """() => [...document.querySelectorAll('.ct-row-hint:not(.taken)')]

@@ -119,7 +119,7 @@ function playerChip(model, seat) {
         "span.ct-score",
         { "aria-hidden": "true", title: t("coloretto.table.scoreNow", { n: (view.scores || [])[seat] ?? 0 }) },
         String((view.scores || [])[seat] ?? 0),
-        h("span.ct-score-unit", t("coloretto.table.pointsUnit")),
+        h("span.ct-score-unit", t("coloretto.table.pointsUnit", { n: (view.scores || [])[seat] ?? 0 })),
       ),
       h("span.sr-only", playerSummary(model, seat)),
       isTurn ? h("span.sr-only.clock-sr") : null,
