@@ -677,3 +677,30 @@ def test_a_phone_held_sideways_gives_the_row_its_height(open_page, server, viewp
     assert page.get_by_role("button", name=EN["history.show"]).count() == 1
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"rainbow-sideways-{viewport['width']}")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
+def test_held_sideways_the_last_round_says_who_won_it(open_page, viewport):
+    """Held sideways, the summary of the last round read only "Round 1: Rainbow": who won
+    it, and the other player's cards' label, were hidden, and the round's marks covered
+    the next small card's symbol."""
+    table = rb_table(open_page, rainbow_setup(), viewport=viewport)
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    last = page.locator(".rb-last")
+    last.wait_for()
+    who = page.locator(".rb-last-who")
+    assert who.is_visible() and text(EN, "rainbow.say.you.win", n=6) in who.inner_text().lower()
+    assert page.locator(".rb-their-label").is_visible()
+    overlap = page.evaluate("""() => {
+      const marks = [...document.querySelectorAll('.rb-last .rb-mark')].map(e => e.getBoundingClientRect());
+      const cards = [...document.querySelectorAll('.rb-last .rb-card')].map(e => e.getBoundingClientRect());
+      // a mark may sit on its own card's corner, not over the middle of the next card
+      return marks.filter((m, i) => cards[i + 1] && m.right > cards[i + 1].left + cards[i + 1].width / 3).length;
+    }""")
+    assert overlap == 0
+    assert not page.evaluate("document.scrollingElement.scrollHeight > innerHeight + 1")
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"rainbow-sideways-last-{viewport['width']}")

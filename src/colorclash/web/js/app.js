@@ -5,7 +5,7 @@
 import { DEFAULT_GAME, GAMES, gameOf } from "./games/index.js";
 import { homeForm, queueDialog, renderHome } from "./home.js";
 import { catalogsReady, detectLang, getLang, has, onLangChange, setLang, t, useCatalogs } from "./i18n.js";
-import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, saveTicket } from "./net.js";
+import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, recentTickets, saveTicket } from "./net.js";
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
@@ -187,6 +187,7 @@ function homeContext() {
     error: state.homeError ? errorText(state.homeError) : state.gamesError ? t("error.network") : null,
     codeError: state.codeError ? t(state.codeError) : null,
     codeDraft: state.codeDraft,
+    resume: state.resume,
   };
 }
 
@@ -374,10 +375,34 @@ function route() {
     state.rulesGame = rulesGame.key;
   } else {
     state.screen = "home";
+    findResumable();
   }
   state.homeError = null;
   state.codeError = null;
   render();
+}
+
+// A table this browser still holds a seat at (left by the browser's Back, or a closed
+// tab): the home page offers the way back, as the seat is still yours. The most recent
+// three seats are asked about; a room that is gone is forgotten.
+async function findResumable() {
+  state.resume = null;
+  for (const ticket of recentTickets(3)) {
+    if (ticket.code === state.leftCode) continue; // (left on purpose just now)
+    let room;
+    try {
+      room = await api("GET", `/api/rooms/${ticket.code}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) forgetTicket(ticket.code);
+      continue;
+    }
+    if (state.screen !== "home") return;
+    if (room.status === "playing" || room.status === "lobby") {
+      state.resume = { code: ticket.code, status: room.status };
+      render();
+      return;
+    }
+  }
 }
 
 async function openRoom(code) {
@@ -634,6 +659,10 @@ async function enterWith(promise) {
 }
 
 const homeActs = {
+  resume(code) {
+    state.resume = null;
+    navigate(`/r/${code}`);
+  },
   setName(v) {
     state.name = v;
     try {
@@ -917,6 +946,7 @@ const tableActs = {
   confirmLeave() {
     state.confirmLeave = false;
     send({ type: "leave" });
+    state.leftCode = state.code; // (the home page does not offer it back at once)
     navigate("/");
   },
   openRules() {
@@ -970,6 +1000,9 @@ document.addEventListener("keydown", (ev) => {
 });
 
 window.addEventListener("popstate", route);
+// Each screen starts at its top (render): the browser's own restoring of the old scroll
+// on Back left the home page halfway down, below the way back to the table.
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 window.addEventListener("resize", () => {
   if (state.screen === "table") fitTable(main);
 });

@@ -300,6 +300,7 @@ export function renderHome(ctx, act) {
         h("div", h("h1", t("app.name")), h("p.lead", t("home.tagline"))),
       ),
       error ? h("p.error-msg", { role: "alert" }, error) : null,
+      resumePanel(ctx.resume, act),
       h(
         "div.panel",
         { style: "margin-bottom:14px" },
@@ -319,6 +320,23 @@ export function renderHome(ctx, act) {
       h("p.pledge", t("home.pledge")),
     ),
   ];
+}
+
+// A table this browser still holds a seat at (left by the browser's Back): the way back.
+function resumePanel(resume, act) {
+  if (!resume) return null;
+  const playing = resume.status === "playing";
+  return h(
+    "div.panel.resume",
+    { role: "status" },
+    h("p", t(playing ? "home.resumePlaying" : "home.resumeLobby", { code: resume.code })),
+    h(
+      "a.btn.primary#btn-resume",
+      { href: `/r/${resume.code}`, dataset: { focusKey: "home:resume" },
+        onclick: (ev) => { ev.preventDefault(); act.resume(resume.code); } },
+      t(playing ? "home.resumeTable" : "home.resumeRoom"),
+    ),
+  );
 }
 
 // long: waited a while (app.js): matching can take time; the computer is offered instead.

@@ -48,7 +48,7 @@ export function saveTicket(ticket) {
   try {
     localStorage.setItem(
       TOKEN_PREFIX + ticket.code,
-      JSON.stringify({ token: ticket.token, seat: ticket.seat, ws: ticket.ws || null }),
+      JSON.stringify({ token: ticket.token, seat: ticket.seat, ws: ticket.ws || null, at: Date.now() }),
     );
   } catch {
     /* private mode: the seat lasts as long as the page */
@@ -65,6 +65,26 @@ export function loadTicket(code) {
   }
   return memoryTickets[code] || null;
 }
+// The rooms this browser holds a seat in, the most recently taken first (at most n).
+export function recentTickets(n) {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(TOKEN_PREFIX)) continue;
+      const code = key.slice(TOKEN_PREFIX.length);
+      try {
+        out.push({ code, ...JSON.parse(localStorage.getItem(key)) });
+      } catch {
+        /* not ours */
+      }
+    }
+  } catch {
+    /* private mode */
+  }
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, n);
+}
+
 export function forgetTicket(code) {
   try {
     localStorage.removeItem(TOKEN_PREFIX + code);

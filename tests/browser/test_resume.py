@@ -1,0 +1,53 @@
+"""The way back to a table: the browser's Back (a phone's back gesture) left a game for
+the home page, which gave no way back though the seat was still the player's (only
+someone who knew the code could reopen /r/CODE)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, shot, wait_table
+
+pytestmark = pytest.mark.browser
+
+
+def test_back_from_a_game_offers_the_table_again(open_page):
+    page = open_page(PHONE)
+    page.fill("#player-name", "Ana")
+    page.click("label[data-game=rainbow]")
+    page.click("#btn-practice")
+    wait_table(page)
+    code = re.search(r"/r/([A-Z]{6})$", page.url).group(1)
+    hand = page.evaluate("window.__cc.view.hand")
+    page.go_back()
+    page.wait_for_selector("#btn-resume")
+    assert page.evaluate("scrollY") == 0  # (the browser put it back halfway down)
+    box = page.locator("#btn-resume").bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"], box  # in sight
+    panel = page.inner_text(".panel.resume")
+    assert code in panel and "still on" in panel, panel
+    shot(page, "home-resume-phone")
+    page.click("#btn-resume")
+    wait_table(page)
+    assert page.url.endswith(f"/r/{code}")
+    page.wait_for_function("window.__cc.view && window.__cc.view.hand")
+    assert page.evaluate("window.__cc.view.hand") == hand
+    # left on purpose (Leave table, then Leave): not offered back at once
+    page.click("#leave-table")
+    page.click("[role=dialog] button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-practice")
+    page.wait_for_timeout(500)
+    assert page.locator("#btn-resume").count() == 0
+
+
+def test_a_room_left_by_back_is_offered_as_a_room(open_page):
+    page = open_page(DESKTOP, locale="es-ES")
+    page.fill("#player-name", "Ana")
+    page.click("#btn-create")
+    page.wait_for_selector("#room-code")
+    code = page.inner_text("#room-code").strip()
+    page.go_back()
+    page.wait_for_selector("#btn-resume")
+    assert code in page.inner_text(".panel.resume")
+    assert page.inner_text("#btn-resume").strip().lower() == "volver a la sala"
