@@ -5,7 +5,7 @@ not follow the player onto the table."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, join_as_guest
+from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -392,3 +392,24 @@ def test_the_hosts_remove_button_sits_on_its_seats_line_on_a_desktop(open_page):
       })""")
     assert len(lines) >= 3, lines
     assert all(same for _, same in lines), lines
+
+
+def test_a_guests_room_says_why_it_holds_fewer_seats_than_the_game(open_page):
+    """Coloretto is for 2-5 players, but a room opened without the site's host key
+    offered 2-4 seats with no word why: five friends did not know what was missing."""
+    page = open_page(PHONE)
+    page.fill("#player-name", "Ana")
+    page.click("label[data-game=coloretto]")
+    page.click("#btn-create")
+    page.wait_for_selector("#set-seats")
+    seats = page.locator("#set-seats option").all_inner_texts()
+    assert seats == ["2", "3", "4"], seats
+    assert page.evaluate("window.__cc.room.max_seats") == 4
+    assert "Up to 4 seats here" in page.inner_text(".seats-cap")
+    assert not cut_controls(page), cut_controls(page)
+    # a game whose tables are no larger (Rainbow: two) says nothing of it
+    page.goto("/")
+    page.click("label[data-game=rainbow]")
+    page.click("#btn-create")
+    page.wait_for_selector("#room-code")
+    assert page.locator(".seats-cap").count() == 0

@@ -117,7 +117,9 @@ function settingsForm(room, games, isHost, act) {
     for (const o of options) items.push([optionLabel(game, o.name), choiceLabel(game, o.name, st[o.name])]);
     return h("dl.settings-summary", items.map(([k, v]) => [h("dt", k), h("dd", v)]));
   }
-  const maxSeats = def ? Math.min(def.seats.max, def.guest_max_seats || def.seats.max) : st.seats;
+  const maxSeats = room.max_seats ?? (def ? Math.min(def.seats.max, def.guest_max_seats || def.seats.max) : st.seats);
+  // the game allows more than this room may hold (a guest's room: spec 9): say why
+  const capped = def && maxSeats < def.seats.max;
   const minSeats = def ? def.seats.min : st.seats;
   const seatChoices = [];
   for (let n = minSeats; n <= Math.max(maxSeats, st.seats || 0); n += 1) seatChoices.push(n);
@@ -150,6 +152,7 @@ function settingsForm(room, games, isHost, act) {
         ),
       ),
     ),
+    capped ? h("p.muted.seats-cap", t("room.seatsCap", { n: maxSeats })) : null,
     h(
       "div.row",
       options.map((o) =>
