@@ -5,7 +5,7 @@ not exist. The deal is prepared so that one play ends the game."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, join_as_guest, set_room, wait_table
+from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest, set_room, shot, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -106,3 +106,33 @@ def test_the_waiting_line_stands_under_the_table_before_the_points_breakdown(ope
                 seen: status.getBoundingClientRect().bottom <= window.innerHeight};
     }""")
     assert order == {"afterTable": True, "beforeDetails": True, "seen": True}, order
+
+
+def test_the_results_can_be_put_aside_to_see_the_table(open_page):
+    """On a phone the results covered the table and its Moves button, and neither a
+    button nor Escape closed them: the last moves and the final table were never seen.
+    "See the table" (or Escape) puts them aside; a Results button brings them back."""
+    cat = catalog("en")
+    page = open_page(PHONE)
+    page.fill("#player-name", "Ana")
+    page.select_option("#practice-bots", "1")
+    page.click("#btn-practice")
+    wait_table(page)
+    page.wait_for_function("window.__cc.view && window.__cc.view.turn === window.__cc.me")
+    page.click(".hand .card[data-card='R1']")  # the prepared deal: this ends the game
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, "results-see-table-phone")
+    page.click(f".results button:has-text('{cat['results.seeTable']}')")
+    page.wait_for_selector("#show-results")
+    shot(page, "results-aside-phone")
+    assert page.locator(".results-overlay").count() == 0
+    assert page.evaluate("document.activeElement.id") == "show-results"
+    page.click(".history-toggle")  # the moves, which the results had covered
+    page.wait_for_selector("#history li")
+    page.keyboard.press("Escape")
+    page.click("#show-results")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    page.keyboard.press("Escape")  # Escape puts them aside too
+    page.wait_for_selector("#show-results")
+    assert page.locator(".results-overlay").count() == 0

@@ -60,6 +60,7 @@ const state = {
   rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
   rulesGame: null, // and its game
   revealHand: false,
+  resultsHidden: false, // a finished game's results put aside to see the table
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
@@ -242,6 +243,17 @@ function render() {
   } else if (s === "table" && state.view) {
     nodes = gameOf(state.view).renderTable(tableModel(), tableActs);
     const screen = nodes[0];
+    if (state.resultsHidden && state.view.phase === "game_over") {
+      // the results put aside to see the table: a button brings them back
+      const results = screen.querySelector(".results-overlay[data-phase=game_over]");
+      if (results) results.remove();
+      const back = h("button.btn.primary#show-results",
+        { type: "button", dataset: { focusKey: "show-results", initialFocus: "0" },
+          onclick: () => tableActs.showResults() }, t("results.show"));
+      const said = screen.querySelector("#turn-msg"); // "Game over", in your bar
+      if (said) said.after(back);
+      else screen.append(back);
+    }
     if (state.confirmLeave) screen.append(leaveDialog());
     if (state.rules) screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules()));
     state.fresh = false;
@@ -563,6 +575,7 @@ function handleMessage(msg) {
     state.gameUi = {};
     state.confirmLeave = state.confirmLeave && !!view;
   }
+  if (!view || view.phase !== "game_over" || newMatch) state.resultsHidden = false;
   if (view) {
     if (!prevView || prevView.round !== view.round || newMatch) state.nextReady = false;
     const game = gameOf(view);
@@ -900,6 +913,16 @@ const roomActs = {
 };
 
 const tableActs = {
+  hideResults() {
+    state.resultsHidden = true;
+    render();
+    const back = document.getElementById("show-results");
+    if (back) back.focus({ preventScroll: true });
+  },
+  showResults() {
+    state.resultsHidden = false;
+    render();
+  },
   action(a) {
     if (state.pending) return;
     if (send({ type: "action", action: a })) {
@@ -990,6 +1013,14 @@ document.addEventListener("keydown", (ev) => {
   if (state.screen !== "table") return;
   if (ev.key === "Escape" && state.historyOpen) {
     tableActs.toggleHistory();
+    return;
+  }
+  // Escape over a finished game's results: the table behind them (a phone had no other
+  // way to see the last moves and the final table)
+  if (ev.key === "Escape" && !state.rules && !state.confirmLeave &&
+      document.querySelector(".results-overlay[data-phase=game_over]")) {
+    ev.preventDefault();
+    tableActs.hideResults();
     return;
   }
   // a game's keys: not while typing in a field, with a modifier, or over a dialog

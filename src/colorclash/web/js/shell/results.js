@@ -53,6 +53,8 @@ export function gameOverActions(model, act) {
     status = h("p.status-line", t(host && !host.connected ? "results.waitHostAway" : "results.waitHost"));
   }
   actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
+  // the final table and the last moves behind the results (also Escape)
+  if (act.hideResults) actions.push(dialogButton(t("results.seeTable"), () => act.hideResults(), { focusKey: "res:table" }));
   return { actions, status };
 }
 
