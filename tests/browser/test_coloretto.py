@@ -549,3 +549,26 @@ def test_the_rows_take_and_place_words_are_whole_on_a_phone_held_sideways(open_p
     assert not page.evaluate("document.scrollingElement.scrollWidth > innerWidth")
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"coloretto-rows-{scene}-{size['width']}-{lang}")
+
+
+def test_a_banner_does_not_hide_the_card_just_drawn(open_page):
+    """On a phone, LAST ROUND! stood over the supply for 1.4 s and hid the card just drawn
+    while its row was being chosen. Banners stand over the line under the rows."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport={"width": 390, "height": 844}, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    table.act(0, {"type": "draw"})
+    table.wait_view()
+    page.wait_for_selector(".ct-drawn .ccard")
+    table.send([{"type": "last_round"}])  # as when the last-round card comes up
+    page.wait_for_selector("#banner-layer .banner")
+    hit = page.evaluate("""() => {
+      const b = document.querySelector('#banner-layer .banner').getBoundingClientRect();
+      return [...document.querySelectorAll('.ct-drawn .ccard, .ct-row')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+      }).map((e) => e.className);
+    }""")
+    assert hit == [], hit

@@ -312,6 +312,9 @@ function middle(model, act) {
       h("div.ct-rows-wrap", rows(model, act)),
       h(
         "div.last-row",
+        // banners stand here, over the line they say in words: over the supply, LAST
+        // ROUND! hid the card just drawn while its row was chosen (shell/banners.js)
+        { dataset: { bannerSpot: "" } },
         h("p.last-move", { "aria-hidden": "true" }, model.lastLine || "\u00a0"),
         model.historyToggle || null,
       ),
