@@ -52,3 +52,18 @@ def test_recent_moves_survive_a_reload_and_a_reconnection(open_page):
         assert page.locator("#history .history-empty").count() == 0
         assert after == before, f"after a {how}: {after} instead of {before}"
         assert any(line.startswith("You ") for line in after)  # worded for this seat
+
+
+def test_the_history_keeps_as_many_moments_as_a_reload_brings(open_page):
+    """The page kept 8 moments (the desktop's panel half empty, the turns played for you
+    while away gone from it) while a reload brought 30."""
+    from colorclash.server.model import RECENT_MOMENTS
+
+    page = open_page(DESKTOP)
+    kept = page.evaluate("""async () => {
+        const { remember, HISTORY_SIZE } = await import('/js/shell/history.js');
+        let moments = [];
+        for (let i = 0; i < 50; i += 1) moments = remember(moments, [{type: 'x'}], i);
+        return [moments.length, moments[0].moment, HISTORY_SIZE];
+    }""")
+    assert kept == [RECENT_MOMENTS, 50 - RECENT_MOMENTS, RECENT_MOMENTS]

@@ -8,7 +8,10 @@
 // until the toggle (historyToggle) opens the whole list over the table.
 import { h } from "../ui.js";
 
-export const HISTORY_SIZE = 8;
+// As many moments as a socket's first state brings (server/model.py RECENT_MOMENTS): with
+// 8, the desktop's panel stood half empty and the turns played for you while away
+// scrolled out of it.
+export const HISTORY_SIZE = 30;
 
 // Keep the events of a new moment (a state with events) in `moments`, newest last.
 export function remember(moments, events, moment) {
