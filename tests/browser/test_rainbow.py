@@ -704,3 +704,22 @@ def test_held_sideways_the_last_round_says_who_won_it(open_page, viewport):
     assert not page.evaluate("document.scrollingElement.scrollHeight > innerHeight + 1")
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"rainbow-sideways-last-{viewport['width']}")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 640, "height": 360}, {"width": 667, "height": 375}])
+def test_on_a_short_sideways_phone_the_piles_stay_above_the_actions(open_page, server, viewport):
+    """At 640x360 in Turkish your pile's name ("Yığının") ran under the "Çevirerek"
+    button: the piles' column was taller than the board."""
+    page = open_practice(open_page, server, viewport, locale="tr-TR")
+    page.wait_for_function("window.__cc.view && window.__cc.view.turn === window.__cc.me")
+    page.click(".rb-hand [data-hand='0']")
+    page.wait_for_selector("[data-focus-key='act:turned']")
+    hit = page.evaluate("""() => {
+      const piles = [...document.querySelectorAll('.rb-info .rb-pile-name, .rb-info .rb-pile-n')]
+        .map((e) => e.getBoundingClientRect());
+      const acts = [...document.querySelectorAll('.rb-me button')].map((e) => e.getBoundingClientRect());
+      return piles.filter((p) => acts.some((a) => p.left < a.right && a.left < p.right
+                                                  && p.top < a.bottom && a.top < p.bottom)).length;
+    }""")
+    shot(page, f"rainbow-short-sideways-{viewport['width']}-tr")
+    assert hit == 0
