@@ -5,7 +5,16 @@ not exist. The deal is prepared so that one play ends the game."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest, set_room, shot, wait_table
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    catalog,
+    cut_controls,
+    join_as_guest,
+    set_room,
+    shot,
+    wait_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -136,3 +145,25 @@ def test_the_results_can_be_put_aside_to_see_the_table(open_page):
     page.keyboard.press("Escape")  # Escape puts them aside too
     page.wait_for_selector("#show-results")
     assert page.locator(".results-overlay").count() == 0
+
+
+def test_a_guest_is_told_when_the_host_deals_a_new_game_over_the_results(open_page):
+    """The host's Play again took the guest's results away at once and dealt a game whose
+    clock already ran, without a word: now a toast says who started it."""
+    from scripted import ScriptedTable
+
+    setup = {"hands": [["R1"], ["G5", "G6", "B2"]], "top": "R9", "draw": ["Y1", "Y2"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=PHONE)
+    page = table.page
+    table.room["host"] = 1  # the other seat hosts
+    page.click(".hand .card[data-card='R1']")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    assert page.locator(".toast").count() == 0 or not page.locator(".toast").is_visible()
+    host = table.room["seats"][1]["name"]
+    table.deal(seed=5)  # the host's Play again
+    page.wait_for_function("window.__cc.room.match === 2")
+    toast = page.locator(".toast")
+    toast.wait_for()
+    assert toast.inner_text().strip() == f"{host} started a new game.", toast.inner_text()

@@ -22,7 +22,7 @@ import { historyPanel, historyToggle, recall, remember } from "./shell/history.j
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
-import { animalName, tickClocks } from "./shell/seats.js";
+import { animalName, seatName, tickClocks } from "./shell/seats.js";
 import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
@@ -609,6 +609,13 @@ function handleMessage(msg) {
     // strangers see this player under an animal name: say which, as the queue did
     const mine = msg.room.seats[state.me];
     if (mine && mine.name) toast(() => t("quick.yourName", { name: animalName(mine.name) }), 4500);
+  }
+  if (newMatch && prevRoom && prevRoom.code === msg.room.code && prevView
+      && prevView.phase === "game_over" && view && msg.room.host !== state.me
+      && msg.room.host != null) {
+    // the host's Play again dealt a new game over this player's results: said, not only
+    // the results gone and a clock already running
+    toast(() => t("table.newGameByHost", { name: seatName(msg.room, msg.room.host) }), 5000);
   }
   if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
       && msg.room.host === state.me && state.me != null) {
