@@ -723,3 +723,15 @@ def test_on_a_short_sideways_phone_the_piles_stay_above_the_actions(open_page, s
     }""")
     shot(page, f"rainbow-short-sideways-{viewport['width']}-tr")
     assert hit == 0
+
+
+def test_how_to_play_over_your_turn_says_its_clock_runs_on(open_page, server):
+    """A practice player read the rules at their turn for 33 s: the server played the
+    turn meanwhile, unwarned (the clock ring is under the dialog)."""
+    page = open_practice(open_page, server, DESKTOP)
+    page.wait_for_function("window.__cc.view && window.__cc.view.turn === window.__cc.me"
+                           " && window.__cc.clock && window.__cc.clock.seat === window.__cc.me")
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    assert EN["howto.clockRunning"] in dialog.inner_text()

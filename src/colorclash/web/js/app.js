@@ -255,7 +255,11 @@ function render() {
       else screen.append(back);
     }
     if (state.confirmLeave) screen.append(leaveDialog());
-    if (state.rules) screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules()));
+    if (state.rules) {
+      const mine = !!state.clock && state.clock.seat === state.me && state.clock.kind !== "next";
+      screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules(),
+        { clockRunning: mine }));
+    }
     state.fresh = false;
   } else if (s === "fatal") {
     nodes = [

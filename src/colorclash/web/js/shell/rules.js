@@ -11,12 +11,17 @@ export function rulesTitle(game, preset) {
   return t("howto.title", { table: presetLabel(game, preset) });
 }
 
-export function rulesDialog(game, preset, onClose) {
+// clockRunning: it is your turn and its clock runs on while you read (the server plays
+// the turn when it runs out: a practice player reading the rules lost a turn unwarned)
+export function rulesDialog(game, preset, onClose, { clockRunning = false } = {}) {
   return modal({
     title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
-    content: [h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2 }).slice(1))],
+    content: [
+      clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2 }).slice(1)),
+    ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,
   });
