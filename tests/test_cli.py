@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from colorclash.cli import BENCHMARKS, app
@@ -54,6 +55,23 @@ def test_after_a_benchmark_name_the_help_options_are_the_benchmarks():
         out = runner.invoke(app, ["bench", "engine", flag])
         assert out.exit_code == 0, out.output
         assert "usage: colorclash bench engine" in out.output
+
+
+@pytest.mark.parametrize("name", ["engine", "engine-instructions", "bots", "bots-ceiling",
+                                  "server", "server-loop"])
+def test_every_benchmarks_help_says_what_it_measures(name):
+    """``bench engine-instructions -h`` listed its options with no word of what it
+    measures, unlike the others."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "colorclash.cli", "bench", name, "-h"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    head = out.stdout.split("options:")[0]
+    prose = [line for line in head.splitlines()[1:] if line.strip() and not
+             line.strip().startswith(("[", "usage:")) and not line.startswith(" " * 10)]
+    assert prose, out.stdout[:400]
 
 
 def test_the_readme_simulate_line_names_levels_every_game_has():
