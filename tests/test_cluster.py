@@ -174,6 +174,16 @@ def _shown(conn) -> dict[int, str]:
     return out
 
 
+async def _finished_and_recorded(url: str, code: str, states, conns) -> dict:
+    """The match played to its end; its record (from ``url``) verifies against the log
+    hash the players were shown last, and holds every state they were shown."""
+    assert {s["room"]["status"] for s in states} == {"finished"}
+    record = await Client(url).record(code)
+    assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+    _check_shown(record, conns)
+    return record
+
+
 def _check_shown(record: dict, conns) -> dict[int, str]:
     """Nothing the players were shown was lost or changed: the log hash of every state
     they saw is the record's at that point. Returns what they were shown."""
@@ -328,11 +338,7 @@ async def test_a_redis_restart_with_aof_loses_nothing(tmp_path):
         rs.stop(kill=True)  # Redis dies; its AOF (appendfsync always) has every write
         await asyncio.sleep(1.0)
         rs.start()
-        states = await play
-        assert {s["room"]["status"] for s in states} == {"finished"}
-        record = await Client(url).record(code)
-        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
-        _check_shown(record, conns)
+        await _finished_and_recorded(url, code, await play, conns)
         for conn in conns:
             await conn.close()
     finally:
@@ -358,11 +364,7 @@ async def test_a_redis_restart_without_its_data_loses_no_game_a_process_holds(tm
         await asyncio.sleep(1.5)
         rs.stop(kill=True)
         rs.start()  # empty
-        states = await play
-        assert {s["room"]["status"] for s in states} == {"finished"}
-        record = await Client(b).record(code)
-        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
-        _check_shown(record, conns)
+        await _finished_and_recorded(b, code, await play, conns)
         for url in (a, b):  # both rooms known to both processes again
             for c in (code, lobby):
                 assert (await Client(url).room(c))["code"] == c
@@ -980,10 +982,7 @@ async def test_two_processes_play_one_room_over_a_redis_that_speaks_only_tls(tmp
     try:
         assert rs.url.startswith("rediss://") and "ssl_ca_certs=" in rs.url
         code, conns = await _two_seats_started(site.urls[0], site.urls[1])  # players on both
-        states = await _play(conns, timeout=120)
-        assert {s["room"]["status"] for s in states} == {"finished"}
-        record = await Client(site.urls[1]).record(code)
-        assert verify_record(record, expected_log_hash=states[0]["log_hash"])[0]
+        await _finished_and_recorded(site.urls[1], code, await _play(conns, timeout=120), conns)
         for conn in conns:
             await conn.close()
     finally:
