@@ -307,7 +307,7 @@ def test_two_processes_alone_on_one_redis_prefix_are_refused(redis_db):
                 in second.stderr
             assert "?prefix=" in second.stderr  # what to do instead
             assert "Traceback" not in second.stderr and "open http" not in second.stdout
-            assert time.monotonic() - began < 5  # (its holder renews it: no need to wait)
+            assert time.monotonic() - began < 6  # (its holder renews it: no waiting out the 6 s)
         # another prefix is another site
         with ServerProcess(redis_db + "?prefix=other", env=alone) as other:
             assert _health(other.url)
@@ -319,8 +319,10 @@ def test_two_processes_alone_on_one_redis_prefix_are_refused(redis_db):
     again.stop()
     # let go at a clean stop: a process of a cluster starts at once
     began = time.monotonic()
-    ServerProcess(redis_db).start().stop()
-    assert time.monotonic() - began < 5
+    cluster = ServerProcess(redis_db).start()
+    took = time.monotonic() - began
+    cluster.stop()
+    assert took < 6.5  # (not the 6 s of a lease left to run out)
 
 
 def test_a_process_alone_is_refused_beside_a_cluster(redis_db):
