@@ -375,7 +375,8 @@ def test_results_of_a_table_game_explain_the_points(open_page):
     sizes = page.locator(".results-overlay .dialog-actions .btn").evaluate_all(
         "els => els.map(e => [Math.round(e.getBoundingClientRect().width),"
         " Math.round(e.getBoundingClientRect().height)])")
-    assert len(sizes) == 2 and sizes[0] == sizes[1], sizes
+    # Play again, Home, See the table: of one size
+    assert len(sizes) == 3 and sizes[0] == sizes[1] == sizes[2], sizes
     shot(page, "results-table-desktop")
     axe_check(page, "results-table")
 
@@ -516,7 +517,7 @@ def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page
     region = page.get_by_role("region", name=EN["history.title"])
     items = region.locator("li")
     n = items.count()
-    assert 3 <= n <= 8, n
+    assert 3 <= n <= 30, n  # (the last 30 moments, as many as a reload brings)
     texts = items.all_inner_texts()
     assert any("You" in x for x in texts) and any("Computer" in x for x in texts), texts
     assert page.evaluate("""() => !document.querySelector('.history').closest('[aria-hidden=true]')""")
