@@ -8,6 +8,11 @@ from collections import deque
 from typing import Any
 
 
+def nearest_rank(xs: list[float], q: float) -> float:
+    """The ``q`` percentile (0 < q < 1) of the sorted, non-empty ``xs``, by nearest rank."""
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
 class LatencyWindow:
     """The last ``size`` durations, for percentiles on demand (adding is a deque append:
     cheap enough for every action)."""
@@ -31,9 +36,8 @@ class LatencyWindow:
         xs = sorted(self._ms)
         out: dict[str, Any] = {"count": self.count, "window": len(xs)}
         if xs:
-            n = len(xs)
             for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
-                out[name] = round(xs[min(n - 1, int(q * n))], 3)
+                out[name] = round(nearest_rank(xs, q), 3)
             out["max"] = round(xs[-1], 3)
         return out
 
@@ -60,8 +64,9 @@ class Summary:
         timing = ""
         if recent:
             n = len(recent)
-            timing = (f" (p50 {recent[n // 2]:.1f} ms, p99 {recent[min(n - 1, int(0.99 * n))]:.1f}"
-                      f" ms{'' if n == actions else f', of the last {n:,}'})")
+            timing = (f" (p50 {nearest_rank(recent, 0.5):.1f} ms, p99 "
+                      f"{nearest_rank(recent, 0.99):.1f} ms"
+                      f"{'' if n == actions else f', of the last {n:,}'})")
         out = (f"summary: {len(rooms):,} room(s) ({playing:,} playing), {people:,} player(s) "
                f"connected, {len(hub.quick.queue):,} in Quick Match; {actions:,} action(s) in "
                f"{seconds:.0f} s{timing}")
