@@ -268,11 +268,8 @@ class Cluster:
                     # beat: only a process still silent after a lease is dead.
                     self.redis_away = False
                     self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
-                    left_out = self.hub.trouble.over()
                     log.info("Redis answers again (it did not for %.0f s%s)",
-                             time.monotonic() - self.away_since,
-                             f"; {left_out} warning lines about it were left out of the log"
-                             if left_out else "")
+                             time.monotonic() - self.away_since, self.hub.trouble.over_note())
                 self.restore_if_data_lost(self.seen_mark)
                 await self._drop_rooms_owned_elsewhere()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],

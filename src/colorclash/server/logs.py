@@ -203,6 +203,12 @@ class TroubleLines:
             msg += f" ({left_out} more like it left out of the log)"
         logger.warning(msg, *args, stacklevel=2)
 
+    def over_note(self) -> str:
+        """:meth:`over`, worded for the line that says the trouble ended ("" if nothing
+        was left out)."""
+        left_out = self.over()
+        return f"; {left_out} warning lines about it were left out of the log" if left_out else ""
+
     def over(self) -> int:
         """The trouble is over: how many lines were left out since each kind's last."""
         with self._lock:

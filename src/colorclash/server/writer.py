@@ -137,11 +137,8 @@ class StoreWriter:
                         self._failed_rooms.update(w[0] for w, _ in live)
             if live and error is None and self.refusing is not None:
                 self.refusing = None
-                left_out = self._trouble.over()
                 log.info("the store takes writes again (it refused them for %.0f s%s)",
-                            time.monotonic() - self._refusing_since,
-                            f"; {left_out} warning lines about it were left out of the log"
-                            if left_out else "")
+                         time.monotonic() - self._refusing_since, self._trouble.over_note())
             self.batches += 1
             self.writes += len(live)
             commit = CommitTiming(began, time.perf_counter(), len(live))
