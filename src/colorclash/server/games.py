@@ -53,6 +53,13 @@ def count_range(low: int, high: int, noun: str) -> str:
     return f"{low} to {high} {noun}s"
 
 
+def max_seats(game: str | None, guest: bool) -> int:
+    """The most seats a room of ``game`` may have: the game's own, or a guest's (spec 9:
+    a room opened without a host key holds at most ``GUEST_MAX_SEATS``)."""
+    most = definition(game).max_seats
+    return min(most, GUEST_MAX_SEATS) if guest else most
+
+
 def check_settings(game: str | None, preset: str | None, seats: int | None,
                    options: dict[str, Any], guest: bool) -> dict[str, Any]:
     """A room's settings, checked against the game's definition (``bad_settings``,
@@ -97,7 +104,7 @@ def games_public() -> dict[str, Any]:
         entry["bot_levels"] = levels(key)
         entry["default_level"] = default_level(key)
         entry["quick_match_seats"] = d.quick_match_seats or d.max_seats
-        entry["guest_max_seats"] = min(GUEST_MAX_SEATS, d.max_seats)
+        entry["guest_max_seats"] = max_seats(key, guest=True)
         out.append(entry)
     return {"games": out, "default": DEFAULT_GAME}
 

@@ -416,14 +416,8 @@ class Hub:
             "seed": room.seed if room.status == "finished" else None,
             "result": room.result,
             "records": [h["match"] for h in room.history],
-            "max_seats": self.max_seats(room),
+            "max_seats": games.max_seats(room.game_key, room.guest),
         }
-
-    @staticmethod
-    def max_seats(room: Room) -> int:
-        """The most seats this room may be given: its game's, or a guest's (spec 9)."""
-        most = games.definition(room.game_key).max_seats
-        return min(most, games.GUEST_MAX_SEATS) if room.guest else most
 
     def clock_public(self, room: Room) -> dict[str, Any] | None:
         c = room.clock
