@@ -280,8 +280,8 @@ class Lobby:
             # the powers go to a person at the table (connected) first: a seat taken by
             # someone who never opened the page got them, and kept them, while the one
             # waiting there could not start
-            humans = sorted((i for i, x in enumerate(room.seats) if x.kind == "human"),
-                            key=lambda i: i not in room.conns)
+            humans = self.next_host(room) or [
+                i for i, x in enumerate(room.seats) if x.kind == "human"]
             room.host = humans[0] if humans else None
             if room.host is not None:
                 new = room.seats[room.host]
