@@ -67,3 +67,21 @@ def test_the_history_keeps_as_many_moments_as_a_reload_brings(open_page):
         return [moments.length, moments[0].moment, HISTORY_SIZE];
     }""")
     assert kept == [RECENT_MOMENTS, 50 - RECENT_MOMENTS, RECENT_MOMENTS]
+
+
+def test_the_history_numbers_of_two_digits_are_whole(open_page):
+    """With 30 moments kept, the tenth line's number showed as "0.": the list's margin,
+    where its markers stand and outside of which it clips, held one digit."""
+    page = open_page(DESKTOP)
+    pad, needed = page.evaluate("""async () => {
+        const { historyPanel } = await import('/js/shell/history.js');
+        const lines = [...Array(30).keys()].map((i) => 'Bo played Red ' + i);
+        const panel = historyPanel({ title: 'Recent moves', lines });
+        document.body.append(panel);
+        const list = panel.querySelector('.history-list');
+        const probe = document.createElement('span');
+        probe.textContent = '30. ';
+        list.lastElementChild.append(probe);
+        return [parseFloat(getComputedStyle(list).paddingLeft), probe.getBoundingClientRect().width];
+    }""")
+    assert pad >= needed, (pad, needed)
