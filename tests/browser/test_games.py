@@ -122,6 +122,28 @@ def test_practice_family_night_three_rounds(open_page):
     assert "Match over" in page.locator(".results-overlay").inner_text()
 
 
+@pytest.mark.parametrize("game", ["color-clash", "rainbow"])
+def test_practice_offers_the_turn_clock(open_page, game):
+    """Practice had the preset's 30 s turn clock and no choice: a learner could not take
+    their time. It now offers the preset's clock choices (the match length stays the
+    preset's), and the table's clock runs the one chosen."""
+    page = open_page(DESKTOP)
+    page.click(f"label[data-game={game}]")
+    menu = page.locator("#practice-opt-clock")
+    choices = menu.locator("option").evaluate_all("els => els.map(e => e.value)")
+    assert "60" in choices and menu.input_value() == "30", choices
+    assert page.locator("#practice-opt-match").count() == 0
+    menu.select_option("60")
+    page.click("#btn-practice")
+    wait_table(page)
+    assert page.evaluate("window.__cc.room.settings.clock") == 60
+    page.wait_for_function("window.__cc.clock && window.__cc.clock.kind === 'turn'")
+    left = page.evaluate("window.__cc.clock.deadline - Date.now()")
+    # (the browser tests' server runs clocks at half length: 60 s is 30 s here, the
+    # preset's 30 s would be 15 s)
+    assert 16_000 < left <= 31_000, left
+
+
 def test_private_room_two_players_and_a_computer(open_page):
     host = open_page(DESKTOP)
     host.fill("#player-name", "Host Hana")

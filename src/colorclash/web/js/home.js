@@ -29,10 +29,11 @@ export function homeForm(def) {
   };
 }
 
-// The options Practice offers: the rules of the game, not its clock or match length
-// (a practice game takes the preset's defaults for those).
-function ruleOptions(def, preset) {
-  return optionsOf(def, preset).filter((o) => o.name !== "clock" && o.name !== "match");
+// The options Practice offers: the rules of the game and its turn clock (a learner takes
+// their time, a practised player wants the table's pace), not the match length (a
+// practice game takes the preset's).
+function practiceOptionsOf(def, preset) {
+  return optionsOf(def, preset).filter((o) => o.name !== "match");
 }
 
 function presetSelect(game, def, id, value, onChange) {
@@ -166,7 +167,7 @@ export function renderHome(ctx, act) {
     const levels = def.bot_levels || [];
     const botChoices = [];
     for (let n = 1; n < def.seats.max; n += 1) botChoices.push(n);
-    const practiceOptions = ruleOptions(def, form.practicePreset);
+    const practiceOptions = practiceOptionsOf(def, form.practicePreset);
     const roomOptions = optionsOf(def, form.roomPreset);
     const playNowBots = Math.min(3, def.seats.max) - 1;
     panels = [
