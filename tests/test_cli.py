@@ -116,3 +116,23 @@ def test_a_usage_error_is_plain_lines_an_operator_can_grep():
     lines = out.output.strip().splitlines()
     assert lines[-1].startswith("Error: Invalid value for '--port'"), lines
     assert "╭" not in out.output and "│" not in out.output
+
+
+def test_serve_takes_its_store_from_the_environment(monkeypatch):
+    """A Redis password could only be given on the command line, where every user of the
+    machine reads it (ps). COLORCLASH_STORE (and _HOST, _PORT) give serve's options, and
+    no start-up warning calls them unknown."""
+    import colorclash.server.run as run
+    from colorclash.server.config import Settings
+
+    seen = {}
+    monkeypatch.setattr(run, "run_server", lambda **kw: seen.update(kw))
+    url = "redis://:s3cret@127.0.0.1:6390/0"
+    out = CliRunner().invoke(app, ["serve"], env={"COLORCLASH_STORE": url,
+                                                  "COLORCLASH_PORT": "9001"})
+    assert out.exit_code == 0, out.output
+    assert seen == {"host": "127.0.0.1", "port": 9001, "store_url": url}
+    monkeypatch.setenv("COLORCLASH_STORE", url)
+    assert Settings.unknown_env() == []
+    help_text = CliRunner().invoke(app, ["serve", "-h"], env={"COLUMNS": "200"}).output
+    assert "COLORCLASH_STORE" in help_text and "docs/deployment.md" in help_text

@@ -210,3 +210,37 @@ def test_a_full_disk_is_a_refusal_with_its_reason_and_the_store_goes_on(tmp_path
     s.save_room("ABCDEF", {"n": 2}, 1, [(1, 0, {"type": "draw"})])
     assert s.load_room("ABCDEF") == {"n": 2}
     s.close()
+
+
+def test_a_new_store_is_readable_by_its_owner_only(tmp_path):
+    """The file holds every live game's secret seed: made under the usual umask (022) it
+    was 0644, and any user of the machine could read the hands of games in play."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "private.sqlite3"
+        s = SQLiteStore(path)
+        s.claim()
+        s.save_many([("QWERTY", {"seed": "secret"}, 1, [(0, 0, {"type": "draw"})])])
+        made = sorted(p.name for p in tmp_path.iterdir())
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        assert {"private.sqlite3", "private.sqlite3-wal", "private.sqlite3-shm",
+                "private.sqlite3.lock"} <= set(made), made
+        assert all(mode == 0o600 for mode in modes.values()), modes
+        assert s.privacy_warning() is None
+        s.close()
+    finally:
+        os.umask(old)
+
+
+def test_a_store_others_can_read_is_warned_of_at_start(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    SQLiteStore(path).close()
+    path.chmod(0o644)
+    s = SQLiteStore(path)
+    warning = s.privacy_warning()
+    s.close()
+    assert warning is not None and "readable by other users" in warning
+    assert "0644" in warning and f"chmod 600 {path}" in warning

@@ -39,15 +39,22 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version,
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, min=0, max=65535,
+    host: str = typer.Option("127.0.0.1", envvar="COLORCLASH_HOST",
+                             help="Interface to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, envvar="COLORCLASH_PORT",
                              help="TCP port (0: any free port, printed at start)."),
     store: str = typer.Option(
-        "sqlite:///colorclash.sqlite3",
-        help="Where games are kept: sqlite:///PATH (or just a file path) or redis://HOST:PORT/DB.",
+        "sqlite:///colorclash.sqlite3", envvar="COLORCLASH_STORE",
+        help="Where games are kept: sqlite:///PATH (or just a file path) or "
+             "redis://HOST:PORT/DB. A Redis password belongs in the variable, not on the "
+             "command line, where every user of the machine reads it (ps).",
     ),
 ) -> None:
-    """Start the game server (HTTP + WebSocket) and print the URL to open."""
+    """Start the game server (HTTP + WebSocket) and print the URL to open.
+
+    Everything else (limits, clocks, several processes, logs) is set with COLORCLASH_*
+    environment variables: docs/deployment.md lists them.
+    """
     from colorclash.server.run import run_server
 
     run_server(host=host, port=port, store_url=store)

@@ -206,7 +206,7 @@ class Settings:
     def unknown_env(cls) -> list[str]:
         """A warning for each ``COLORCLASH_*`` variable that is no setting (a typo would
         otherwise be ignored without a word), or that is one no hosted game uses."""
-        known = {f"COLORCLASH_{f.name.upper()}" for f in fields(cls)}
+        known = {f"COLORCLASH_{f.name.upper()}" for f in fields(cls)} | COMMAND_LINE_ENV
         out = []
         for var in sorted(os.environ):
             if var.startswith("COLORCLASH_") and var not in known:
@@ -225,4 +225,8 @@ class Settings:
         return out
 
 
-__all__ = ["Settings", "SettingsError"]
+#: ``colorclash serve``'s options, which may come from the environment too (a Redis
+#: password in ``--store`` is read by every user of the machine in the process list)
+COMMAND_LINE_ENV = frozenset({"COLORCLASH_HOST", "COLORCLASH_PORT", "COLORCLASH_STORE"})
+
+__all__ = ["COMMAND_LINE_ENV", "Settings", "SettingsError"]

@@ -101,6 +101,17 @@ class _Checkpointer:
         self._thread.join(5.0)
 
 
+def _create_private(file: Path) -> None:
+    """Make a new store file readable by its owner only (0600). It holds every live game's
+    secret seed, which gives away every hand and the draw pile: made by SQLite under the
+    usual umask it was 0644, readable by every user of the machine. SQLite makes the
+    file's -wal and -shm with the file's own mode."""
+    try:
+        os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 class SQLiteStore:
     """Rooms as JSON documents plus an append-only action log, in one SQLite file."""
 
@@ -124,6 +135,7 @@ class SQLiteStore:
             if file.exists() and not os.access(file, os.R_OK | os.W_OK):
                 raise StoreError(f"the SQLite store {self.path!r} is not readable and "
                                  "writable by this user")
+            _create_private(file)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -153,6 +165,22 @@ class SQLiteStore:
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
 
+    def privacy_warning(self) -> str | None:
+        """What the server says at start when the store file is readable by other users
+        (a file made before the store made its files 0600, or loosened since): it holds
+        every live game's secret seed."""
+        if self.path == ":memory:":
+            return None
+        try:
+            mode = os.stat(self.path).st_mode & 0o777
+        except OSError:
+            return None
+        if not mode & 0o044:
+            return None
+        return (f"warning: the store {self.path} is readable by other users of this machine "
+                f"(mode {mode:04o}), and it holds every live game's secret seed (every hand, "
+                f"the draw pile): chmod 600 {self.path} (and its -wal and -shm files)")
+
     def claim(self, alone: bool = True) -> None:
         """Make this process the file's only server, or raise :class:`StoreError` (a
         SQLite file has one server: ``alone`` is always true).
@@ -167,7 +195,7 @@ class SQLiteStore:
             return
         lock_path = self.path + ".lock"
         try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
             raise StoreError(f"cannot open {lock_path!r}: {exc.strerror}") from None
         try:
