@@ -435,6 +435,27 @@ def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_pa
     assert "next round" not in body.lower()
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_substitute_note_fits_a_small_phone(open_page, lang):
+    """"A computer substitute plays for you until the next round" was kept on one line and
+    ran off a 360 px screen (413-488 px wide): the one line that says why your cards no
+    longer answer could not be read to its end."""
+    table = ScriptedTable(open_page, preset="family", seats=3, setup=win_setup(3),
+                          viewport={"width": 360, "height": 640},
+                          locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
+    page = table.page
+    table.act(0, {"type": "substitute", "on": True})
+    table.room["seats"][0]["substitute"] = True
+    table.send([])
+    table.wait_view()
+    badge = page.locator(".me-bar .badge.away")
+    assert badge.inner_text().strip() == catalog(lang)["table.youSubstituted"]
+    box = badge.bounding_box()
+    shot(page, f"substitute-note-360-{lang}")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert badge.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+
+
 # ------------------------------------------------------------------ 12. focus
 def _contrast(a: str, b: str) -> float:
     def lum(css):
