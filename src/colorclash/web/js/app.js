@@ -345,7 +345,9 @@ function setConnStatus(status) {
   if (show && bar.hidden) announce(t("conn.lost"), { urgent: true });
   if (!show && !bar.hidden) announce(t("conn.back"));
   bar.hidden = !show;
-  bar.textContent = show ? t("conn.lostLong") : "";
+  // (after the game there is no seat to keep: the bar says only that it reconnects)
+  const over = state.room && state.room.status === "finished";
+  bar.textContent = show ? t(over ? "conn.lost" : "conn.lostLong") : "";
 }
 
 // ---------------------------------------------------------------- routing
