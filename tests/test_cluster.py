@@ -599,7 +599,7 @@ async def test_a_change_refused_as_redis_lost_its_data_is_stored_again_from_memo
 
 
 @pytest.mark.asyncio
-async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
+async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
     """A process stopped with SIGTERM let go of its rooms, and nobody took them until
     someone asked for one: a Practice table nobody was connected to kept its clocks and
     computer players stopped. Now the others take them over, as after a death, and the
@@ -610,7 +610,21 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db):
     try:
         room, _, _ = a.create_practice("Ana", bots=3)  # nobody connected: all by clocks
         code = room.code
-        await a.cluster.stop()
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            await a.cluster.stop()
+            for _ in range(50):
+                if code in b.rooms:
+                    break
+                await asyncio.sleep(0.1)
+        # a planned stop is said as one, by both processes: the crash warning ("is gone
+        # (its lease ran out)") made every rolling restart look like a crash
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert (logging.INFO, f"process {a.cluster.id} stops: the other processes take its "
+                "1 room(s) at their next beat") in lines, lines
+        assert any(level == logging.INFO and m.startswith(f"process {a.cluster.id} stopped: "
+                                                          f"process {b.cluster.id} takes its 1 room(s)")
+                   for level, m in lines), lines
+        assert not [m for _, m in lines if "is gone" in m], lines
         if room.timer:
             room.timer.cancel()  # (a's loop goes on in this test: its clocks must not)
         a.rooms.clear()
@@ -906,7 +920,9 @@ async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db, ca
         n = Cluster.TAKE_PER_BEAT + 30
         codes = [dead.create_private("Ana", seats=2)[0].code for _ in range(n)]
         await dead.cluster.stop()
-        dead.store.redis.delete(dead.store.key("proc", dead.cluster.id))  # its lease is out
+        # a death, not a stop: no mark of a clean stop, and its lease is out
+        dead.store.redis.delete(dead.store.key("stopped", dead.cluster.id),
+                                dead.store.key("proc", dead.cluster.id))
         with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
             survivor.cluster._take_over_dead()
             assert len(survivor.rooms) == Cluster.TAKE_PER_BEAT

@@ -212,9 +212,16 @@ class Cluster:
             # beat, as after a death, and run their clocks and computer players. (Its
             # rooms released instead, nobody took them until someone asked for one: a
             # room without a player connected waited, its clocks stopped.)
+            # A mark that the stop was clean, read by whoever takes the rooms: the same
+            # "is gone (its lease ran out)" warning as after a crash made every planned
+            # restart look like one.
+            rooms = self.r.scard(self.key("owned", self.id))
+            self.r.set(self.key("stopped", self.id), "1", ex=3600)
             self.r.delete(self.key("proc", self.id))
             if self.leader:
                 self.r.delete(self.key("qm", "leader"))
+            log.info("process %s stops: the other processes take its %d room(s) at their "
+                     "next beat", self.id, rooms)
         except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
             log.warning("could not release this process's rooms at shutdown")
         if self._aredis is not None:
@@ -390,11 +397,17 @@ class Cluster:
             codes = [c.decode() for c in self.r.srandmember(self.key("owned", pid), budget)]
             if codes and pid not in self.dead_seen:
                 # once per dead process: which one, and how many rooms it left (the
-                # "took room" lines alone did not say whose rooms, nor why)
+                # "took room" lines alone did not say whose rooms, nor why); a process
+                # stopped cleanly (SIGTERM) is said so, not as a crash
                 self.dead_seen.add(pid)
-                log.warning("process %s is gone (its lease ran out): process %s takes its "
-                            "%d room(s), %d at a beat", pid, self.id,
-                            self.r.scard(self.key("owned", pid)), self.TAKE_PER_BEAT)
+                left = self.r.scard(self.key("owned", pid))
+                if self.r.exists(self.key("stopped", pid)):
+                    log.info("process %s stopped: process %s takes its %d room(s), %d at a "
+                             "beat", pid, self.id, left, self.TAKE_PER_BEAT)
+                else:
+                    log.warning("process %s is gone (its lease ran out): process %s takes "
+                                "its %d room(s), %d at a beat", pid, self.id, left,
+                                self.TAKE_PER_BEAT)
             for code in codes:
                 try:
                     self.take(code)
@@ -403,7 +416,7 @@ class Cluster:
             budget -= len(codes)
             if not self.r.scard(self.key("owned", pid)):
                 self.r.srem(self.key("procs"), pid)
-                self.r.delete(self.key("owned", pid))
+                self.r.delete(self.key("owned", pid), self.key("stopped", pid))
             if budget <= 0:
                 return  # the rest at the next beats (this process's or another's)
 
