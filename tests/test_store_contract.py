@@ -169,6 +169,16 @@ def test_redis_urls_have_clear_errors():
         assert says in str(err.value) and "redis://HOST:PORT/DB" in str(err.value), url
 
 
+def test_a_redis_that_answers_and_refuses_is_not_said_unreachable(redis_db):
+    """A wrong database (or password) was "cannot reach Redis": the operator looked at the
+    network first, though Redis had answered."""
+    url = redis_db.rsplit("/", 1)[0] + "/9999"
+    with pytest.raises(StoreError) as err:
+        open_store(url)
+    assert "refused this server" in str(err.value) and "out of range" in str(err.value), err.value
+    assert "cannot reach" not in str(err.value)
+
+
 def test_redis_that_does_not_answer_is_a_refusal_with_its_reason(redis_db):
     """Redis down or restarting: a batch's pipeline raised redis-py's ConnectionError, which
     the writer logged as a traceback ("store commit failed"). It is a StoreError with the

@@ -53,9 +53,11 @@ async def test_a_site_moved_from_sqlite_to_redis_keeps_every_room(tmp_path, redi
         busy = _copy(db, redis_db)  # a store a server is using changes under the copy
         assert busy.returncode == 2 and "is in use" in busy.stderr, busy.stderr
         assert "stop its server" in busy.stderr and "Traceback" not in busy.stderr
+        assert busy.stdout == ""  # (the progress bar left an empty line there)
     out = _copy(db, redis_db)
     assert out.returncode == 0, out.stderr
     assert "copied 3 room(s)" in out.stdout and "1 record(s)" in out.stdout, out.stdout
+    assert out.stdout.startswith("copied"), out.stdout
 
     with ServerProcess(redis_db, env=ENV) as new:
         # the game in its middle: the same seat, cards and turn, with the same token
@@ -68,6 +70,11 @@ async def test_a_site_moved_from_sqlite_to_redis_keeps_every_room(tmp_path, redi
         record = await Client(new.url).record(site["done"]["code"])
         assert record["match"] == 1 and record["actions"]
         assert _room(new.url, site["lobby"]["code"])["status"] == "lobby"
+        # a Redis store a cluster's process uses: refused in copy-store's words, without
+        # the advice serve gives on COLORCLASH_CLUSTER and prefixes (--store ...)
+        busy = _copy(redis_db, f"sqlite:///{tmp_path / 'busy.sqlite3'}")
+        assert busy.returncode == 2 and "is in use (1 process(es) of a cluster" in busy.stderr
+        assert "--store" not in busy.stderr and "prefix=NAME" not in busy.stderr, busy.stderr
 
     # into a store that holds rooms: refused, nothing overwritten
     again = _copy(db, redis_db)

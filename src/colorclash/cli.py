@@ -176,14 +176,18 @@ def copy_store(
 ) -> None:
     """Copy every room (seats, cards, logs, records) into another store, and check it:
     to move a site from SQLite to Redis, or to copy a store no server is using."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from colorclash.store import StoreError
     from colorclash.store import shown_url as shown
     from colorclash.store.copy import copy_store as run
 
+    # (the bar on stderr, and only on a terminal: on stdout it left an empty line before
+    # the result, and before an error)
+    console = Console(stderr=True)
     try:
-        with Progress(transient=True) as bar:
+        with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
             task = bar.add_task("copying rooms", total=None)
             done = run(source, target,
                        progress=lambda i, n: bar.update(task, completed=i, total=n))

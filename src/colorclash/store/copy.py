@@ -37,7 +37,10 @@ def _claim(store: Any, url: str, what: str) -> None:
     try:
         claim(alone=True)
     except StoreError as exc:
-        raise StoreError(f"the {what} store {shown_url(url)} is in use ({exc}); stop its "
+        # (the bare reason: the serve refusal's advice on COLORCLASH_CLUSTER and prefixes
+        # is no use to a copy)
+        reason = getattr(exc, "reason", None) or str(exc)
+        raise StoreError(f"the {what} store {shown_url(url)} is in use ({reason}); stop its "
                          "server(s) first") from None
 
 

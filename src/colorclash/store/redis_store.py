@@ -178,6 +178,9 @@ class RedisStore:
                                                           socket_connect_timeout=5,
                                                           health_check_interval=10)
             self.redis.ping()
+        except (redis.AuthenticationError, redis.ResponseError) as exc:
+            # (Redis answered: "cannot reach" sent operators to their network first)
+            raise StoreError(f"Redis at {shown_url(self.url)} refused this server: {exc}") from exc
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}") from exc
         self._save = self.redis.register_script(_SAVE)
@@ -213,9 +216,12 @@ class RedisStore:
             renewed = left_before is not None and left > left_before + 100
             left_before = left if left > 0 else None
             if renewed or time.monotonic() >= deadline:  # (renewed: its holder lives)
-                raise StoreError(f"{reason}. Several processes on one prefix all run with "
-                                 "COLORCLASH_CLUSTER=true (the default); or give each its "
-                                 "own prefix: --store 'redis://HOST:PORT/DB?prefix=NAME'")
+                refused = StoreError(f"{reason}. Several processes on one prefix all run "
+                                     "with COLORCLASH_CLUSTER=true (the default); or give "
+                                     "each its own prefix: --store "
+                                     "'redis://HOST:PORT/DB?prefix=NAME'")
+                refused.reason = reason  # (the bare fact, for copy-store's own advice)
+                raise refused
             time.sleep(0.25)
         if alone:
             self._alone_token = token
