@@ -456,6 +456,23 @@ def test_the_substitute_note_fits_a_small_phone(open_page, lang):
     assert badge.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 
 
+def test_after_the_game_a_lost_connection_promises_no_seat(open_page):
+    """Offline over the results, the bar said "Your seat is kept for you": there is no
+    game left to keep a seat in."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
+    page = table.page
+    table.act(0, {"type": "play", "card": "R5"})
+    table.room["status"] = "finished"
+    table.send([])
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
+        assert page.inner_text("#reconnect").strip() == EN["conn.lost"]
+    finally:
+        page.context.set_offline(False)
+
+
 # ------------------------------------------------------------------ 12. focus
 def _contrast(a: str, b: str) -> float:
     def lum(css):
