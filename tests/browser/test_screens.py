@@ -201,3 +201,19 @@ def test_the_home_page_starts_the_keyboard_at_the_top(open_page):
     wait_table(page)
     page.wait_for_function("document.activeElement.closest('.table, [data-focus-key]') !== null"
                            " && document.activeElement.id !== 'main'")
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("locale", ["tr-TR", "es-ES", "en-US"])
+def test_the_game_pickers_names_break_only_between_words(open_page, width, locale):
+    """On a 360 px phone in Turkish "Gökkuşağı" broke before its last letter ("Gökkuşağ" /
+    "ı"): a name wraps between its words, never inside one."""
+    page = open_page({"width": width, "height": 640}, locale=locale)
+    page.wait_for_selector(".game-name")
+    names = page.evaluate("""() => [...document.querySelectorAll('.game-name')].map((e) => {
+      const r = document.createRange();
+      r.selectNodeContents(e);
+      const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+      return [e.textContent, lines, e.textContent.trim().split(/\\s+/).length];
+    })""")
+    assert len(names) == 3 and all(lines <= words for _, lines, words in names), names

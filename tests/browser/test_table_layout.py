@@ -394,6 +394,36 @@ def test_a_toast_at_the_table_leaves_the_other_players_in_view(open_page, scene,
     shot(page, f"toast-at-the-table-{scene}-{viewport['width']}-{lang}")
 
 
+_FACES_FANS = """() => {
+  const out = {bleed: [], heights: []};
+  for (const fan of document.querySelectorAll('.opp .faces')) {
+    out.heights.push(fan.getBoundingClientRect().height);
+    const cards = [...fan.querySelectorAll('.card.face')]
+      .filter((e) => e.offsetParent !== null && !e.classList.contains('faces-more'));
+    for (let i = 0; i + 1 < cards.length; i++) {
+      const idx = cards[i].querySelector('.corner.tl .idx').getBoundingClientRect();
+      if (idx.right > cards[i + 1].getBoundingClientRect().left + 0.5) out.bleed.push(cards[i].dataset.card);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, PHONE, DESKTOP])
+def test_an_opponents_other_faces_read_one_by_one_and_are_a_full_target(open_page, viewport):
+    """Day & Night: in the fan of an opponent's other faces, "+1" ran onto the next card
+    (by an 8 it read "+18"), and on a phone the fan, a button, was 33 px tall."""
+    page = open_page(viewport, path="/dev.html?scene=day-night&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(_FACES_FANS)
+    assert got["heights"] and min(got["heights"]) >= 44, got
+    assert got["bleed"] == [], got
+    page.goto("/dev.html?scene=day-night-6&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(_FACES_FANS)
+    assert len(got["heights"]) == 5 and min(got["heights"]) >= 44, got
+
+
 @pytest.mark.parametrize(("viewport", "shown", "pill"), [(PHONE, 5, "+7"), (DESKTOP, 9, "+3")])
 def test_a_long_hands_other_faces_fan_out_only_as_far_as_they_read(open_page, viewport, shown, pill):
     """Twenty-one other faces in a phone's chip were a smear of corners ("1 9 4 6 2 4 1 6 9

@@ -167,6 +167,8 @@ function cornerNode(p, where) {
     idx.textContent = p.rank;
     if (p.rank === "6" || p.rank === "9") idx.classList.add("turn-mark"); // 6 and 9 upside down
   }
+  // "+1", "+4": narrower in a fan, where it ran onto the next card ("+1" by an 8 read "+18")
+  if (idx.textContent.length > 1) idx.classList.add("idx-long");
   c.append(idx);
   if (p.color) c.append(shapeSvg(p.color, "corner-shape"));
   return c;
