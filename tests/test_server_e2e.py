@@ -630,3 +630,22 @@ async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
     finally:
         await host.close()
         await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_healthz_says_what_the_process_holds(tmp_path):
+    """"rooms" alone counted lobbies and finished rooms too: an operator could not tell
+    whether a game was running before an upgrade. /healthz now says how many rooms are
+    being played, and how many people are connected to this process."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)  # (the computers wait: a game in play)
+    with InProcessServer(f"sqlite:///{tmp_path / 'h.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        empty = await c.request("GET", "/healthz")
+        assert {k: empty[k] for k in ("rooms", "playing", "players", "quick_match")} == {
+            "rooms": 0, "playing": 0, "players": 0, "quick_match": 0}
+        await c.create_room("Lobby Lu", seats=2)
+        t = await c.practice("Ana", bots=1, level="easy")
+        async with await c.connect(t["code"], t["token"]) as me:
+            await me.wait_state(lambda s: True)
+            now = await c.request("GET", "/healthz")
+            assert (now["rooms"], now["playing"], now["players"]) == (2, 1, 1), now

@@ -368,8 +368,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def healthz() -> dict[str, Any]:
         h = hub()
         from colorclash.server import gctune
+        from colorclash.server.metrics import occupancy
 
-        out: dict[str, Any] = {"ok": True, "rooms": len(h.rooms), "gc": gctune.stats(),
+        # (rooms, playing, players, quick_match: "rooms" alone counted lobbies and
+        # finished rooms, and an operator could not tell when no game was running)
+        out: dict[str, Any] = {"ok": True, **occupancy(h), "gc": gctune.stats(),
                                "actions": h.action_latency.summary()}
         if h.writer is not None:  # group commit: how many writes share a commit
             out["store_writes"] = {"writes": h.writer.writes, "commits": h.writer.batches}

@@ -42,6 +42,16 @@ class LatencyWindow:
         return out
 
 
+def occupancy(hub: Any) -> dict[str, int]:
+    """What this process holds now: its rooms, those being played, the people connected
+    to them here, the Quick Match queue (``/healthz`` and the summary line)."""
+    rooms = list(hub.rooms.values())
+    return {"rooms": len(rooms),
+            "playing": sum(1 for r in rooms if r.status == "playing"),
+            "players": sum(len(r.conns) for r in rooms),
+            "quick_match": len(hub.quick.queue)}
+
+
 class Summary:
     """The line a process writes every ``COLORCLASH_SUMMARY_EVERY`` seconds, so that an
     operator reading the log sees how busy it was without polling ``/healthz``: its rooms,
@@ -54,9 +64,7 @@ class Summary:
         self._commits = 0
 
     def line(self, hub: Any, seconds: float) -> str:
-        rooms = list(hub.rooms.values())
-        playing = sum(1 for r in rooms if r.status == "playing")
-        people = sum(len(r.conns) for r in rooms)
+        now = occupancy(hub)
         latency = hub.action_latency
         actions = latency.count - self._actions
         self._actions = latency.count
@@ -67,8 +75,9 @@ class Summary:
             timing = (f" (p50 {nearest_rank(recent, 0.5):.1f} ms, p99 "
                       f"{nearest_rank(recent, 0.99):.1f} ms"
                       f"{'' if n == actions else f', of the last {n:,}'})")
-        out = (f"summary: {len(rooms):,} room(s) ({playing:,} playing), {people:,} player(s) "
-               f"connected, {len(hub.quick.queue):,} in Quick Match; {actions:,} action(s) in "
+        out = (f"summary: {now['rooms']:,} room(s) ({now['playing']:,} playing), "
+               f"{now['players']:,} player(s) connected, {now['quick_match']:,} in Quick "
+               f"Match; {actions:,} action(s) in "
                f"{seconds:.0f} s{timing}")
         writer = hub.writer
         if writer is not None:
