@@ -182,12 +182,13 @@ def main(argv: list[str]) -> int:
                     "against the one below, and medium against random)")
     ap.add_argument("--presets", default=None, help="default: every preset of the game")
     ap.add_argument("--players", default="2,4", help="table sizes (default 2,4)")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=int, default=2026, help="seed of the deals (default 2026)")
     ap.add_argument("--out", default=None, help="append each finished line here (JSON lines)")
     ap.add_argument("--resume", action="store_true", help="skip lines already in --out")
-    ap.add_argument("--timing-games", type=int, default=40)
-    ap.add_argument("--only-timing", action="store_true")
-    ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--timing-games", type=int, default=40,
+                    help="games of hard against medium timed per decision (default 40)")
+    ap.add_argument("--only-timing", action="store_true", help="the timing only, no strength lines")
+    ap.add_argument("--no-timing", action="store_true", help="the strength lines only")
     ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
     ap.add_argument("--hard-budget-ms", default=None,
                     help="hard's wall-clock budget per decision ('none': no clock)")

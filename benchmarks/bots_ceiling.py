@@ -81,11 +81,14 @@ def run(preset: str, mode: str, games: int, seed: int) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="colorclash bench bots-ceiling", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--presets", default="standard")
-    ap.add_argument("--modes", default=",".join(MODES))
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--games", type=int, default=1000,
+                    help="games per preset and mode (default 1000)")
+    ap.add_argument("--presets", default="standard",
+                    help="comma-separated Color Clash presets (default standard)")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help=f"comma-separated, of {', '.join(MODES)} (default all)")
+    ap.add_argument("--seed", type=int, default=2026, help="seed of the deals (default 2026)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object, not a table")
     args = ap.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if any(m not in MODES for m in modes) or args.games < 1:

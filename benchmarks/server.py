@@ -561,12 +561,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="colorclash bench server",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--connections", default="400", help="comma-separated counts (rooms of 4)")
-    p.add_argument("--pace", choices=["human", "full"], default="human")
+    p.add_argument("--pace", choices=["human", "full"], default="human",
+                   help="human: each player acts 2-4 s after its turn comes; full: at once")
     p.add_argument("--full-states", action="store_true",
                    help="players ask for complete states (every state with its room), not "
                         "the compact ones the browser asks for")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds per run")
-    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--warmup", type=float, default=5.0,
+                   help="seconds played before the measure starts (default 5)")
     p.add_argument("--echo", action="store_true", help="also the echo floor, same load")
     p.add_argument("--room-echo", action="store_true",
                    help="with --echo, also a room echo: each action answered by a message "
@@ -584,14 +586,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--thinking", type=int, default=0,
                    help="N Practice rooms of hard players and a pinging room, with the "
                         "search in worker processes and on the event loop")
-    p.add_argument("--synchronous", choices=["full", "normal"], default="full")
+    p.add_argument("--synchronous", choices=["full", "normal"], default="full",
+                   help="the SQLite store's synchronous setting (default full)")
     p.add_argument("--redis", type=int, default=0, metavar="N",
                    help="N processes on a Redis of its own (redis-server, AOF everysec) "
                         "instead of one on SQLite; a room's players are spread over them")
     p.add_argument("--url", default=None, help="a running site instead of a child process")
     p.add_argument("--out", default=None, help="append results here (JSON lines)")
     p.add_argument("--label", default=None, help="a name for these runs in the plot")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     args = p.parse_args(argv)
     _raise_nofile()
     try:

@@ -173,10 +173,13 @@ class EngineTwin:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="colorclash bench server-loop",
                                 description=__doc__.split("\n")[0])
-    p.add_argument("--rooms", type=int, default=50)
-    p.add_argument("--actions", type=int, default=20000, help="actions timed per run")
-    p.add_argument("--repeat", type=int, default=3, help="runs")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--rooms", type=int, default=50,
+                   help="4-seat rooms played in turn (default 50)")
+    p.add_argument("--actions", type=int, default=20000,
+                   help="actions timed per run (default 20000)")
+    p.add_argument("--repeat", type=int, default=3,
+                   help="runs; the median is reported (default 3)")
+    p.add_argument("--json", action="store_true", help="print one JSON object, not a table")
     args = p.parse_args(argv)
     runs = []
     for _ in range(args.repeat):

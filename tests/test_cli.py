@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -68,10 +70,18 @@ def test_every_benchmarks_help_says_what_it_measures(name):
     out = subprocess.run([sys.executable, "-m", "colorclash.cli", "bench", name, "-h"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    head = out.stdout.split("options:")[0]
+    head, _, options = out.stdout.partition("options:")
     prose = [line for line in head.splitlines()[1:] if line.strip() and not
              line.strip().startswith(("[", "usage:")) and not line.startswith(" " * 10)]
     assert prose, out.stdout[:400]
+    # and each option says what it is ("--games GAMES" alone, in bots-ceiling and
+    # server-loop, did not)
+    lines = options.splitlines()
+    bare = [line.strip() for i, line in enumerate(lines)
+            if line.strip().startswith("-") and len(re.split(r"\s{2,}", line.strip())) == 1
+            and not (i + 1 < len(lines) and lines[i + 1].startswith(" " * 8)
+                     and not lines[i + 1].strip().startswith("-"))]
+    assert bare == [], bare
 
 
 def test_the_readme_simulate_line_names_levels_every_game_has():
