@@ -217,3 +217,24 @@ def test_the_game_pickers_names_break_only_between_words(open_page, width, local
       return [e.textContent, lines, e.textContent.trim().split(/\\s+/).length];
     })""")
     assert len(names) == 3 and all(lines <= words for _, lines, words in names), names
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "tr"])
+def test_a_six_seat_tables_results_show_every_place_on_a_small_phone(open_page, lang):
+    """At 360x640 three stacked buttons of 62 px covered places 5 and 6, and half of the
+    4th, of a six-seat table's results, with no sign that the list scrolled. Play again
+    now goes across, Home and See the table side by side under it, each 44 px or more."""
+    page = open_page({"width": 360, "height": 640}, path=f"/dev.html?scene=game-over-6&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_selector(".results-overlay")
+    got = page.evaluate("""() => {
+      const rows = [...document.querySelectorAll('.results-table tbody tr')].map((r) => r.getBoundingClientRect());
+      const btns = [...document.querySelectorAll('.results-overlay .dialog-actions .btn')].map((b) => b.getBoundingClientRect());
+      const top = Math.min(...btns.map((b) => b.top));
+      return {rows: rows.length, hidden: rows.filter((r) => r.bottom > top + 1 || r.top < 0).length,
+              buttons: btns.map((b) => [Math.round(b.width), Math.round(b.height)])};
+    }""")
+    shot(page, f"results-six-360-{lang}")
+    assert got["rows"] == 6 and got["hidden"] == 0, got
+    assert len(got["buttons"]) == 3 and min(h for _, h in got["buttons"]) >= 44, got
+    assert not cut_controls(page), cut_controls(page)

@@ -432,6 +432,28 @@ SCENES["day-night-6"] = () => ({
     { type: "clock_set", seat: 5, turns: 3 },
   ],
 });
+// The results of a six-seat table (a small phone had room for three places and a half).
+SCENES["game-over-6"] = () => {
+  const r = SIX("classic-table");
+  r.status = "finished";
+  const scores = [40, 99, 20, 79, 0, 12];
+  return {
+    screen: "table",
+    room: r,
+    view: view("classic-table", {
+      seats: 6,
+      phase: "game_over",
+      turn: null,
+      legal: [],
+      counts: [2, 0, 5, 3, 7, 4],
+      scores,
+      round_scores: [scores],
+      out: [1],
+      result: { scores, winners: [1] },
+    }),
+    events: [{ type: "game_over", scores, winners: [1] }],
+  };
+};
 SCENES["long-hand"] = () => ({
   screen: "table",
   room: room("classic-table", "playing", 2),
