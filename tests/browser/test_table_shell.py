@@ -473,6 +473,19 @@ def test_after_the_game_a_lost_connection_promises_no_seat(open_page):
         page.context.set_offline(False)
 
 
+def test_a_one_round_games_end_is_said_once(open_page):
+    """The history's last line of a one-round game read "… · ROUND OVER · GAME OVER": the
+    game's end is its round's end."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup(),
+                          viewport=DESKTOP)
+    page = table.page
+    page.click(".hand .card.playable")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    page.keyboard.press("Escape")  # the table and its history in view
+    last = page.locator("#history .history-list li").last.inner_text()
+    assert EN["banner.game_over"] in last and EN["banner.round_over"] not in last, last
+
+
 # ------------------------------------------------------------------ 12. focus
 def _contrast(a: str, b: str) -> float:
     def lum(css):

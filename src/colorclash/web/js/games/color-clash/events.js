@@ -124,8 +124,16 @@ export function describeEvent(e, model) {
 // A "last_card" that comes with the play (the seat called before it, or the table calls
 // for everyone) says the seat has one card: "called last card" was the moment of the
 // call itself, and the history said it twice.
-export function describeMoment(events, model, sep = " · ") {
+// A one-round game's end is its round's end: "ROUND OVER · GAME OVER" said it twice (a
+// match's last round still says both: the round, then the match).
+function withoutRoundOfAGame(events, model) {
   const list = events || [];
+  if (isMatch(model.view) || !list.some((e) => e.type === "game_over")) return list;
+  return list.filter((e) => e.type !== "round_over");
+}
+
+export function describeMoment(events, model, sep = " · ") {
+  const list = withoutRoundOfAGame(events, model);
   const played = new Set(list.filter((e) => e.type === "play").map((e) => e.seat));
   // a stack a standing shield blocks in the same moment never waited on anyone ("+2
   // waits on you · Your shield blocked the stack" said both), as with the banners
@@ -141,7 +149,7 @@ export function describeMoment(events, model, sep = " · ") {
 // moment says "BLOCKED!" alone (a "+2 STACKED!" first kept the block off the screen
 // whenever the next move came before it).
 export function bannersFor(events, model) {
-  const list = events || [];
+  const list = withoutRoundOfAGame(events, model);
   const blockedAt = list.findIndex((e) => e.type === "blocked");
   return list
     .filter((e, i) => !(e.type === "stacked" && blockedAt > i))
