@@ -486,6 +486,21 @@ def test_a_one_round_games_end_is_said_once(open_page):
     assert EN["banner.game_over"] in last and EN["banner.round_over"] not in last, last
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_wild_dealt_first_asks_its_colour_by_name(open_page, lang):
+    """The first card dealt was a Wild: the first player's chooser said only "Choose a
+    colour", over the piles, with the wild hidden behind it. It names the card now."""
+    setup = {"hands": [["R5", "B2"], ["G4", "Y7"]], "top": "W", "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup,
+                          locale={"en": "en-US", "es": "es-ES"}[lang])
+    page = table.page
+    title = page.locator(".color-overlay [role=dialog] h2")
+    title.wait_for()
+    cat = catalog(lang)
+    assert title.inner_text().strip() == cat["table.chooseColorFor"].replace("{card}", cat["card.W"]), \
+        title.inner_text()
+
+
 # ------------------------------------------------------------------ 12. focus
 def _contrast(a: str, b: str) -> float:
     def lum(css):

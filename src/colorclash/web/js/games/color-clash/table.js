@@ -544,8 +544,13 @@ export function renderTable(model, act) {
       model.history ? h("div.table-side", model.history) : null,
       meBar(model, act),
       handList(model, act),
+      // (the colour is the pile's wild's: the first card dealt, or one a flip or a
+      // Shield left on top; "Choose a colour" alone did not say for what)
       view.phase === "color" && view.turn === me
-        ? colorDialog({ title: t("table.chooseColor"), onPick: (c) => act.action({ type: "color", color: c }) })
+        ? colorDialog({
+            title: view.top ? t("table.chooseColorFor", { card: cardLabel(view.top) }) : t("table.chooseColor"),
+            onPick: (c) => act.action({ type: "color", color: c }),
+          })
         : null,
       ui.choosingFor
         ? colorDialog({
