@@ -238,3 +238,27 @@ def test_a_six_seat_tables_results_show_every_place_on_a_small_phone(open_page, 
     assert got["rows"] == 6 and got["hidden"] == 0, got
     assert len(got["buttons"]) == 3 and min(h for _, h in got["buttons"]) >= 44, got
     assert not cut_controls(page), cut_controls(page)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, DESKTOP])
+def test_a_matchs_results_show_every_rounds_points(open_page, viewport):
+    """A three-round match's results showed "This round" and "Total" only: the first two
+    rounds' points could no longer be seen. They show each round's, in order, on one line,
+    and the table still fits a phone without scrolling sideways."""
+    page = open_page(viewport, path="/dev.html?scene=match-over&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_selector(".results-overlay")
+    en = catalog("en")
+    heads = page.locator(".results-table thead th").all_inner_texts()
+    assert en["results.eachRound"] in [h.replace("\n", " ") for h in heads], heads
+    assert en["results.roundPoints"] not in heads
+    cells = page.evaluate("""() => [...document.querySelectorAll('.results-table tbody tr')].map((r) => {
+      const c = r.querySelector('.round-points');
+      return [r.querySelector('th.player').textContent, c.textContent, c.getClientRects().length];
+    })""")
+    by_name = {name.split(" ")[0].replace("you", ""): (text, lines) for name, text, lines in cells}
+    assert by_name["Ana"] == ("30\u2009·\u200990\u2009·\u20090", 1), cells  # round by round, one line
+    fits = page.evaluate("(() => { const s = document.querySelector('.results-scroll');"
+                         " return s.scrollWidth <= s.clientWidth + 1; })()")
+    shot(page, f"results-match-{viewport['width']}")
+    assert fits

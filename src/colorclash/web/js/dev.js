@@ -432,6 +432,23 @@ SCENES["day-night-6"] = () => ({
     { type: "clock_set", seat: 5, turns: 3 },
   ],
 });
+// The end of a three-round match: every round's points in a column.
+SCENES["match-over"] = () => ({
+  screen: "table",
+  room: room("family", "finished"),
+  view: view("family", {
+    phase: "game_over",
+    turn: null,
+    legal: [],
+    round: 3,
+    counts: [0, 3, 4, 2],
+    scores: [120, 45, 0, 12],
+    round_scores: [[30, 0, 0, 12], [90, 0, 0, 0], [0, 45, 0, 0]],
+    out: [1, 0, 3, 2],
+    result: { scores: [120, 45, 0, 12], winners: [0] },
+  }),
+  events: [{ type: "game_over", scores: [120, 45, 0, 12], winners: [0] }],
+});
 // The results of a six-seat table (a small phone had room for three places and a half).
 SCENES["game-over-6"] = () => {
   const r = SIX("classic-table");
