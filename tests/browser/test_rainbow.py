@@ -258,15 +258,22 @@ def wait_banner(page, words: str) -> None:
         ".some(b => b.textContent.includes(w))", arg=words)
 
 
-def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
-    table = rb_table(open_page, shadow_setup(), viewport=PHONE)
+def lose_to_shadow(open_page, **kw) -> ScriptedTable:
+    """A table of shadow_setup() where you play your black front as seen and end the
+    turn: you lose the round to shadow."""
+    table = rb_table(open_page, shadow_setup(), **kw)
     page = table.page
-    # Shadow: you play your black front as seen and end the turn
     page.click(".rb-hand [data-hand='0']")
     page.click("[data-focus-key='act:seen']")
     table.wait_view()
     page.click("[data-focus-key='act:end']")
     table.wait_view()
+    return table
+
+
+def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
+    table = lose_to_shadow(open_page, viewport=PHONE)
+    page = table.page
     wait_banner(page, EN["rainbow.banner.shadow"])
     last = page.locator(".rb-last")
     assert last.get_attribute("data-kind") == "shadow"
@@ -724,13 +731,8 @@ def test_held_sideways_the_last_round_sits_beside_the_other_player(open_page, lo
     """Above the row, the summary's two lines took the row's height: at 667x375 the places
     were 45 px wide. Sideways it now sits in the other player's band, on its free right
     side, whole, in the longest wording (a loss to shadow: the loser and the winner)."""
-    table = rb_table(open_page, shadow_setup(), viewport={"width": 640, "height": 360}, locale=locale)
+    table = lose_to_shadow(open_page, viewport={"width": 640, "height": 360}, locale=locale)
     page = table.page
-    page.click(".rb-hand [data-hand='0']")
-    page.click("[data-focus-key='act:seen']")
-    table.wait_view()
-    page.click("[data-focus-key='act:end']")
-    table.wait_view()
     page.locator(".rb-last").wait_for()
     got = page.evaluate("""() => {
       const box = (s) => document.querySelector(s).getBoundingClientRect();
