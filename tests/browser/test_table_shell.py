@@ -456,10 +456,14 @@ def test_the_substitute_note_fits_a_small_phone(open_page, lang):
     assert badge.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 
 
-def test_after_the_game_a_lost_connection_promises_no_seat(open_page):
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, DESKTOP])
+def test_after_the_game_a_lost_connection_promises_no_seat(open_page, viewport):
     """Offline over the results, the bar said "Your seat is kept for you": there is no
-    game left to keep a seat in."""
-    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
+    game left to keep a seat in. And it covered the results' buttons (See the table works
+    offline too): over a dialog it stands at the top."""
+    # (six seats: the results fill a small phone's height, their buttons at its bottom)
+    table = ScriptedTable(open_page, preset="classic-table", seats=6, setup=win_setup(6),
+                          viewport=viewport)
     page = table.page
     table.act(0, {"type": "play", "card": "R5"})
     table.room["status"] = "finished"
@@ -469,6 +473,15 @@ def test_after_the_game_a_lost_connection_promises_no_seat(open_page):
     try:
         page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
         assert page.inner_text("#reconnect").strip() == EN["conn.lost"]
+        hits = page.evaluate("""() => {
+          const bar = document.querySelector('#reconnect').getBoundingClientRect();
+          return [...document.querySelectorAll('.results-overlay .dialog-actions .btn')]
+            .map((b) => b.getBoundingClientRect())
+            .filter((b) => b.left < bar.right && bar.left < b.right
+                           && b.top < bar.bottom && bar.top < b.bottom).length;
+        }""")
+        shot(page, f"results-offline-{viewport['width']}")
+        assert hits == 0
     finally:
         page.context.set_offline(False)
 
