@@ -94,14 +94,14 @@ export function colorClashResults(model, act) {
     );
   };
   // the match's end: every round's points, in order ("20 · 0 · 45"), not the last one's
-  // only (the earlier rounds' points could no longer be seen)
-  // (up to 5 rounds: a first-to-500 match of many would not fit a phone's row)
+  // only (the earlier rounds' points could no longer be seen); up to 5 rounds, as a
+  // first-to-500 match of many would not fit a phone's row
   const byRound = over && match && rounds.length > 1 && rounds.length <= 5;
   const ranked = rankRows(rows, compare).map((r) => {
     const s = r.seat;
     const cells = [String(counts[s] ?? 0)];
     if (tableScoring) cells.push(handPoints(s) === null ? "–" : String(handPoints(s)));
-    if (byRound) cells.push(h("span.round-points", rounds.map((r) => String(r[s] ?? 0)).join("\u2009·\u2009")));
+    if (byRound) cells.push(h("span.round-points", rounds.map((round) => String(round[s] ?? 0)).join("\u2009·\u2009")));
     else if (match) cells.push(String(points[s] ?? 0));
     cells.push(String((match ? totals : over ? totals : points)[s] ?? 0));
     return {
