@@ -204,6 +204,29 @@ async def test_room_creation_is_limited_per_address_with_the_error_format(tmp_pa
 
 
 @pytest.mark.asyncio
+async def test_a_wrong_host_key_is_logged_with_the_address_and_never_the_key(tmp_path,
+                                                                            caplog):
+    """An operator saw nothing of someone trying host keys (or of a client holding an old
+    one): the room opens as a guest's, and the log says from where, without the key."""
+    caplog.set_level(logging.INFO, logger="colorclash.server")
+    settings = Settings(**LIFTED_LIMITS, host_keys=["the-operators-key"])
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        await c.create_room("Ana", host_key="the-operators-key", seats=6)
+        await c.create_room("Ana")
+        assert "host key" not in caplog.text  # the right key, or none: nothing to say
+        assert (await c.create_room("Ana", host_key="guess-0001"))["code"]  # a guest's room
+        with pytest.raises(ClientError) as err:
+            await c.create_room("Ana", host_key="guess-0002", seats=6)
+        assert err.value.code == "guest_limit"
+    lines = [r for r in caplog.records if "host key" in r.getMessage()]
+    assert len(lines) == 2, caplog.text
+    assert all(r.levelno == logging.WARNING for r in lines)
+    assert all(r.getMessage().startswith("127.0.0.1: ") for r in lines)
+    assert "guess-000" not in caplog.text
+
+
+@pytest.mark.asyncio
 async def test_guessing_room_codes_runs_dry_fast(tmp_path):
     settings = Settings(limit_lookup_burst=50, limit_lookup_per_min=1)
     with InProcessServer(_store(tmp_path), settings) as srv:

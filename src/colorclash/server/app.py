@@ -409,8 +409,14 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                           ) -> dict[str, Any]:
         """Create a private room; the host sits in seat 0. Every field is optional: an
         empty body is ``{}``."""
-        limit(request, "create")
+        address = limit(request, "create")
         body = body or CreateRoomBody()
+        if body.host_key and not hub().is_operator_key(body.host_key):
+            # The room still opens, as a guest's; the operator sees the attempt (a leaked
+            # or mistyped key, or someone guessing: the creation budget bounds the guesses).
+            log.warning("%s: a room was asked for with a host key that is not one of "
+                        "this site's (opened as a guest's room, at most %d seats)",
+                        address, games.GUEST_MAX_SEATS)
         room, seat, token = hub().create_private(body.name, body.preset, body.seats,
                                                  body.clock, body.match, body.host_key,
                                                  game=body.game, options=body.options)
