@@ -199,6 +199,44 @@ def copy_store(
                f"to {shown(target)}; each read back and checked")
 
 
+@app.command()
+def rooms(
+    store: str = typer.Option(
+        "sqlite:///colorclash.sqlite3", envvar="COLORCLASH_STORE",
+        help="The site's store, as given to serve: sqlite:///PATH (or a path) or "
+             "redis://HOST:PORT/DB (a password in COLORCLASH_STORE, not here)."),
+    status: str = typer.Option(None, "--status", metavar="STATUS",
+                               help="Only the rooms in this status: lobby, playing or "
+                                    "finished."),
+    as_json: bool = typer.Option(False, "--json",
+                                 help="One JSON object per room and line, for scripts."),
+) -> None:
+    """List the rooms a store holds: code, status, game, seats, age, the running clock and,
+    on Redis, the process that runs each. It only reads: safe beside a running site."""
+    import json
+
+    from colorclash.server.roomlist import STATUSES, room_lines, table
+    from colorclash.store import StoreError, open_store
+
+    if status is not None and status not in STATUSES:
+        raise typer.BadParameter(f"{status!r} is none of {', '.join(STATUSES)}",
+                                 param_hint="'--status'")
+    try:
+        opened = open_store(store, create=False)
+        try:
+            lines = room_lines(opened, status)
+        finally:
+            opened.close()
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        for line in lines:
+            typer.echo(json.dumps(line.to_json(), ensure_ascii=False))
+    else:
+        typer.echo(table(lines))
+
+
 def main() -> None:  # console-script entry point
     app()
 

@@ -1,0 +1,99 @@
+"""``colorclash rooms``: an operator lists the rooms a store holds, beside the running site.
+
+Before it an operator had only ``/healthz``'s counts: no way to find the room a player
+wrote about, to see whether anyone was playing before an upgrade, or which process of a
+cluster ran a room."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from colorclash.cli import app
+from colorclash.client import Client
+from colorclash.server.config import Settings
+from colorclash.server.roomlist import room_lines, table
+from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+
+pytestmark = pytest.mark.timeout(60)
+
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+@pytest.mark.asyncio
+async def test_the_rooms_of_a_running_site_are_listed_without_disturbing_it(tmp_path):
+    db = tmp_path / "site.sqlite3"
+    with InProcessServer(f"sqlite:///{db}", Settings(**LIFTED_LIMITS, bot_delay=0)) as srv:
+        c = Client(srv.url)
+        lobby = await c.create_room("Ana", seats=3)
+        practice = await c.practice("Bea", bots=2, level="medium", game="coloretto")
+        out = runner.invoke(app, ["rooms", "--store", str(db)])  # the server holds the lock
+        assert out.exit_code == 0, out.output
+        lines = out.output.splitlines()
+        assert lines[0].split() == ["CODE", "STATUS", "GAME", "KIND", "MATCH", "AGE", "CLOCK",
+                                    "SEATS"]
+        # what is being played first
+        assert lines[1].startswith(practice["code"] + "  playing  coloretto/")
+        assert "practice" in lines[1] and lines[1].endswith(
+            "Bea, Computer (medium), Computer (medium)")
+        assert "turn seat 0 " in lines[1]  # its turn clock, and whose
+        assert lines[2].startswith(lobby["code"] + "  lobby")
+        assert lines[2].endswith("Ana, (empty), (empty)")
+        assert lines[3] == ("2 room(s): 1 playing, 1 in a lobby, 0 finished; "
+                            "2 person seat(s)")
+
+        only = runner.invoke(app, ["rooms", "--store", f"sqlite:///{db}", "--status", "lobby",
+                                   "--json"])
+        assert only.exit_code == 0, only.output
+        rooms = [json.loads(line) for line in only.output.splitlines()]
+        assert [r["code"] for r in rooms] == [lobby["code"]]
+        assert rooms[0]["seats"] == ["Ana", "(empty)", "(empty)"]
+        assert rooms[0]["kind"] == "private" and rooms[0]["clock"] is None
+        # the site plays on: the listing took no lock and changed nothing
+        async with await c.connect(practice["code"], practice["token"]) as seat:
+            assert seat.room["status"] == "playing" and seat.state["view"]
+        assert (await c.room(lobby["code"]))["status"] == "lobby"
+
+
+def test_a_missing_store_or_an_unknown_status_is_refused_in_words(tmp_path):
+    missing = runner.invoke(app, ["rooms", "--store", str(tmp_path / "nope.sqlite3")])
+    assert missing.exit_code == 2
+    assert "no such SQLite file" in missing.output and "Traceback" not in missing.output
+    assert not (tmp_path / "nope.sqlite3").exists()  # not made by looking
+    bad = runner.invoke(app, ["rooms", "--store", str(tmp_path / "x"), "--status", "over"])
+    assert bad.exit_code == 2 and "'over' is none of lobby, playing, finished" in bad.output
+
+
+def _document(code: str, status: str, created: float) -> dict:
+    return {"code": code, "kind": "private", "status": status, "match_no": 1,
+            "settings": {"game": "color-clash", "preset": "standard"}, "created": created,
+            "clock": None, "seats": [
+                {"kind": "human", "name": "Ana", "substitute": True},
+                {"kind": "human", "name": "Bo", "left": True},
+                {"kind": "bot", "name": "Computer", "level": "hard"}]}
+
+
+def test_on_redis_each_room_names_the_process_that_runs_it(redis_db):
+    from colorclash.store.redis_store import RedisStore
+
+    store = RedisStore(redis_db)
+    try:
+        store.save_room("AAAAAA", _document("AAAAAA", "playing", 1000.0), match=1)
+        store.save_room("BBBBBB", _document("BBBBBB", "playing", 2000.0), match=1)
+        store.save_room("CCCCCC", _document("CCCCCC", "finished", 3000.0), match=1)
+        store.redis.set(store.key("owner", "AAAAAA"), "alive01")
+        store.redis.set(store.key("proc", "alive01"), "1", px=60_000)
+        store.redis.set(store.key("owner", "BBBBBB"), "dead02")  # its lease ran out
+        lines = room_lines(store, now=3600.0)
+    finally:
+        store.close()
+    # playing first, the newest first; a finished room last
+    assert [(r.code, r.owner, r.owner_alive) for r in lines] == [
+        ("BBBBBB", "dead02", False), ("AAAAAA", "alive01", True), ("CCCCCC", None, None)]
+    assert lines[0].seats == ["Ana (substitute)", "Bo (left)", "Computer (hard)"]
+    text = table(lines, now=3600.0).splitlines()
+    assert "PROCESS" in text[0].split()
+    assert " dead02 (gone) " in text[1] and " 26m " in text[1]
+    assert " alive01 " in text[2] and " 43m " in text[2]
