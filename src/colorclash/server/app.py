@@ -20,9 +20,8 @@ from typing import Any
 import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from redis import exceptions as redis_errors
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -54,6 +53,7 @@ from colorclash.server.protocol import (
     parse_client_message,
 )
 from colorclash.server.web_guard import CrossSiteGuard, origin_allowed
+from colorclash.server.webpage import REVALIDATE, ClientPage, FingerprintedStaticFiles
 from colorclash.store import Store, open_store
 
 log = logging.getLogger("colorclash.server")
@@ -715,13 +715,26 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     app.add_middleware(HeadAsGet)
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
     index = WEB_DIR / "index.html"
+    client = ClientPage(WEB_DIR)  # index.html with its files by fingerprint (webpage.py)
 
-    @app.get("/r/{code}", include_in_schema=False)
-    async def invite(code: str) -> Response:
+    def client_page() -> Response:
         if not index.exists():
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
-        return FileResponse(index, media_type="text/html")
+        page, policy = client.page()
+        return HTMLResponse(page, headers={**REVALIDATE, "Content-Security-Policy": policy})
+
+    @app.get("/", include_in_schema=False)
+    async def home_page() -> Response:
+        return client_page()
+
+    @app.get("/index.html", include_in_schema=False)
+    async def index_html() -> Response:
+        return client_page()
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def invite(code: str) -> Response:
+        return client_page()
 
     # Every /api path the routes above do not answer with this method ends here, before
     # the static files (which would answer any GET or HEAD with 404, and any other method
@@ -756,7 +769,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             app.add_route(path, no_dev_page, methods=["GET", "HEAD"], include_in_schema=False)
 
     if WEB_DIR.is_dir():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+        app.mount("/", FingerprintedStaticFiles(directory=WEB_DIR, html=True,
+                                                fingerprints=client.fingerprints), name="web")
 
     return app
 

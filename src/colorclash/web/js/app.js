@@ -4,7 +4,17 @@
 // and focus the same for every game. Nothing here names a game.
 import { DEFAULT_GAME, GAMES, gameOf } from "./games/index.js";
 import { homeForm, queueDialog, renderHome } from "./home.js";
-import { catalogsReady, detectLang, getLang, has, onLangChange, setLang, t, useCatalogs } from "./i18n.js";
+import {
+  catalogsReady,
+  detectLang,
+  getLang,
+  has,
+  onLangChange,
+  prefetchCatalogs,
+  setLang,
+  t,
+  useCatalogs,
+} from "./i18n.js";
 import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, recentTickets, saveTicket } from "./net.js";
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
@@ -1082,6 +1092,12 @@ onLangChange(() => {
 
 async function boot() {
   const lang = detectLang();
+  // What the first screen needs is asked for at once: the games (GET /api/games) and
+  // their catalogs beside the shell's catalogs, not each a round trip after the other
+  // (the page's modules are preloaded: server/webpage.py).
+  const games = api("GET", "/api/games");
+  games.catch(() => {}); // (loadGames says so, and tries again)
+  prefetchCatalogs(Object.values(GAMES).map((g) => g.catalog), lang);
   try {
     await setLang(lang);
   } catch (err) {
@@ -1090,7 +1106,7 @@ async function boot() {
   }
   langSelect.value = getLang();
   for (const game of Object.values(GAMES)) {
-    if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
+    if (game.styles && !document.querySelector(`link[rel="stylesheet"][href="${game.styles}"]`)) {
       // A table drawn before its game's styles arrive was fitted to the unstyled page
       // (a Rainbow opponent read "B… 2" in a 560 px panel): fitted again once they apply.
       const link = h("link", { rel: "stylesheet", href: game.styles });
@@ -1100,15 +1116,16 @@ async function boot() {
       document.head.append(link);
     }
   }
-  loadGames();
+  loadGames(0, games);
   route();
 }
 
-// GET /api/games: the home page's picker and the room's choices. Tried again a few times
-// when the network fails (the home page says so meanwhile).
-async function loadGames(attempt = 0) {
+// GET /api/games: the home page's picker and the room's choices (`asked`: the start's
+// request, already on its way). Tried again a few times when the network fails (the home
+// page says so meanwhile).
+async function loadGames(attempt = 0, asked = null) {
   try {
-    const answer = await api("GET", "/api/games");
+    const answer = await (asked || api("GET", "/api/games"));
     // the picker names every game: their words first, so the page is drawn once
     const names = playableGames(answer).map((g) => moduleOf(g.key).catalog);
     await useCatalogs(names).catch(() => {});

@@ -604,7 +604,7 @@ async function boot() {
   // every game's words, styles and scenes
   await useCatalogs(Object.values(GAMES).map((g) => g.catalog).filter(Boolean));
   for (const game of Object.values(GAMES)) {
-    if (game.styles && !document.querySelector(`link[href="${game.styles}"]`)) {
+    if (game.styles && !document.querySelector(`link[rel="stylesheet"][href="${game.styles}"]`)) {
       document.head.append(h("link", { rel: "stylesheet", href: game.styles }));
     }
     if (game.scenes) Object.assign(SCENES, await game.scenes());

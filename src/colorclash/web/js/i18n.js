@@ -39,14 +39,32 @@ export function detectLang() {
 
 const url = (ns, code) => (ns ? `/i18n/${ns}/${code}.json` : `/i18n/${code}.json`);
 
-async function fetchCatalog(ns, code) {
+const fetching = new Map(); // key -> the promise of a catalog being fetched
+
+function fetchCatalog(ns, code) {
   const key = `${ns}|${code}`;
-  if (loaded.has(key)) return loaded.get(key);
-  const res = await fetch(url(ns, code), { cache: "no-cache" });
-  if (!res.ok) throw new Error(`catalog ${url(ns, code)}: HTTP ${res.status}`);
-  const cat = await res.json();
-  loaded.set(key, cat);
-  return cat;
+  if (loaded.has(key)) return Promise.resolve(loaded.get(key));
+  if (!fetching.has(key)) {
+    const got = (async () => {
+      const res = await fetch(url(ns, code), { cache: "no-cache" });
+      if (!res.ok) throw new Error(`catalog ${url(ns, code)}: HTTP ${res.status}`);
+      const cat = await res.json();
+      loaded.set(key, cat);
+      return cat;
+    })();
+    fetching.set(key, got);
+    // (a failed fetch is tried again by the next caller)
+    got.catch(() => {}).finally(() => fetching.delete(key));
+  }
+  return fetching.get(key);
+}
+
+// Ask for games' catalogs (in `code` and English) now, without using them yet: the start
+// asks for them beside the shell's, not a round trip after it. useCatalogs takes them
+// from here (or asks again if this failed).
+export function prefetchCatalogs(names, code) {
+  const langs = code === "en" ? ["en"] : [code, "en"];
+  for (const ns of names.filter(Boolean)) for (const l of langs) fetchCatalog(ns, l).catch(() => {});
 }
 
 // Every catalog in use, of `code` and of English, fetched (once) and merged. The merge

@@ -1,0 +1,160 @@
+"""The browser client's page as served: ``index.html`` with its files named by content, an
+import map and preload hints; and how long a browser may keep each static file.
+
+**Caching.** The client has no build step, so its files have no version in their names.
+A response without ``Cache-Control`` may be reused by a browser without asking, for a
+tenth of the time since the file last changed (RFC 9111, heuristic freshness): after an
+upgrade a returning player could run old modules beside new ones. So the page names every
+module and style sheet it loads with a fingerprint of its content (``/js/ui.js?v=3f2a…``):
+an import map sends each module's imports (``./ui.js``) to its fingerprinted name, and a
+file asked for by its current fingerprint is kept for a year without asking
+(``immutable``). Everything else (the page itself, the catalogs, a file asked for without
+its current fingerprint) is ``no-cache``: kept, but asked about each time, a bodiless 304
+when unchanged. A returning player's browser asks for the page and the catalogs only.
+
+**Preload hints.** A browser learns of a module only when it reads the one importing it:
+``app.js``, the shell, each game's ``index.js``, its table and rules, the results: six
+round trips before the first screen. The page carries a ``<link rel="modulepreload">``
+for every module ``app.js`` reaches through static imports, and a ``preload`` of each
+game's style sheet, so the browser asks for them all at once.
+
+Both are read from the files as they are (the import graph, the contents' hashes) and
+made again when a file changes: adding a game or a module touches nothing here.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.staticfiles import StaticFiles
+
+from colorclash.server.web_guard import CSP
+
+REVALIDATE = {"Cache-Control": "no-cache"}
+KEEP = {"Cache-Control": "public, max-age=31536000, immutable"}
+
+#: ``import … from "x"``, ``export … from "x"`` and ``import "x"``; not ``import("x")``,
+#: a dynamic import, which loads on demand (the dev page's scenes)
+_STATIC_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b(?:[^"'();]*?\bfrom\s*|\s*)["']([^"']+\.js)["']""",
+    re.MULTILINE)
+_ENTRY = '<script type="module" src="/js/app.js"></script>'
+#: the page's own links to files of the site (its style sheet, icon)
+_PAGE_LINK = re.compile(r'\b(href|src)="(/[^"?#]+\.(?:css|svg|png|js))"')
+
+
+def module_graph(web_dir: Path, entry: str = "js/app.js") -> list[str]:
+    """The modules ``entry`` reaches by static imports (itself included), as site paths
+    (``/js/…``), in the order found. Imports of other sites are left out."""
+    root = web_dir.resolve()
+    found: list[str] = []
+    todo = [root / entry]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop(0)
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        found.append("/" + path.relative_to(root).as_posix())
+        text = path.read_text(encoding="utf-8")
+        for spec in _STATIC_IMPORT.findall(text):
+            if "://" in spec:
+                continue
+            target = (root / spec.lstrip("/")) if spec.startswith("/") else path.parent / spec
+            target = target.resolve()
+            if target.is_relative_to(root):
+                todo.append(target)
+    return found
+
+
+class Fingerprints:
+    """Content hashes of the client's files, by path, made again when a file changes."""
+
+    def __init__(self, web_dir: Path) -> None:
+        self.root = web_dir.resolve()
+        self._known: dict[Path, tuple[int, int, str]] = {}
+
+    def of(self, path: Path, st: os.stat_result | None = None) -> str:
+        path = path.resolve()
+        st = st or path.stat()
+        known = self._known.get(path)
+        if known and known[:2] == (st.st_mtime_ns, st.st_size):
+            return known[2]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        self._known[path] = (st.st_mtime_ns, st.st_size, digest)
+        return digest
+
+    def url(self, site_path: str) -> str:
+        return f"{site_path}?v={self.of(self.root / site_path.lstrip('/'))}"
+
+
+class ClientPage:
+    """``index.html`` as served, and its Content-Security-Policy (the import map is an
+    inline script: allowed by its hash, and nothing else inline is)."""
+
+    def __init__(self, web_dir: Path) -> None:
+        self.web_dir = web_dir
+        self.fingerprints = Fingerprints(web_dir)
+        self._made: tuple[Any, str, str] | None = None  # (the files' stamp, page, policy)
+
+    def _stamp(self) -> tuple[Any, ...]:
+        files = [self.web_dir / "index.html", *sorted((self.web_dir / "js").rglob("*.js")),
+                 *sorted((self.web_dir / "css").rglob("*.css"))]
+        return tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+
+    def page(self) -> tuple[str, str]:
+        """(the page, its Content-Security-Policy), made again when a file changed."""
+        stamp = self._stamp()
+        if self._made is None or self._made[0] != stamp:
+            self._made = (stamp, *self._make())
+        return self._made[1], self._made[2]
+
+    def _make(self) -> tuple[str, str]:
+        page = (self.web_dir / "index.html").read_text(encoding="utf-8")
+        policy = CSP.decode()
+        if _ENTRY not in page:
+            return page, policy
+        url = self.fingerprints.url
+        modules = module_graph(self.web_dir)
+        imports = json.dumps({"imports": {m: url(m) for m in modules}}, indent=1,
+                             separators=(",", ": "))
+        digest = base64.b64encode(hashlib.sha256(imports.encode()).digest()).decode()
+        policy = policy.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'")
+        head = [f'<script type="importmap">{imports}</script>',
+                f'<script type="module" src="{html.escape(url(modules[0]))}"></script>']
+        head += [f'<link rel="modulepreload" href="{html.escape(url(m))}">' for m in modules[1:]]
+        # (a game's style sheet is linked by app.js under its own name: preloaded as such)
+        head += [f'<link rel="preload" as="style" href="/{p.relative_to(self.web_dir).as_posix()}">'
+                 for p in sorted((self.web_dir / "css" / "games").glob("*.css"))]
+        # the page's own links by fingerprint, then what is added here (the games' style
+        # sheets keep their names: app.js links them so)
+        page = _PAGE_LINK.sub(
+            lambda m: f'{m[1]}="{html.escape(url(m[2]))}"'
+            if (self.web_dir / m[2].lstrip("/")).is_file() else m[0],
+            page.replace(_ENTRY, "\0", 1))
+        return page.replace("\0", "\n  ".join(head), 1), policy
+
+
+class FingerprintedStaticFiles(StaticFiles):
+    """Static files: kept a year when asked for by their current fingerprint (``?v=``),
+    else kept but asked about each time (``no-cache``)."""
+
+    def __init__(self, *args: Any, fingerprints: Fingerprints, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fingerprints = fingerprints
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Any,
+                      status_code: int = 200) -> Any:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
+        current = asked and asked[0] == self.fingerprints.of(Path(full_path), stat_result)
+        response.headers.update(KEEP if current else REVALIDATE)
+        return response
