@@ -64,6 +64,41 @@ def test_a_page_of_another_site_cannot_take_a_seat(server):
     assert _seats(server, room["code"]) == ["human", "empty", "empty", "empty"]  # none taken
 
 
+def test_a_page_of_another_site_cannot_spend_its_visitors_look_up_budget(tmp_path):
+    """Twelve <img src=".../api/rooms/ZZZZZZ/qr.svg"> on any page emptied the visitor's
+    look-up budget (a missing code costs 5): the visitor, and everyone behind their
+    address, could not open an invite or join while the page stayed open."""
+    db = tmp_path / "budget.sqlite3"
+    settings = Settings(**{**LIFTED_LIMITS, "limit_lookup_burst": 10, "limit_lookup_per_min": 1})
+    with InProcessServer(f"sqlite:///{db}", settings) as srv:
+        room = _room(srv)
+        image = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors",
+                 "Sec-Fetch-Dest": "image"}
+        for path in ("/api/rooms/ZZZZZZ/qr.svg", f"/api/rooms/{room['code']}",
+                     f"/api/rooms/{room['code']}/record", "/api/games"):
+            for _ in range(5):
+                status, _, body = _send(srv.url + path, headers=image)
+                assert status == 403, (path, status)
+                assert json.loads(body)["error"]["code"] == "bad_origin"
+        # an XHR of another site, by its Origin
+        status, _, _ = _send(f"{srv.url}/api/rooms/{room['code']}",
+                             headers={"Origin": "https://evil.example"})
+        assert status == 403
+        # the budget is whole: the visitor opens the invite and joins
+        for _ in range(2):
+            status, _, _ = _send(f"{srv.url}/api/rooms/{room['code']}",
+                                 headers={"Sec-Fetch-Site": "same-origin"})
+            assert status == 200
+        status, _, _ = _send(f"{srv.url}/api/rooms/{room['code']}/join", "POST", b"{}",
+                             {"Content-Type": "application/json",
+                              "Origin": srv.url, "Sec-Fetch-Site": "same-origin"})
+        assert status == 200
+        # a link from another site to the invite page is a visit, not a request to refuse
+        status, _, _ = _send(f"{srv.url}/r/{room['code']}",
+                             headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+        assert status == 200
+
+
 def test_the_sites_own_pages_allowed_origins_and_bots_still_join(server):
     room = _room(server)
     join = f"{server.url}/api/rooms/{room['code']}/join"
@@ -74,10 +109,12 @@ def test_the_sites_own_pages_allowed_origins_and_bots_still_join(server):
         status, _, _ = _send(join, "POST", body, {"Content-Type": "application/json", **headers})
         assert status == 200, headers
     assert _seats(server, room["code"]) == ["human", "human", "human", "human"]
-    # reading is not guarded: a link from anywhere opens
+    # a link from anywhere opens the invite page (the API's reads are the page's own:
+    # test_a_page_of_another_site_cannot_spend_its_visitors_look_up_budget)
+    status, _, _ = _send(f"{server.url}/r/{room['code']}", headers={"Sec-Fetch-Site": "cross-site"})
+    assert status == 200
     status, _, _ = _send(f"{server.url}/api/rooms/{room['code']}",
-                         headers={"Origin": "https://evil.example",
-                                  "Sec-Fetch-Site": "cross-site"})
+                         headers={"Origin": "https://friends.example"})
     assert status == 200
 
 

@@ -8,7 +8,11 @@
   says they come from another site: an ``Origin`` that is not the site's own (nor in
   ``COLORCLASH_ALLOWED_ORIGINS``), or ``Sec-Fetch-Site: cross-site``. Bots and
   ``colorclash.client`` send neither header and are not concerned. The WebSockets apply
-  the same test to their ``Origin`` (``origin_allowed``).
+  the same test to their ``Origin`` (``origin_allowed``). So are the API's reads
+  (``/api/…`` by any method): a room's look-up costs the address's look-up budget, a code
+  that does not exist five times more, and twelve ``<img src=".../api/rooms/ZZZZZZ/qr.svg">``
+  on any page emptied its visitors' budget, keeping them (and everyone behind their
+  address) from opening an invite or joining a room while the page stayed open.
 - **Headers on every answer**: ``X-Content-Type-Options: nosniff``; no framing by other
   sites (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: a framed table could be
   clicked through); ``Referrer-Policy: same-origin`` (an invite link's code is not told
@@ -64,7 +68,8 @@ class CrossSiteGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] not in SAFE_METHODS and self._cross_site(scope):
+        if ((scope["method"] not in SAFE_METHODS or scope.get("path", "").startswith("/api/"))
+                and self._cross_site(scope)):
             await self._refuse(send)
             return
 
