@@ -745,6 +745,47 @@ async def test_websocket_handshakes_are_logged_only_with_the_access_log(tmp_path
     assert t["token"] not in text
 
 
+@pytest.mark.asyncio
+async def test_a_path_cannot_write_controls_or_a_token_into_the_log(tmp_path):
+    """The refused-socket line wrote the decoded path as it came: escape sequences that
+    recolour the operator's terminal, a right-to-left override, text reading like an alert
+    ("process X is gone"); and a seat token put where the code goes (a bot that swapped
+    them) was written whole."""
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    logger = logging.getLogger("colorclash.server")
+    settings = Settings(**LIFTED_LIMITS, access_log=True)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        logger.addHandler(handler)
+        level = logger.level
+        logger.setLevel(logging.INFO)
+        try:
+            t = await Client(srv.url).create_room("Ana")
+            base = srv.url.replace("http", "ws")
+            for path in ("/ws/AB%1b%5b31mRED%1b%5b0m", "/ws/X%e2%80%aeRLO%c2%85NEL",
+                         f"/ws/{t['token']}?token=x"):
+                async with websockets.connect(base + path) as ws:
+                    await ws.recv()
+            await asyncio.sleep(0.2)
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+    text = buf.getvalue()
+    assert text.count("refused") == 3, text
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), text
+    assert "\\u202e" in text and "\\x85" in text  # written as escapes
+    assert t["token"] not in text
+
+
+def test_text_from_outside_is_written_with_its_controls_escaped():
+    from colorclash.server.logs import _clean
+
+    assert _clean("Ana\x1b[2J\u202edcba\nWARNING x") == "Ana\\x1b[2J\\u202edcba\\nWARNING x"
+    assert _clean("Çağla Ñandú 🦦") == "Çağla Ñandú 🦦"  # letters of every language stay
+    assert _clean("/ws/ABCDEF?token=abc") == "/ws/ABCDEF?token=[redacted]"
+    assert _clean("/ws/" + "t" * 43) == "/ws/[redacted]"  # a token where a code goes
+
+
 @pytest.mark.parametrize("too_large", ["path", "header"])
 def test_a_handshake_the_websocket_library_refuses_is_answered_and_closed_at_once(
         tmp_path, too_large):

@@ -2,7 +2,10 @@
 
 No secret reaches a log: seat tokens, Quick Match tickets and host keys are masked in
 every log record of the process, at any level, from any logger (uvicorn's access and
-WebSocket lines included: they print the request's query string, ``?token=...``).
+WebSocket lines included: they print the request's query string, ``?token=...``). Nor
+does a control character from outside: a record's text arguments (a path, a name) have
+their controls and bidi marks written as escapes, so a request cannot recolour the
+operator's terminal or make text that reads like another line.
 
 The mask is applied where records are made (``logging.setLogRecordFactory``), so every
 handler and formatter, including ones added later by an operator or a test, sees only the
@@ -31,7 +34,13 @@ from urllib.parse import unquote
 # ("token": "...") or in a Python dict's repr ('token': '...'); after "Bearer "; in a
 # Quick Match ticket's URL
 SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|[\"']\s*:\s*[\"'])|Bearer\s+"
-                    r"|/api/quick-match/)[^&\s\"',;)/?}]+")
+                    r"|/api/quick-match/|/ws/(?=[^&\s\"',;)/?}]{12}))[^&\s\"',;)/?}]+")
+# (the last: a seat token where a room's code goes, /ws/TOKEN: a bot that swapped them;
+# a code has 6 letters)
+# What a log line must not hold from outside: C0 and C1 controls (an escape sequence
+# recolours or rewrites the operator's terminal, a line feed would start a forged line)
+# and the marks that reorder a line's text (bidi overrides and isolates)
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # a query parameter whose name is percent-encoded (?tok%65n=...: the server decodes it)
 ENCODED_NAME = re.compile(r"([?&;])([^=&\s\"'#?]*%[0-9A-Fa-f]{2}[^=&\s\"'#?]*)(=|%3D)"
                           r"([^&\s\"'#]+)")
@@ -53,14 +62,19 @@ def redact(text: str) -> str:
     return text
 
 
+def printable(text: str) -> str:
+    """``text`` with its controls and reordering marks written as escapes (``\\x1b``)."""
+    return UNPRINTABLE.sub(lambda m: ascii(m.group(0))[1:-1], text)
+
+
 def _clean(value: Any) -> Any:
     """A log record's argument with its secrets masked: a text as text; anything else
     (a dict, a message, an exception) left as it is unless its text holds a secret, then
     replaced by that text masked. Numbers stay numbers (``%d`` still formats them)."""
     if value is None or isinstance(value, (int, float)):
         return value
-    if isinstance(value, str):
-        return redact(value)
+    if isinstance(value, str):  # (an argument: text from outside, a path, a name)
+        return printable(redact(value))
     try:
         text = (bytes(value).decode("latin-1") if isinstance(value, (bytes, bytearray))
                 else repr(value))
