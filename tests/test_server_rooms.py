@@ -230,6 +230,11 @@ def test_people_at_one_table_never_share_a_name(hub):
     hub.join(third.code, "\u0410na")
     hub.join(third.code, "ÀNA")
     assert [s.name for s in third.seats] == ["Ana", "\u0410na 2", "ÀNA 3"]
+    # a variation selector changes how a letter is drawn, not which: they read "Ana" too
+    fourth, _, _ = hub.create_private("Ana", preset="standard", seats=4)
+    for alike in ("Ana\ufe0f", "A\U000e0100na", "An\u180ba"):
+        hub.join(fourth.code, alike)
+    assert [s.name for s in fourth.seats[1:]] == ["Ana\ufe0f 2", "A\U000e0100na 3", "An\u180ba 4"]
     # and so are plain ASCII look-alikes: a capital I drawn as a small l, "rn" as "m"
     for first, second in (("Lil", "LiI"), ("Ian", "lan"), ("Mia", "rnia"), ("Bob", "B0B")):
         room, _, _ = hub.create_private(first, preset="standard", seats=2)

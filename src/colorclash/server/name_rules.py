@@ -85,10 +85,17 @@ def skeleton(name: str) -> str:
     decomposition, so that the Turkish İ stays an i with its dot."""
     latin = _latin(name).translate(_ASCII_ALIKE)
     decomposed = unicodedata.normalize("NFKD", latin)
-    plain = _latin(c for c in decomposed if not unicodedata.combining(c))
+    plain = _latin(c for c in decomposed
+                   if not unicodedata.combining(c) and c not in VARIATION_SELECTORS)
     return _latin(plain.casefold()).replace("rn", "m")
 
 
+# Marks that choose how the character before them is drawn (text or emoji style, a
+# glyph variant): nonspacing marks of combining class 0, which the accents' test keeps.
+# "Ana\ufe0f" and "A\U000e0100na" are drawn as "Ana": four seats all read "Ana".
+VARIATION_SELECTORS = frozenset([*map(chr, range(0xFE00, 0xFE10)),
+                                 *map(chr, range(0x180B, 0x1810)),
+                                 *map(chr, range(0xE0100, 0xE01F0))])
 # Capital I and small l (and "rn" and "m", 0 and O) read the same: see skeleton().
 _ASCII_ALIKE = str.maketrans({"I": "l", "0": "O"})
 # What the label's words are compared in: a skeleton's l may have been an I, and "cl"
