@@ -272,6 +272,55 @@ async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_turns(tmp_path):
+    """A tab left open (or a socket kept open on purpose) had the whole clock on every
+    turn of the match, 30 s at a Quick Match table of strangers, and no one could do
+    anything about it: after two turns in a row run out, the away clock, until they act."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
+                        away_turn_clock=0.8)
+    with InProcessServer(f"sqlite:///{tmp_path / 'idle.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana", preset="standard", seats=2, clock=30)  # 1.5 s
+        guest = await c.join(host["code"], "Bo")
+        a = await c.connect(host["code"], host["token"])
+        b = await c.connect(host["code"], guest["token"])  # Bo stays connected, idle
+        await b.send("ready")
+        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await a.send("start")
+        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        full = 30 * 0.05
+        seen: list[tuple[int, float]] = []
+
+        def bo_clock(st):
+            clk = st["clock"]
+            if clk and clk["kind"] == "turn" and clk["seat"] == 1 \
+                    and st["seq"] not in [q for q, _ in seen]:
+                seen.append((st["seq"], clk["seconds"]))
+            return len(seen) >= 4
+
+        await _act_while_my_turn(a, bo_clock)
+        assert a.state["room"]["seats"][1]["connected"]
+        assert [sec for _, sec in seen] == pytest.approx([full, full, 0.8, 0.8]), seen
+        # Bo acts: the whole clock again
+        # Bo acts at his next turn (his socket read as it comes: the short clock is short)
+        for _ in range(8):
+            st = await b.wait_state(lambda st: st["view"] is not None and st["seq"] >= a.state[
+                "seq"] and 1 in st["view"]["to_act"], timeout=15)
+            await b.act(st["view"]["legal"][0])
+            answer = await b.wait_for(lambda m: m["type"] in ("state", "error"), timeout=5)
+            if answer["type"] == "state" and not any(
+                    e.get("type") == "time_up" for e in answer["events"]):
+                break  # (else his clock ran out first on a busy machine: the next turn)
+        acted_at = b.state["seq"]
+        seen.clear()
+        await _act_while_my_turn(a, lambda st: bo_clock(st) or any(
+            q > acted_at for q, _ in seen))
+        assert [sec for q, sec in seen if q > acted_at][0] == pytest.approx(full)
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
 async def test_a_field_only_other_actions_of_its_type_take_is_refused(server):
     """'color' belongs to the Wild plays; on a coloured card it would be stored as sent and
     published in the record (attacker's text in every record)."""

@@ -33,6 +33,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("colorclash.server")
 
 
+#: turns in a row a person *connected* lets run out before their turns get the away clock
+#: (``away_turn_clock``) until they act again. A tab left open, or someone keeping the
+#: socket open on purpose, had the whole clock (30 s in Quick Match) on every turn of the
+#: match, while closing the tab would have cut it to the away clock.
+IDLE_TURNS = 2
+
+
 class Clocks:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -42,8 +49,10 @@ class Clocks:
         seconds = float(room.settings.get("clock") or st.default_turn_clock) * st.clock_scale
         if seat is not None and 0 <= seat < len(room.seats):
             s = room.seats[seat]
-            if s.kind == "human" and not s.substitute and s.away_since is not None \
-                    and s.missed > 0:
+            # away: after one turn run out; connected: after IDLE_TURNS in a row (``missed``
+            # counts both, and starts again when the person acts or comes back)
+            if s.kind == "human" and not s.substitute \
+                    and s.missed >= (1 if s.away_since is not None else IDLE_TURNS):
                 seconds = min(seconds, st.away_turn_clock)
         return seconds
 
@@ -204,9 +213,8 @@ class Clocks:
         if seat is None:
             seat = game.to_act[0] if game.to_act else 0
         s = room.seats[seat] if 0 <= seat < len(room.seats) else None
-        if s is not None and s.kind == "human" and s.away_since is not None \
-                and room.clock.get("kind") == "turn":
-            s.missed += 1  # a shorter turn clock for the rest of this absence
+        if s is not None and s.kind == "human" and room.clock.get("kind") == "turn":
+            s.missed += 1  # a shorter turn clock for the rest of this absence, or idleness
         # The players are told whose time ran out (the move that follows was not theirs);
         # the call window and the pause between rounds close without a word.
         kind = room.clock.get("kind")

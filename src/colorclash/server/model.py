@@ -42,7 +42,7 @@ class Seat:
     substitute: bool = False         # a computer substitute plays this human seat
     away_since: float | None = None  # wall-clock seconds
     left: bool = False               # the human left during play
-    missed: int = 0                  # turns run out while away (a shorter clock after one)
+    missed: int = 0                  # turns run out in a row (server/clocks.py: a shorter clock)
 
     def public(self, index: int, connected: bool) -> dict[str, Any]:
         out: dict[str, Any] = {

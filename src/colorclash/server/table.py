@@ -111,6 +111,7 @@ class Table:
             raise ProtocolError("not_your_turn", f"it is not your turn (to act: {who})",
                                 ref="action")
         self._refuse_unknown_fields(room, seat, action)
+        room.seats[seat].missed = 0  # here and acting: the whole turn clock again
         self.apply(room, seat, action)
 
     @staticmethod
