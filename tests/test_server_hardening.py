@@ -439,6 +439,39 @@ async def test_practice_tables_and_abandoned_games_do_not_pile_up(tmp_path):
             room.timer.cancel()
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["practice", "play-now"])
+async def test_a_table_of_one_person_nobody_has_open_waits_for_them(tmp_path, kind):
+    """Abandoned Practice tables played on for nobody for up to an hour, each move a store
+    write and a hard player's a search: 70 made from one address slowed every other
+    table's hard players from 0.6 s a move to 4 s. Its computer players now wait for the
+    person (whose own clock still runs), and play on when they are back."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.3, reconnect_grace=600)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t = await (c.practice("Ana", bots=2, level="easy", preset="standard", clock=90)
+                   if kind == "practice" else c.play_now("Ana"))
+        seat = await c.connect(t["code"], t["token"])
+        # play until a computer player is to act, and leave at once
+        while True:
+            st = await seat.wait_state(lambda s: s["view"] is not None and (
+                0 in s["view"]["to_act"] or s["room"]["status"] != "playing"), timeout=20)
+            assert st["room"]["status"] == "playing"
+            await seat.act(st["view"]["legal"][0])
+            acted = st["seq"]
+            st = await seat.wait_state(lambda s, acted=acted: s["seq"] > acted, timeout=10)
+            if 0 not in st["view"]["to_act"]:
+                break
+        left_at = st["seq"]
+        await seat.close()
+        await asyncio.sleep(2.0)  # nearly seven bot delays
+        back = await c.connect(t["code"], t["token"])
+        assert back.state["seq"] == left_at  # nobody moved while nobody watched
+        moved = await back.wait_state(lambda s: s["seq"] > left_at, timeout=10)
+        assert moved["seq"] > left_at  # back: the computer players play on
+        await back.close()
+
+
 # ------------------------------------------------------------------ 3. floods
 @pytest.mark.asyncio
 async def test_flooding_sockets_are_shed_and_a_bystander_keeps_playing(tmp_path):

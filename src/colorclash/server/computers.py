@@ -105,12 +105,24 @@ class Computers:
                 and all(room.bot_controlled(s) for s in range(len(room.seats))
                         if s not in watching))
 
+    @staticmethod
+    def unwatched(room: Room) -> bool:
+        """A table of one person (Practice, Play Now) that nobody has open: its computer
+        players wait for the person to come back (their own clock still runs) instead of
+        playing on for nobody. Abandoned tables played on for up to an hour, each move a
+        store write and a hard player's a search: 70 of them, made from one address within
+        its creation budget, slowed every other table's hard players from 0.6 s a move to
+        4 s."""
+        return room.kind in ("practice", "play-now") and not room.conns
+
     def due(self, room: Room) -> float | None:
+        if self.unwatched(room):
+            return None  # (attach schedules the room again when the person is back)
         ready = [room.bot_extra.get(i, 0.0) for i in room.game.to_act if self._ready(room, i)]
         return room.bot_due + min(ready) if ready else None
 
     def move(self, room: Room, now: float) -> None:
-        if now < room.bot_due:
+        if now < room.bot_due or self.unwatched(room):
             return
         for seat in list(room.game.to_act):
             if not self._ready(room, seat) or now < room.bot_due + room.bot_extra.get(seat, 0.0):

@@ -594,6 +594,7 @@ class Hub:
         if old is not None:
             old.send(ProtocolError("replaced", "this seat was opened elsewhere").to_message())
             old.close(4409, "replaced")
+        back = self.computers.unwatched(room)  # (before: its computer players waited)
         room.conns[seat] = conn
         room.fresh.discard(old)
         room.fresh.add(conn)  # its first state carries the match's recent moments
@@ -613,6 +614,8 @@ class Hub:
             # Games whose rules do not track substitutes give the seat back at once;
             # Color Clash's rules keep the substitute to the end of the round.
             self.table.substitute(room, seat, False)
+        if back and room.status == "playing":
+            self.computers.wait(room)  # the person sees the table before they move again
         self.broadcast(room, [])
         self.clocks.schedule(room)
 
