@@ -282,7 +282,10 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         with pytest.raises(urllib.error.HTTPError) as err:  # more would only pile up
             queue(srv.url, "198.51.100.7")
         assert err.value.code == 409
-        assert json.loads(err.value.read())["error"]["code"] == "already_queued"
+        error = json.loads(err.value.read())["error"]
+        assert error["code"] == "already_queued"
+        # (said so that a person behind a shared address, who has no ticket, understands)
+        assert "someone on the same network" in error["message"]
         # the same machine over IPv6 (mapped IPv4) is the same person
         with pytest.raises(urllib.error.HTTPError):
             queue(srv.url, "::ffff:198.51.100.7")

@@ -67,9 +67,10 @@ class QuickMatch:
                 1 for t in same_queue if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up
             # the animal names); two let a household queue side by side.
-            raise ProtocolError("already_queued", f"this address already has "
-                                f"{self.TICKETS_PER_ADDRESS} tickets waiting for this table; "
-                                "wait for them or leave the queue", status=409)
+            raise ProtocolError("already_queued", f"{self.TICKETS_PER_ADDRESS} places from "
+                                "your address are already waiting for this table (another "
+                                "tab, or someone on the same network); wait a moment and "
+                                "try again, or leave that queue first", status=409)
         t = {"ticket": ticket, "name": animal_name(t["name"] for t in same_queue), "game": d.key,
              "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
              "source": source, "network": network}
