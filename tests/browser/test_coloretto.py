@@ -531,6 +531,33 @@ def test_the_other_players_scores_say_they_are_points(open_page, lang):
     assert re.fullmatch(rf"1\s*{unit['one']}", first), first
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_keys_the_last_round_card_and_the_final_score_are_said_as_they_are(open_page,
+                                                                              lang):
+    """The key help said "1 to 5" at a table of 3 rows; "Last round after 47 more cards"
+    read as if the last round came after them (the round in which that card comes up is
+    the last); the bar said "Score now" beside "Game over"."""
+    cat = all_catalogs(lang)
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4,
+                          locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
+    page = table.page
+    view = page.evaluate("window.__cc.view")
+    rows, above = len(view["rows"]), view["cards_above_last_round"]
+    assert rows == 3 and above > 1
+    help_text = " ".join(page.inner_text(".key-help").split())
+    assert help_text == cat["coloretto.table.keyHelp"].replace("{n}", "3"), help_text
+    chip = " ".join(page.inner_text(".ct-last").split())
+    assert chip == cat["coloretto.table.lastRoundIn"]["other"].replace("{n}", str(above))
+    assert page.inner_text(".ct-me-score").startswith(
+        cat["coloretto.table.scoreNow"].split("{n}")[0])
+    over = open_page(viewport=DESKTOP, path=f"/dev.html?scene=coloretto-over&lang={lang}")
+    over.wait_for_function("window.__devReady === true")
+    over.keyboard.press("Escape")  # the results put aside: the bar under them
+    final = cat["coloretto.table.scoreFinal"].split("{n}")[0]
+    assert over.inner_text(".ct-me-score").startswith(final), over.inner_text(".ct-me-score")
+
+
 HINTS_CUT = """() => [...document.querySelectorAll('.ct-row-hint:not(.taken)')]
   .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
 

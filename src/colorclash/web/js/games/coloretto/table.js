@@ -77,11 +77,17 @@ function collection(view, seat, { label, size = "mini" }) {
 
 // ---------- the players ----------
 
+// "Score now" while the game runs, "Final score" once it is over (the bar kept saying
+// "Score now" beside "Game over")
+function scoreText(view, n) {
+  return t(view.phase === "game_over" ? "coloretto.table.scoreFinal" : "coloretto.table.scoreNow", { n });
+}
+
 function playerSummary(model, seat) {
   const { view, room } = model;
   const parts = [seatName(room, seat)];
   if (isComputer(room, seat)) parts.push(t("seat.computerLabel"));
-  parts.push(t("coloretto.table.scoreNow", { n: (view.scores || [])[seat] ?? 0 }));
+  parts.push(scoreText(view, (view.scores || [])[seat] ?? 0));
   const row = takenRow(view, seat);
   if (row >= 0) parts.push(t("coloretto.table.tookRow", { n: row + 1 }));
   if (view.turn === seat) parts.push(t("table.theirTurn"));
@@ -117,7 +123,7 @@ function playerChip(model, seat) {
       // the number says what it is (a newcomer took it for cards held): "42 pts"
       h(
         "span.ct-score",
-        { "aria-hidden": "true", title: t("coloretto.table.scoreNow", { n: (view.scores || [])[seat] ?? 0 }) },
+        { "aria-hidden": "true", title: scoreText(view, (view.scores || [])[seat] ?? 0) },
         String((view.scores || [])[seat] ?? 0),
         h("span.ct-score-unit", t("coloretto.table.pointsUnit", { n: (view.scores || [])[seat] ?? 0 })),
       ),
@@ -140,7 +146,14 @@ function statusChips(view) {
       h(
         "span.chip.ct-last",
         shapeSvg("last-round", "chip-icon"),
-        h("span.ct-last-long", t("coloretto.table.lastRoundIn", { n: view.cards_above_last_round })),
+        // (the cards still above the last-round card: the round in which it comes up is
+        // the last; "Last round after 0 more cards" read as if it came later)
+        h(
+          "span.ct-last-long",
+          view.cards_above_last_round === 0
+            ? t("coloretto.table.lastRoundNext")
+            : t("coloretto.table.lastRoundIn", { n: view.cards_above_last_round }),
+        ),
       ),
     );
   }
@@ -375,12 +388,12 @@ function meBar(model, act) {
     ),
     h(
       "div.ct-mine",
-      h("span.ct-me-score", t("coloretto.table.scoreNow", { n: score })),
+      h("span.ct-me-score", scoreText(view, score)),
       row >= 0 ? h("span.badge.ct-took", t("coloretto.table.tookBadge", { n: row + 1 })) : null,
       substituted ? h("span.badge.away", { role: "status" }, t("coloretto.table.youSubstituted")) : null,
       collection(view, me, { label: t("coloretto.table.yourCards"), size: "small" }),
     ),
-    h("p.key-help", t("coloretto.table.keyHelp")),
+    h("p.key-help", t("coloretto.table.keyHelp", { n: (view.rows || []).length || 1 })),
   );
 }
 
