@@ -219,6 +219,31 @@ def test_the_game_pickers_names_break_only_between_words(open_page, width, local
     assert len(names) == 3 and all(lines <= words for _, lines, words in names), names
 
 
+# The chosen choice of every menu on the page, and the room it has: the text's width
+# measured in the menu's own font, against the menu's width less its padding and arrow.
+SELECTS_CUT = """() => [...document.querySelectorAll('select')].filter((s) => s.offsetParent)
+  .map((s) => {
+    const cs = getComputedStyle(s);
+    const c = document.createElement('canvas').getContext('2d');
+    c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const text = s.options[s.selectedIndex].text;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+    return [s.id, text, Math.ceil(c.measureText(text).width), Math.floor(room)];
+  }).filter(([, , need, room]) => need > room)"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, DESKTOP])
+@pytest.mark.parametrize("locale", ["tr-TR", "es-ES", "en-US"])
+def test_no_menu_on_the_home_page_cuts_its_choice(open_page, viewport, locale):
+    """The private room's "Scoring side" showed "Kahver…" (tr) and "Brown s…" (en) beside
+    the turn clock: a long choice takes a line of its own."""
+    page = open_page(viewport, locale=locale)
+    for game in ("coloretto", "color-clash", "rainbow"):
+        page.click(f"label[data-game={game}]")
+        page.wait_for_selector("#btn-play-now")
+        assert page.evaluate(SELECTS_CUT) == [], game
+
+
 @pytest.mark.parametrize("lang", ["es", "en", "tr"])
 def test_a_six_seat_tables_results_show_every_place_on_a_small_phone(open_page, lang):
     """At 360x640 three stacked buttons of 62 px covered places 5 and 6, and half of the

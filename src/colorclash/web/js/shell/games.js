@@ -111,8 +111,13 @@ export function settingsPatch(name, value) {
 // A labelled select for one option of a preset. onChange(value) gets the choice itself.
 export function optionField(game, option, value, { id, focusKey, onChange }) {
   const current = value === undefined ? option.default : value;
+  const labels = (option.choices || []).map((c) => choiceLabel(game, option.name, c));
+  // a long choice chosen ("Kahverengi yüz", "Brown side") takes a line of its own in a
+  // narrow row rather than show "Kahver…" beside another menu
+  const chosen = (option.choices || []).findIndex((c) => String(c) === String(current));
+  const wide = chosen >= 0 && String(labels[chosen]).length > 9;
   return h(
-    "label.field",
+    `label.field${wide ? ".wide" : ""}`,
     { for: id },
     optionLabel(game, option.name),
     h(
@@ -121,8 +126,8 @@ export function optionField(game, option, value, { id, focusKey, onChange }) {
         dataset: { focusKey: focusKey || id, option: option.name },
         onchange: (e) => onChange(choiceOf(option, e.target.value)),
       },
-      (option.choices || []).map((c) =>
-        h("option", { value: String(c), selected: String(c) === String(current) }, choiceLabel(game, option.name, c)),
+      (option.choices || []).map((c, i) =>
+        h("option", { value: String(c), selected: String(c) === String(current) }, labels[i]),
       ),
     ),
   );
