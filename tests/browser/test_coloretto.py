@@ -578,6 +578,33 @@ def test_the_rows_take_and_place_words_are_whole_on_a_phone_held_sideways(open_p
     shot(page, f"coloretto-rows-{scene}-{size['width']}-{lang}")
 
 
+SIDE_COLUMN = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const top = box('.topbar').bottom, moves = box('.ct-middle .last-row');
+  const marks = [...document.querySelectorAll('.ct-status .chip')].map((c) => c.getBoundingClientRect());
+  return {top, supply: box('.ct-pile').top, drawn: document.querySelector('.ct-drawn')
+          ? box('.ct-drawn').top : null, marksBottom: Math.max(...marks.map((m) => m.bottom)),
+          movesTop: moves.top, movesBottom: moves.bottom, bar: box('.ct-me').top};
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 640, "height": 360}, {"width": 667, "height": 375}])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_held_sideways_a_drawn_card_keeps_the_supply_and_the_marks_in_view(open_page, size,
+                                                                          lang):
+    """Held sideways, the supply, the card drawn and the round's marks stood in one column:
+    a drawn card pushed the supply under the top bar (its count hidden) and the Moves
+    button over the scoring side's mark."""
+    page = open_page(viewport=size, path=f"/dev.html?scene=coloretto-place&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(SIDE_COLUMN)
+    assert got["drawn"] is not None, got  # (the scene: a card drawn, to be placed)
+    assert got["supply"] >= got["top"], got  # the supply under the top bar, not beneath it
+    assert got["marksBottom"] <= got["movesTop"], got  # nothing under the Moves button
+    assert got["movesBottom"] <= got["bar"] + 1, got
+    shot(page, f"coloretto-sideways-drawn-{size['width']}-{lang}")
+
+
 def test_a_banner_does_not_hide_the_card_just_drawn(open_page):
     """On a phone, LAST ROUND! stood over the supply for 1.4 s and hid the card just drawn
     while its row was being chosen. Banners stand over the line under the rows."""

@@ -146,8 +146,8 @@ function statusChips(view) {
       h(
         "span.chip.ct-last",
         shapeSvg("last-round", "chip-icon"),
-        // (the cards still above the last-round card: the round in which it comes up is
-        // the last; "Last round after 0 more cards" read as if it came later)
+        // (the cards still above the last-round card; at none left, "Last round after 0
+        // more cards" read as if it came later: the next card drawn is it)
         h(
           "span.ct-last-long",
           view.cards_above_last_round === 0
