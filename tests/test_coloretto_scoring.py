@@ -109,6 +109,41 @@ def test_on_the_grey_side_a_joker_can_rescue_a_negative_colour():
     assert n == 1 and colour in layout["negative"] and layout["negative"][colour] == 4
 
 
+def lowers_a_positive_colour(counts, layout, side):
+    """A joker in the layout makes a positive colour score less than its own cards."""
+    return any(colour_points(layout["positive"][c], side) < colour_points(counts[index(c)], side)
+               for c in layout["jokers"] if c in layout["positive"])
+
+
+def test_a_joker_is_not_shown_lowering_a_colour_when_another_way_scores_as_much():
+    """The grey side's results said "Brown: 3 and a joker = 4 cards, +7" (3 alone score 8):
+    the total was right, the jokers elsewhere gave as much, and it read as a mistake."""
+    counts = counts_of(blue=1, brown=3, yellow=3, grey=3)
+    layout = scoring_layout(counts, 2, 0, "grey")
+    assert layout["total"] == brute_force(counts, 2, 0, "grey")
+    assert not lowers_a_positive_colour(counts, layout, "grey"), layout
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=7, max_size=7).map(tuple), st.integers(1, 3))
+def test_a_joker_lowers_a_positive_colour_only_when_every_best_way_does(counts, jokers):
+    """(on the grey side, whose table goes down after 3 cards)"""
+    layout = scoring_layout(counts, jokers, 0, "grey")
+    if not lowers_a_positive_colour(counts, layout, "grey"):
+        return
+    best = layout["total"]
+    table = TABLES["grey"]
+    for colours in product(range(7), repeat=jokers):  # every other way of equal total
+        held = list(counts)
+        for c in colours:
+            held[c] += 1
+        values = [table[min(h, 6)] for h in held]
+        top = sorted(range(7), key=lambda i: (-values[i], i))[:3]
+        if 2 * sum(values[i] for i in top) - sum(values) == best:
+            assert any(held[i] > counts[i] and values[i] < table[min(counts[i], 6)]
+                       for i in top), (counts, colours)
+
+
 def greedy_score(counts, jokers, side):
     """One joker at a time, each where it adds most: NOT the best on the grey side."""
     held = list(counts)

@@ -58,8 +58,9 @@ def best_split(counts: tuple[int, ...], jokers: int, side: str,
     each colour, in :data:`COLOURS` order) and ``jokers``.
 
     ``allowed``: indexes of the colours a joker may become (default: all). Returns
-    ``(points, jokers_per_colour, positive_indexes)``; ties go to the first way found
-    (jokers on earlier colours first), so the answer is deterministic.
+    ``(points, jokers_per_colour, positive_indexes)``; of ways of equal total, one where
+    no joker lowers a positive colour's points, then the first found (jokers on earlier
+    colours first), so the answer is deterministic.
     """
     table = TABLES[side]
     n = len(counts)
@@ -72,6 +73,7 @@ def best_split(counts: tuple[int, ...], jokers: int, side: str,
     empty = [i for i in allowed if not counts[i]][:jokers]
     targets = sorted(held + empty)
     best_total: int | None = None
+    best_odd = 0
     best_added: list[int] = [0] * n
     for share in _joker_shares(jokers, len(targets)):
         added = [0] * n
@@ -80,8 +82,15 @@ def best_split(counts: tuple[int, ...], jokers: int, side: str,
         values = [table[min(c + a, 6)] for c, a in zip(counts, added, strict=True)]
         top = sorted(values, reverse=True)
         total = 2 * (top[0] + top[1] + top[2]) - sum(values) if n >= 3 else sum(values)
-        if best_total is None or total > best_total:
-            best_total, best_added = total, added
+        if best_total is not None and total < best_total:
+            continue
+        # Among ways of equal total, one where no joker lowers a colour that scores
+        # positive: "3 blue and a joker, +7" (3 alone score 8 on the grey side) read as
+        # the scorer's mistake, though the jokers elsewhere gave the same total.
+        order = sorted(range(n), key=lambda i: (-values[i], i))[:POSITIVE_COLOURS]
+        odd = sum(1 for i in order if added[i] and values[i] < table[min(counts[i], 6)])
+        if best_total is None or total > best_total or odd < best_odd:
+            best_total, best_added, best_odd = total, added, odd
     assert best_total is not None
     values = [table[min(c + a, 6)] for c, a in zip(counts, best_added, strict=True)]
     # the 3 highest values score positive (ties: the earlier colour)
