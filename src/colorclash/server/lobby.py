@@ -251,14 +251,9 @@ class Lobby:
             for i, s in enumerate(room.seats):
                 if s.kind == "human" and s.left and i not in room.conns and i != room.host:
                     room.seats[i] = Seat()
-            away = [i for i, s in enumerate(room.seats)
-                    if s.kind == "human" and i != room.host and not self.hub.connected(room, i)]
-            if away or any(s.kind == "empty" for s in room.seats):
+            if any(s.kind == "empty" for s in room.seats):
                 # Someone left: back to the lobby, where the host can invite someone or
-                # seat a computer player (a rematch was impossible before). Someone away
-                # (the page closed at the results) was dealt into the rematch all the same,
-                # their turns running out until a substitute came: the lobby again, where
-                # they say they are ready when back, or the host frees their seat.
+                # seat a computer player (a rematch was impossible before).
                 room.status = "lobby"
                 for i, s in enumerate(room.seats):
                     s.ready = s.kind == "bot" or i == room.host
