@@ -230,30 +230,51 @@ async def _act_while_my_turn(conn, until):
             await conn.recv(timeout=10)
 
 
+async def _ana_and_bo(srv, clock):
+    """Ana hosts Bo at a two-seat table with a ``clock`` turn clock, dealt:
+    (client, host ticket, guest ticket, Ana's connection, Bo's)."""
+    c = Client(srv.url)
+    host = await c.create_room("Ana", preset="standard", seats=2, clock=clock)
+    guest = await c.join(host["code"], "Bo")
+    a = await c.connect(host["code"], host["token"])
+    b = await c.connect(host["code"], guest["token"])
+    await b.send("ready")
+    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    await a.send("start")
+    await a.wait_state(lambda s: s["room"]["status"] == "playing")
+    return c, host, guest, a, b
+
+
+def _turn_clocks(seat, seen, enough):
+    """A predicate on states that notes ``seat``'s turn clocks in ``seen`` as (seq,
+    seconds), true once ``enough`` are noted."""
+    def note(st):
+        clk = st["clock"]
+        if clk and clk["kind"] == "turn" and clk["seat"] == seat \
+                and st["seq"] not in [q for q, _ in seen]:
+            seen.append((st["seq"], clk["seconds"]))
+        return len(seen) >= enough
+    return note
+
+
+async def _next_clock_after(conn, seq, note, seen):
+    """The seconds of the first turn clock ``note`` notes after state ``seq``, ``conn``
+    playing its own turns meanwhile."""
+    seen.clear()
+    await _act_while_my_turn(conn, lambda st: note(st) or any(q > seq for q, _ in seen))
+    return [sec for q, sec in seen if q > seq][0]
+
+
 @pytest.mark.asyncio
 async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
                         away_turn_clock=0.4)
     with InProcessServer(f"sqlite:///{tmp_path / 'away.sqlite3'}", settings) as srv:
-        c = Client(srv.url)
-        host = await c.create_room("Ana", preset="standard", seats=2, clock=60)  # 3 s
-        guest = await c.join(host["code"], "Bo")
-        a = await c.connect(host["code"], host["token"])
-        b = await c.connect(host["code"], guest["token"])
-        await b.send("ready")
-        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await a.send("start")
-        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        c, host, guest, a, b = await _ana_and_bo(srv, clock=60)  # 3 s
         await b.close()  # Bo is away from now on
         full = 60 * 0.05
-        seen = []
-
-        def bo_clock(st):
-            clk = st["clock"]
-            if clk and clk["kind"] == "turn" and clk["seat"] == 1 \
-                    and st["seq"] not in [s for s, _ in seen]:
-                seen.append((st["seq"], clk["seconds"]))
-            return len(seen) >= 3
+        seen: list[tuple[int, float]] = []
+        bo_clock = _turn_clocks(1, seen, 3)
 
         await _act_while_my_turn(a, bo_clock)
         # his first turn away runs the whole clock; once it has run out, short turns
@@ -262,11 +283,7 @@ async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
         # back at the table: the whole clock again
         b = await c.connect(host["code"], guest["token"])
         await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
-        back_at = a.state["seq"]
-        seen.clear()
-        await _act_while_my_turn(a, lambda st: bo_clock(st) or any(
-            q > back_at for q, _ in seen))
-        assert [sec for q, sec in seen if q > back_at][0] == pytest.approx(full)
+        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == pytest.approx(full)
         await a.close()
         await b.close()
 
@@ -279,24 +296,10 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
                         away_turn_clock=0.8)
     with InProcessServer(f"sqlite:///{tmp_path / 'idle.sqlite3'}", settings) as srv:
-        c = Client(srv.url)
-        host = await c.create_room("Ana", preset="standard", seats=2, clock=30)  # 1.5 s
-        guest = await c.join(host["code"], "Bo")
-        a = await c.connect(host["code"], host["token"])
-        b = await c.connect(host["code"], guest["token"])  # Bo stays connected, idle
-        await b.send("ready")
-        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await a.send("start")
-        await a.wait_state(lambda s: s["room"]["status"] == "playing")
+        c, host, guest, a, b = await _ana_and_bo(srv, clock=30)  # 1.5 s; Bo stays, idle
         full = 30 * 0.05
         seen: list[tuple[int, float]] = []
-
-        def bo_clock(st):
-            clk = st["clock"]
-            if clk and clk["kind"] == "turn" and clk["seat"] == 1 \
-                    and st["seq"] not in [q for q, _ in seen]:
-                seen.append((st["seq"], clk["seconds"]))
-            return len(seen) >= 4
+        bo_clock = _turn_clocks(1, seen, 4)
 
         await _act_while_my_turn(a, bo_clock)
         assert a.state["room"]["seats"][1]["connected"]
@@ -311,11 +314,7 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
             if answer["type"] == "state" and not any(
                     e.get("type") == "time_up" for e in answer["events"]):
                 break  # (else his clock ran out first on a busy machine: the next turn)
-        acted_at = b.state["seq"]
-        seen.clear()
-        await _act_while_my_turn(a, lambda st: bo_clock(st) or any(
-            q > acted_at for q, _ in seen))
-        assert [sec for q, sec in seen if q > acted_at][0] == pytest.approx(full)
+        assert await _next_clock_after(a, b.state["seq"], bo_clock, seen) == pytest.approx(full)
         await a.close()
         await b.close()
 

@@ -8,6 +8,7 @@ non-finite numbers, and `legal` listing exactly what a connection may send.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import io
 import json
@@ -32,6 +33,22 @@ pytestmark = pytest.mark.timeout(120)
 
 def _store(tmp_path, name="h.sqlite3") -> str:
     return f"sqlite:///{tmp_path / name}"
+
+
+@contextlib.contextmanager
+def _log_of(name: str):
+    """What logger ``name`` writes at INFO and above meanwhile, as text."""
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield buf
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _healthz(url: str, timeout: float = 3.0) -> dict:
@@ -758,24 +775,14 @@ def test_a_record_keeps_its_arguments_masked_one_by_one():
 async def test_websocket_handshakes_are_logged_only_with_the_access_log(tmp_path, access_log):
     """Anyone can open (or fail to open) sockets in a loop, and uvicorn wrote a line for
     each: they are access-log lines now, off unless asked for."""
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    logger = logging.getLogger("uvicorn.error")
     settings = Settings(**LIFTED_LIMITS, access_log=access_log)
-    with InProcessServer(_store(tmp_path), settings) as srv:
-        logger.addHandler(handler)
-        level = logger.level
-        logger.setLevel(logging.INFO)
-        try:
-            t = await Client(srv.url).create_room("Ana")
-            for token in (t["token"], "nope"):
-                url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={token}"
-                async with websockets.connect(url) as ws:
-                    await ws.recv()
-            await asyncio.sleep(0.2)
-        finally:
-            logger.removeHandler(handler)
-            logger.setLevel(level)
+    with InProcessServer(_store(tmp_path), settings) as srv, _log_of("uvicorn.error") as buf:
+        t = await Client(srv.url).create_room("Ana")
+        for token in (t["token"], "nope"):
+            url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={token}"
+            async with websockets.connect(url) as ws:
+                await ws.recv()
+        await asyncio.sleep(0.2)
     text = buf.getvalue()
     assert ('"WebSocket /ws/' in text) is access_log, text
     assert t["token"] not in text
@@ -787,25 +794,15 @@ async def test_a_path_cannot_write_controls_or_a_token_into_the_log(tmp_path):
     recolour the operator's terminal, a right-to-left override, text reading like an alert
     ("process X is gone"); and a seat token put where the code goes (a bot that swapped
     them) was written whole."""
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    logger = logging.getLogger("colorclash.server")
     settings = Settings(**LIFTED_LIMITS, access_log=True)
-    with InProcessServer(_store(tmp_path), settings) as srv:
-        logger.addHandler(handler)
-        level = logger.level
-        logger.setLevel(logging.INFO)
-        try:
-            t = await Client(srv.url).create_room("Ana")
-            base = srv.url.replace("http", "ws")
-            for path in ("/ws/AB%1b%5b31mRED%1b%5b0m", "/ws/X%e2%80%aeRLO%c2%85NEL",
-                         f"/ws/{t['token']}?token=x"):
-                async with websockets.connect(base + path) as ws:
-                    await ws.recv()
-            await asyncio.sleep(0.2)
-        finally:
-            logger.removeHandler(handler)
-            logger.setLevel(level)
+    with InProcessServer(_store(tmp_path), settings) as srv, _log_of("colorclash.server") as buf:
+        t = await Client(srv.url).create_room("Ana")
+        base = srv.url.replace("http", "ws")
+        for path in ("/ws/AB%1b%5b31mRED%1b%5b0m", "/ws/X%e2%80%aeRLO%c2%85NEL",
+                     f"/ws/{t['token']}?token=x"):
+            async with websockets.connect(base + path) as ws:
+                await ws.recv()
+        await asyncio.sleep(0.2)
     text = buf.getvalue()
     assert text.count("refused") == 3, text
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), text
