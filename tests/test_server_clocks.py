@@ -12,6 +12,7 @@ from colorclash.client import Client
 from colorclash.engine import new_game
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+from two_seats import two_people_dealt
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -37,17 +38,8 @@ def server(tmp_path_factory):
 
 async def table(server, preset, clock, setup):
     """Two people at a private room, dealt from ``setup``; returns their connections."""
-    c = Client(server.url)
-    host = await c.create_room("Ana", preset=preset, seats=2, clock=clock)
-    guest = await c.join(host["code"], "Bo")
-    a = await c.connect(host["code"], host["token"])
-    b = await c.connect(host["code"], guest["token"])
-    await b.send("ready")
-    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-    RIG["setup"] = setup
-    await a.send("start")
-    await a.wait_state(lambda s: s["room"]["status"] == "playing")
-    await b.wait_state(lambda s: s["room"]["status"] == "playing")
+    _, _, a, b = await two_people_dealt(Client(server.url), preset=preset, clock=clock,
+                                        before_start=lambda: RIG.update(setup=setup))
     return a, b
 
 
@@ -234,15 +226,7 @@ async def _ana_and_bo(srv, clock):
     """Ana hosts Bo at a two-seat table with a ``clock`` turn clock, dealt:
     (client, host ticket, guest ticket, Ana's connection, Bo's)."""
     c = Client(srv.url)
-    host = await c.create_room("Ana", preset="standard", seats=2, clock=clock)
-    guest = await c.join(host["code"], "Bo")
-    a = await c.connect(host["code"], host["token"])
-    b = await c.connect(host["code"], guest["token"])
-    await b.send("ready")
-    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-    await a.send("start")
-    await a.wait_state(lambda s: s["room"]["status"] == "playing")
-    return c, host, guest, a, b
+    return (c, *await two_people_dealt(c, preset="standard", clock=clock))
 
 
 def _turn_clocks(seat, seen, enough):

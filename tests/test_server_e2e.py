@@ -13,6 +13,7 @@ from colorclash.server.names import ADJECTIVES, ANIMALS, CODE_ALPHABET
 from colorclash.server.protocol import validate_server_message
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 from colorclash.verify import verify_record
+from two_seats import two_people_dealt
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -299,14 +300,7 @@ async def test_leave_during_play_hands_seat_to_substitute(server):
 
 async def _two_playing(c):
     """A private room of two people (standard rules), dealt: (ticket, host, guest)."""
-    t = await c.create_room("Ana", preset="standard", seats=2)
-    g = await c.join(t["code"], "Bo")
-    host, guest = await c.connect(t["code"], t["token"]), await c.connect(t["code"], g["token"])
-    await guest.send("ready")
-    await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-    await host.send("start")
-    await host.wait_state(lambda s: s["room"]["status"] == "playing")
-    await guest.wait_state(lambda s: s["room"]["status"] == "playing")
+    t, _, host, guest = await two_people_dealt(c, preset="standard")
     return t, host, guest
 
 

@@ -12,6 +12,7 @@ import pytest
 from colorclash.client import Client
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
+from two_seats import two_people_dealt
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -28,16 +29,7 @@ def server(tmp_path_factory):
 
 async def two_people(server, game):
     c = Client(server.url)
-    host = await c.create_room("Ana", game=game, seats=2, clock=30)
-    guest = await c.join(host["code"], "Bo")
-    a = await c.connect(host["code"], host["token"])
-    b = await c.connect(host["code"], guest["token"])
-    await b.send("ready")
-    await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-    await a.send("start")
-    await a.wait_state(lambda s: s["room"]["status"] == "playing")
-    await b.wait_state(lambda s: s["room"]["status"] == "playing")
-    return c, host, guest, a, b
+    return (c, *await two_people_dealt(c, game=game, clock=30))
 
 
 @pytest.mark.asyncio

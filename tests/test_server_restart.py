@@ -11,6 +11,7 @@ import pytest
 from colorclash.bots import make_bot
 from colorclash.client import Client
 from colorclash.server.testing import ServerProcess
+from two_seats import two_people_dealt
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -56,15 +57,8 @@ async def test_sigkill_and_restart_keeps_every_room(store_url):
         tables = [await c.play_now("Cy"), await c.practice("Di", bots=4, level="random",
                                                            preset="classic-table")]
         # A private game between two people, a few moves in.
-        host = await c.create_room("Ed", preset="standard", seats=2, clock=90)
-        guest = await c.join(host["code"], "Flo")
-        a = await c.connect(host["code"], host["token"])
-        b = await c.connect(host["code"], guest["token"])
-        await b.send("ready")
-        await a.wait_state(lambda s: s["room"]["seats"][1]["ready"])
-        await a.send("start")
-        await a.wait_state(lambda s: s["room"]["status"] == "playing")
-        await b.wait_state(lambda s: s["room"]["status"] == "playing")
+        host, guest, a, b = await two_people_dealt(c, "Ed", "Flo", preset="standard",
+                                                   clock=90)
         bots = {0: make_bot("easy", seed=1), 1: make_bot("easy", seed=2)}
         conns = {0: a, 1: b}
         acked = 0
