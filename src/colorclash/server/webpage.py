@@ -108,7 +108,8 @@ class ClientPage:
     def _stamp(self) -> tuple[Any, ...]:
         files = [self.web_dir / "index.html", *sorted((self.web_dir / "js").rglob("*.js")),
                  *sorted((self.web_dir / "css").rglob("*.css"))]
-        return tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+        stats = [(str(f), f.stat()) for f in files]
+        return tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats)
 
     def page(self) -> tuple[str, str]:
         """(the page, its Content-Security-Policy), made again when a file changed."""
