@@ -38,6 +38,8 @@ export function detectLang() {
 }
 
 const url = (ns, code) => (ns ? `/i18n/${ns}/${code}.json` : `/i18n/${code}.json`);
+// the catalogs a language needs: its own and English, the fallback
+const langsOf = (code) => (code === "en" ? ["en"] : [code, "en"]);
 
 const fetching = new Map(); // key -> the promise of a catalog being fetched
 
@@ -63,7 +65,7 @@ function fetchCatalog(ns, code) {
 // asks for them beside the shell's, not a round trip after it. useCatalogs takes them
 // from here (or asks again if this failed).
 export function prefetchCatalogs(names, code) {
-  const langs = code === "en" ? ["en"] : [code, "en"];
+  const langs = langsOf(code);
   for (const ns of names.filter(Boolean)) for (const l of langs) fetchCatalog(ns, l).catch(() => {});
 }
 
@@ -72,7 +74,7 @@ export function prefetchCatalogs(names, code) {
 // this call: two loads at once (the start's and a table's) may finish in either order,
 // and the one finishing last must not drop the other's words.
 async function loadAll(code) {
-  const langs = code === "en" ? ["en"] : [code, "en"];
+  const langs = langsOf(code);
   await Promise.all([...inUse].flatMap((ns) => langs.map((l) => fetchCatalog(ns, l))));
   const names = [...inUse].filter((ns) => langs.every((l) => loaded.has(`${ns}|${l}`)));
   const merge = (l) => Object.assign({}, ...names.map((ns) => loaded.get(`${ns}|${l}`)));
