@@ -222,11 +222,20 @@ async def _act_while_my_turn(conn, until):
             await conn.recv(timeout=10)
 
 
-async def _ana_and_bo(srv, clock):
-    """Ana hosts Bo at a two-seat table with a ``clock`` turn clock, dealt:
-    (client, host ticket, guest ticket, Ana's connection, Bo's)."""
+async def _ana_and_bo(srv, clock, setup=None):
+    """Ana hosts Bo at a two-seat table with a ``clock`` turn clock, dealt (from ``setup``
+    on a server with ``factory``): (client, host ticket, guest ticket, Ana's connection,
+    Bo's)."""
     c = Client(srv.url)
-    return (c, *await two_people_dealt(c, preset="standard", clock=clock))
+    rig = (lambda: RIG.update(setup=setup)) if setup is not None else None
+    return (c, *await two_people_dealt(c, preset="standard", clock=clock, before_start=rig))
+
+
+#: hands no one empties in the turns a clock test watches (a round won meanwhile ended
+#: the game, and the next turn clock never came)
+LONG_HANDS = setup_for([f"{c}{n}" for c in "RG" for n in range(1, 10)],
+                       [f"{c}{n}" for c in "BY" for n in range(1, 10)], top="R5",
+                       draw=[f"{c}{n}" for c in "RGBY" for n in (0, 0)] * 3)
 
 
 def _turn_clocks(seat, seen, enough):
@@ -252,7 +261,7 @@ async def _next_clock_after(conn, seq, note, seen):
 @pytest.mark.asyncio
 async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
-                        away_turn_clock=0.4)
+                        away_turn_clock=0.4, next_round_delay=0.3)
     with InProcessServer(f"sqlite:///{tmp_path / 'away.sqlite3'}", settings) as srv:
         c, host, guest, a, b = await _ana_and_bo(srv, clock=60)  # 3 s
         await b.close()  # Bo is away from now on
@@ -278,9 +287,11 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
     turn of the match, 30 s at a Quick Match table of strangers, and no one could do
     anything about it: after two turns in a row run out, the away clock, until they act."""
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
-                        away_turn_clock=0.8)
-    with InProcessServer(f"sqlite:///{tmp_path / 'idle.sqlite3'}", settings) as srv:
-        c, host, guest, a, b = await _ana_and_bo(srv, clock=30)  # 1.5 s; Bo stays, idle
+                        away_turn_clock=0.8, next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{tmp_path / 'idle.sqlite3'}", settings,
+                         game_factory=factory) as srv:
+        # 1.5 s turns; Bo stays, idle
+        c, host, guest, a, b = await _ana_and_bo(srv, clock=30, setup=LONG_HANDS)
         full = 30 * 0.05
         seen: list[tuple[int, float]] = []
         bo_clock = _turn_clocks(1, seen, 4)
@@ -288,7 +299,6 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
         await _act_while_my_turn(a, bo_clock)
         assert a.state["room"]["seats"][1]["connected"]
         assert [sec for _, sec in seen] == pytest.approx([full, full, 0.8, 0.8]), seen
-        # Bo acts: the whole clock again
         # Bo acts at his next turn (his socket read as it comes: the short clock is short)
         for _ in range(8):
             st = await b.wait_state(lambda st: st["view"] is not None and st["seq"] >= a.state[
