@@ -24,6 +24,7 @@ class RedisServer:
                  tls: bool = False) -> None:
         self.folder = folder
         self.aof = aof
+        self._port_given = port is not None
         self.port = port or free_port()
         self.tls = tls  # TLS only, with a certificate of its own (self.ca)
         self.proc: subprocess.Popen[bytes] | None = None
@@ -63,22 +64,51 @@ class RedisServer:
             return s.recv(16).startswith(b"+PONG")
 
     def start(self) -> RedisServer:
+        """Start the server and wait until it answers PING. On a first start with a port
+        of our choosing, a port someone took between ``free_port()`` and the server's
+        bind (another test worker's server, say) is given up for another, up to 3 times;
+        a restart keeps its port, since the URL is already out."""
+        tries = 3 if self.proc is None and not self._port_given else 1
+        for attempt in range(tries):
+            if attempt:
+                self.port = free_port()
+            if self._start_once():
+                return self
+        raise RuntimeError(f"redis-server did not start on port {self.port}: "
+                           f"{self._log_tail()}")
+
+    def _start_once(self) -> bool:
         exe = shutil.which("redis-server") or "/usr/bin/redis-server"
         args = [exe, *(self._tls_args() if self.tls else ["--port", str(self.port)]),
                 "--bind", "127.0.0.1", "--save", "", "--dir", str(self.folder),
-                "--protected-mode", "no"]
+                "--protected-mode", "no", "--logfile", str(self._log)]
         args += (["--appendonly", "yes", "--appendfsync", "always"] if self.aof
                  else ["--appendonly", "no"])
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a busy machine (3 test workers starting at once)
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:  # it gave up (the port was taken, say)
+                return False
             try:
                 if self._answers():
-                    return self
+                    return True
             except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+                pass
+            time.sleep(0.05)  # not up yet, or someone else answers on the port
+        self.proc.kill()
+        self.proc.wait(10)
+        return False
+
+    @property
+    def _log(self) -> Path:
+        return self.folder / "redis-server.log"
+
+    def _log_tail(self) -> str:
+        try:
+            return " | ".join(self._log.read_text(errors="replace").splitlines()[-3:])
+        except OSError:
+            return "(no log)"
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -184,6 +184,11 @@ class RepeatLimiter(logging.Filter):
             record.msg = f"{key} ({left_out} more like it left out of the log)"
         return True
 
+    def forget(self) -> None:
+        """Start afresh, as if nothing had been let through yet."""
+        self._last.clear()
+        self._left_out.clear()
+
 
 _limiter = RepeatLimiter()
 

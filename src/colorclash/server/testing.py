@@ -34,6 +34,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _bound_socket(port: int) -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    return sock
+
+
 def _wait_healthy(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -57,7 +64,11 @@ class InProcessServer:
 
         self.settings = settings or Settings()
         self.app = create_app(store_url, settings=self.settings, game_factory=game_factory)
-        self.port = free_port()
+        # the port is bound here and handed to uvicorn, never closed in between: a port
+        # only looked up (free_port) could be taken by another test's server, or its
+        # redis-server, before uvicorn bound it
+        self._socket = _bound_socket(0)
+        self.port = self._socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -75,7 +86,10 @@ class InProcessServer:
                                 log_level="warning")
         self.guard = config.colorclash_guard
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        if self._socket.fileno() == -1:  # started again after a stop
+            self._socket = _bound_socket(self.port)
+        self._thread = threading.Thread(target=self._server.run,
+                                        kwargs={"sockets": [self._socket]}, daemon=True)
         self._thread.start()
         _wait_healthy(self.url, 15)
         return self
@@ -85,6 +99,7 @@ class InProcessServer:
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(10)
+        self._socket.close()
 
     def __enter__(self) -> InProcessServer:
         return self.start()
