@@ -128,6 +128,9 @@ def test_every_answer_carries_the_security_headers(server, path):
     # scripts from the site only; the page's import map, its one inline script, by its hash
     assert re.match(r"script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*')?; ",
                     headers["content-security-policy"]), headers["content-security-policy"]
+    # what the page reads goes nowhere but the site: fetches and sockets, forms
+    assert "connect-src 'self'" in headers["content-security-policy"]
+    assert "form-action 'self'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "same-origin"
 
 

@@ -16,7 +16,8 @@
 - **Headers on every answer**: ``X-Content-Type-Options: nosniff``; no framing by other
   sites (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: a framed table could be
   clicked through); ``Referrer-Policy: same-origin`` (an invite link's code is not told
-  to the sites a page links to); scripts from the site only (``script-src 'self'``).
+  to the sites a page links to); scripts from the site only (``script-src 'self'``),
+  and requests, sockets and forms to the site only (``connect-src``, ``form-action``).
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 # Scripts only from the site itself: the client has no inline script, and a script
 # from anywhere else (a compromised CDN, an injected tag) would read the seat tokens the
-# page keeps. Styles and images are not restricted (the client sets styles inline).
-CSP = b"script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+# page keeps. Requests and sockets to the site only, and forms sent to it only: should a
+# script or a form ever get in anyway, it cannot send what it read elsewhere. Styles and
+# images are not restricted (the client sets styles inline).
+CSP = (b"script-src 'self'; connect-src 'self'; form-action 'self'; object-src 'none'; "
+       b"base-uri 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
