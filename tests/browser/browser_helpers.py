@@ -33,6 +33,24 @@ def axe_check(page, name: str) -> list[dict]:
     return violations
 
 
+def listen_to_live_region(page) -> None:
+    """Keep every text the polite live region shows from now on (``wait_said``): it is
+    replaced by the next batch of news 120 ms later, which a poll of its current text
+    can miss when the computers play fast and the machine is busy."""
+    page.evaluate("""() => {
+        const live = document.getElementById('live');
+        window.__said = [live.textContent];
+        new MutationObserver(() => window.__said.push(live.textContent))
+            .observe(live, {childList: true, characterData: true, subtree: true});
+    }""")
+
+
+def wait_said(page, words: str, timeout: float = 5_000) -> None:
+    """Wait until the live region has said ``words`` since ``listen_to_live_region``."""
+    page.wait_for_function("(w) => window.__said.some(t => t.includes(w))", arg=words,
+                           timeout=timeout)
+
+
 # ---------------------------------------------------------------- playing by clicking
 
 def _try_click(locator) -> bool:

@@ -13,11 +13,13 @@ from browser_helpers import (
     axe_check,
     catalog,
     join_as_guest,
+    listen_to_live_region,
     my_turn,
     play_to_results,
     set_room,
     shot,
     step,
+    wait_said,
     wait_table,
 )
 
@@ -293,6 +295,7 @@ def test_keyboard_play_and_draw(open_page):
     # shorter than the turn clock, so a server timeout cannot play for us unnoticed
     quick = {"timeout": 5_000}
     if page.locator(".hand .card.playable").count():
+        listen_to_live_region(page)
         page.keyboard.press("h")
         focused = page.evaluate("document.activeElement.className")
         assert "playable" in focused
@@ -306,9 +309,7 @@ def test_keyboard_play_and_draw(open_page):
             page.keyboard.press("1")  # red
         page.wait_for_function(f"window.__cc.view.hand.length === {before - 1}", **quick)
         # the screen reader hears it in the polite live region
-        page.wait_for_function(
-            "document.getElementById('live').textContent.includes('You played')", **quick
-        )
+        wait_said(page, "You played", **quick)
         # the page asked for reduced motion: nothing is moving
         running = page.evaluate(
             "document.getAnimations().filter(a => a.playState === 'running').length"
