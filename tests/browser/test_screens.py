@@ -153,12 +153,15 @@ def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):
     assert "escudo" in line.inner_text()
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844},
+                                      {"width": 360, "height": 640}])
 @pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
 def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
     """Play Now was below the first screen on a 1280×800 desktop and a 390×844 phone: the
     game picker's cards each held their whole description. Now they are small, the chosen
-    game's description under them; every description is still its radio's."""
+    game's description under them; every description is still its radio's. On a 360×640
+    phone it started at 672 px: there the name sits beside its label, the button comes
+    before what it deals, and "Play Color Clash" is only heard."""
     page = open_page(viewport, locale=locale)
     page.wait_for_selector("#btn-play-now")
     box = page.locator("#btn-play-now").bounding_box()

@@ -303,8 +303,7 @@ export function renderHome(ctx, act) {
       error ? h("p.error-msg", { role: "alert" }, error) : null,
       resumePanel(ctx.resume, act),
       h(
-        "div.panel",
-        { style: "margin-bottom:14px" },
+        "div.panel.name-panel",
         h("label.field", { for: "player-name" }, t("home.yourName"), nameInput),
         h("p.muted", { id: "name-help", style: "margin:0" }, t("home.nameHelp")),
       ),
