@@ -284,3 +284,34 @@ def test_the_history_says_each_penalty_and_call_once(open_page):
         got["playAfterCall"].endswith(en["say.oneCard"].replace("{name}", "Bo")), got
     assert got["windowCall"] == en["say.lastCard"].replace("{name}", "Bo")
     assert got["draw"] == "Bo drew 1 card", got
+
+
+def test_a_name_in_a_right_to_left_script_keeps_its_place_in_a_sentence(open_page):
+    """ "سارة, 2 kart çekti": the comma and the number took the Arabic name's direction and
+    were drawn before it ("2 ,سارة kart çekti"). A right-to-left name is now isolated in
+    the sentence; a left-to-right one is left as it is."""
+    page = open_page(DESKTOP, locale="tr-TR")
+    page.wait_for_selector("#btn-play-now")
+    said = page.evaluate("""async () => {
+        const { t } = await import('/js/i18n.js');
+        return [t('say.draw', { name: 'سارة', n: 2 }), t('say.draw', { name: 'Ana', n: 2 })];
+    }""")
+    assert said == ["\u2068سارة\u2069, 2 kart çekti", "Ana, 2 kart çekti"]
+    # as drawn: the name first, then its comma and the number, left to right
+    xs = page.evaluate("""(text) => {
+        const p = document.createElement('p');
+        p.textContent = text;
+        document.body.append(p);
+        const node = p.firstChild;
+        const x = (i) => {
+            const r = document.createRange();
+            r.setStart(node, i);
+            r.setEnd(node, i + 1);
+            return r.getBoundingClientRect().left;
+        };
+        const at = (s) => text.indexOf(s);
+        const out = { name: x(at('س')), comma: x(at(',')), n: x(at('2')), kart: x(at('k')) };
+        p.remove();
+        return out;
+    }""", said[0])
+    assert xs["name"] < xs["comma"] < xs["n"] < xs["kart"], xs

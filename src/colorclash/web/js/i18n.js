@@ -130,6 +130,17 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(catalog, key);
 }
 
+// A player's name written in a right-to-left script ("سارة", "אבי") is isolated from the
+// sentence around it (FSI ... PDI): else the sentence's numbers and signs next to it
+// took its direction and moved ("سارة 2" read as "2 سارة"), and a name could reorder
+// the words that follow it. Names in left-to-right scripts are left as they are.
+const NAME_VARS = new Set(["name", "names", "by"]);
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/;
+export function isolateName(text) {
+  const s = String(text);
+  return RTL.test(s) ? `\u2068${s}\u2069` : s;
+}
+
 // t("table.drawN", {n: 4}) -> "DRAW +4". Plural forms: a catalog value may be an object
 // {"one": "...", "other": "..."} chosen by Intl.PluralRules on vars.n.
 export function t(key, vars = {}) {
@@ -144,7 +155,7 @@ export function t(key, vars = {}) {
     s = s[rule] ?? s.other;
   }
   return String(s).replace(/\{(\w+)\}/g, (m, name) =>
-    vars[name] === undefined ? m : String(vars[name]),
+    vars[name] === undefined ? m : NAME_VARS.has(name) ? isolateName(vars[name]) : String(vars[name]),
   );
 }
 
