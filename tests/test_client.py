@@ -83,7 +83,8 @@ async def test_connect_is_an_async_context_manager_with_or_without_await(server)
     ticket = await c.practice("Ana", game="rainbow")
     async with c.connect(ticket["code"], ticket["token"]) as conn:
         assert conn.state["type"] == "state" and conn.seat == 0
-        assert conn.view["legal"]
+        # (the computer may start: it waits for someone to have the table open)
+        await conn.wait_state(lambda m: bool(m["view"]["legal"]))
     assert conn.ws.close_code is not None  # closed by the block
     async with await c.connect(ticket["code"], ticket["token"]) as again:
         assert again.state["view"]["hand"] == conn.state["view"]["hand"]
