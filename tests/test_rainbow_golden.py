@@ -42,6 +42,10 @@ def test_golden_playthrough():
     assert g.result == GOLDEN["result"]
     assert digest(events) == GOLDEN["events"]
     assert digest([g.view(0), g.view(1)]) == GOLDEN["views"]
+    # every round that ended is one seat's, by the way it ended
+    won = g.view(0)["rounds_won"]
+    assert {k: won[0][k] + won[1][k] for k in ("shadow", "error", "rainbow")} == \
+        {k: GOLDEN["checks"][k] for k in ("shadow", "error", "rainbow")}
     assert events[:8] == GOLDEN["opening"]
 
 
@@ -53,7 +57,7 @@ GOLDEN = {
     "checks": {"shadow": 7, "error": 5, "rainbow": 1, "pass": 23},
     "result": {"scores": [28, 21], "winners": [0], "draw": False},
     "events": "2a13523a31b5d625",
-    "views": "e7652fc32d4d7c17",
+    "views": "4337607b1a6106cd",  # (with rounds_won)
     "opening": [
         {"type": "deal", "round": 1, "first": 1, "hand_counts": [3, 3], "deck": 51},
         {"type": "play", "seat": 1, "hand": 0, "place": 0, "face": "green", "turned": False},

@@ -208,6 +208,9 @@ def test_shadow_loses_the_round_and_the_player_starts_the_next():
     assert g.turn == 0 and g.round_no == 2 and g.starter == 0
     assert g.view(1)["last_round"]["kind"] == "shadow"
     assert g.view(1)["scores"] == [0, 4]
+    # the round is seat 1's, won by seat 0's Shadow: both views say so
+    won = [{"rainbow": 0, "shadow": 0, "error": 0}, {"rainbow": 0, "shadow": 1, "error": 0}]
+    assert g.view(0)["rounds_won"] == g.view(1)["rounds_won"] == won
 
 
 def test_a_black_face_covered_again_before_the_end_is_no_shadow():
@@ -241,6 +244,7 @@ def test_error_two_faces_of_one_colour_lose():
     error = events[1]
     assert error["type"] == "error" and error["winner"] == 1 and error["places"] == [0, 2]
     assert g.turn == 0 and len(g.piles[1]) == 3
+    assert g.view(0)["rounds_won"][1] == {"rainbow": 0, "shadow": 0, "error": 1}
 
 
 def test_shadow_is_checked_before_error():
@@ -274,6 +278,8 @@ def test_rainbow_wins_the_round_and_the_opponent_starts():
     assert rainbow["faces"] == ["orange", "white", "yellow", "green", "blue", "violet"]
     assert g.scores() == [7, 0]
     assert g.turn == 1 and g.starter == 1 and g.round_no == 2
+    assert g.view(1)["rounds_won"] == [{"rainbow": 1, "shadow": 0, "error": 0},
+                                       {"rainbow": 0, "shadow": 0, "error": 0}]
 
 
 def test_five_different_colours_are_no_rainbow():
@@ -452,6 +458,8 @@ def test_copy_is_independent():
     assert g.log == [] and len(g.table) == 0 and len(c.table) == 1
     assert c.hands[seat] != g.hands[seat] or len(c.hands[seat]) != len(g.hands[seat])
     assert g.view(0) != c.view(0)
+    c.rounds_won[0]["rainbow"] += 1  # the tallies are the copy's own
+    assert g.rounds_won[0]["rainbow"] == 0
 
 
 def test_commitment_depends_on_seed_and_deal():

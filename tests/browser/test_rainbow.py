@@ -207,8 +207,10 @@ def test_a_whole_game_against_the_computer(open_page, server, size):
     assert rows.count() == 2
     cells = [rows.nth(i).locator("th, td").all_inner_texts() for i in range(2)]
     piles = view["result"]["scores"]
-    assert sorted(int(c[-1]) for c in cells) == sorted(piles)
-    assert [int(c[-1]) for c in cells] == sorted(piles, reverse=True)  # more cards first
+    assert sorted(int(c[-2]) for c in cells) == sorted(piles)
+    assert [int(c[-2]) for c in cells] == sorted(piles, reverse=True)  # more cards first
+    assert all(c[-1] == "0" or re.fullmatch(r"\d+ (Rainbows?|by Shadow|by Error)( · .*)?", c[-1])
+               for c in cells), cells
     if view["result"]["draw"]:
         assert [c[0] for c in cells] == ["1", "1"]
     else:
@@ -489,6 +491,34 @@ def test_equal_piles_are_a_draw(open_page):
     assert places == ["1", "1"]
     assert page.locator(".results-table tr.winner").count() == 0
     shot(page, "rainbow-draw-desktop")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 360, "height": 640}])
+def test_the_results_say_how_each_player_won_their_rounds(open_page, viewport):
+    """The results said only how many cards each pile held, not how they were won: now
+    each player's rounds by their own Rainbows and by the other's Shadows and Errors."""
+    setup = {"hands": [[["red", "blue"]], [["green", "white"]]], "table": [["red", "orange"]],
+             "piles": [[["blue", "black"]], []], "deck": [], "turn": 0}
+    table = rb_table(open_page, setup, viewport=viewport)
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")  # red beside red: an Error, the other's round
+    table.wait_view()
+    if page.locator("[data-focus-key='act:end']").count():
+        page.click("[data-focus-key='act:end']")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    rows = page.locator(".results-table tbody tr")
+    cells = {rows.nth(i).locator("th").inner_text().strip():
+             rows.nth(i).locator("td").all_inner_texts()[1:] for i in range(2)}
+    assert page.evaluate("window.__cc.view.rounds_won") == [
+        {"rainbow": 0, "shadow": 0, "error": 0}, {"rainbow": 0, "shadow": 0, "error": 1}]
+    assert sorted(cells.values()) == [["1", "0"], ["2", "1 by Error"]], cells
+    heads = page.locator(".results-table thead th").all_inner_texts()
+    assert EN["rainbow.results.rounds"] in heads, heads
+    assert EN["rainbow.results.roundsHow"] in page.inner_text(".results-overlay [role=dialog]")
+    assert not cut_controls(page), cut_controls(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    shot(page, f"rainbow-results-rounds-{viewport['width']}")
 
 
 @pytest.mark.parametrize("locale", ["es-ES", "tr-TR"])

@@ -121,6 +121,7 @@ class Rainbow(Game):
         "played_places",
         "rng",
         "round_no",
+        "rounds_won",
         "seed",
         "starter",
         "table",
@@ -145,6 +146,10 @@ class Rainbow(Game):
         self.rng = SeededRandom(seed if seed is not None else 0)
         self.table: list[Card] = []  # (up, down), place 0 first
         self.piles: list[list[Card]] = [[], []]  # (up when won, down)
+        # rounds each seat won, by how the round ended: its own Rainbow, or the other
+        # seat's Shadow or Error (the results say how the piles were won)
+        self.rounds_won: list[dict[str, int]] = [{RAINBOW: 0, SHADOW: 0, ERROR: 0}
+                                                 for _ in range(SEATS)]
         self.round_no = 1
         self.turn_no = 1
         self.played = 0  # cards played this turn
@@ -394,6 +399,7 @@ class Rainbow(Game):
         if round_over:
             winner = seat if kind == RAINBOW else other
             self.piles[winner].extend(self.table)
+            self.rounds_won[winner][kind] += 1
             self.last_round = {"round": self.round_no, "kind": kind, "seat": seat,
                                "winner": winner, "places": places, "faces": faces,
                                "cards": len(self.table)}
@@ -475,6 +481,7 @@ class Rainbow(Game):
             "places": PLACES,
             "piles": [{"seat": s, "count": len(p), "faces": [up for up, _ in p]}
                       for s, p in enumerate(self.piles)],
+            "rounds_won": [dict(w) for w in self.rounds_won],
             "deck_count": len(self.deck),
             "turn_state": {"played": self.played, "max_cards": MAX_CARDS_PER_TURN,
                            "flip_pending": self.phase == PLAY and self.played > 0,
@@ -513,6 +520,7 @@ class Rainbow(Game):
         c.rng = SeededRandom.__new__(SeededRandom)
         c.rng.setstate(self.rng.getstate())
         c.round_no = self.round_no
+        c.rounds_won = [dict(w) for w in self.rounds_won]
         c.seed = self.seed
         c.starter = self.starter
         c.table = list(self.table)
