@@ -290,3 +290,23 @@ def test_a_matchs_results_show_every_rounds_points(open_page, viewport):
                          " return s.scrollWidth <= s.clientWidth + 1; })()")
     shot(page, f"results-match-{viewport['width']}")
     assert fits
+
+
+def test_the_top_bars_controls_are_a_fingers_size_on_a_phone(open_page):
+    """On a phone the brand link shows its logo alone: it was 28x44 px, under the 44 px a
+    finger needs (WCAG 2.5.5). Every control of the top bar is 44x44 at least, at home
+    and at a table."""
+    page = open_page({"width": 360, "height": 640})
+    page.wait_for_selector("#btn-play-now")
+    sizes = """() => [...document.querySelectorAll('.topbar a, .topbar button, .topbar select')]
+        .filter((e) => e.getClientRects().length)
+        .map((e) => [e.id || e.className, e.getBoundingClientRect().width,
+                     e.getBoundingClientRect().height])"""
+    home = page.evaluate(sizes)
+    page.click("#btn-play-now")
+    page.wait_for_selector(".hand .card")
+    table = page.evaluate(sizes)
+    assert {n for n, _, _ in home} >= {"brand", "lang-select"}, home
+    assert {n for n, _, _ in table} >= {"brand", "rules-btn", "lang-select"}, table
+    small = [(n, w, h) for n, w, h in home + table if min(w, h) < 44]
+    assert not small, small
