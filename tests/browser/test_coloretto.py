@@ -605,6 +605,22 @@ def test_held_sideways_a_drawn_card_keeps_the_supply_and_the_marks_in_view(open_
     shot(page, f"coloretto-sideways-drawn-{size['width']}-{lang}")
 
 
+@pytest.mark.parametrize("size", [{"width": 640, "height": 360}, {"width": 667, "height": 375},
+                                  {"width": 740, "height": 360}])
+def test_held_sideways_four_others_fit_their_column(open_page, size):
+    """Held sideways, the column of four others scrolled (394 px of them for 330 at
+    667x375, the fourth cut at the foot of the screen): with four, their pictures, tiles
+    and gaps are smaller, and all four show with their seven colours."""
+    page = open_page(viewport=size, path="/dev.html?scene=coloretto&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    assert page.locator(".ct-players > .ct-player").count() == 4
+    over = page.evaluate("""() => { const c = document.querySelector('.ct-players');
+        return [c.scrollHeight, c.clientHeight]; }""")
+    assert over[0] <= over[1] + 1, over
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"coloretto-sideways-four-{size['width']}")
+
+
 def test_a_banner_does_not_hide_the_card_just_drawn(open_page):
     """On a phone, LAST ROUND! stood over the supply for 1.4 s and hid the card just drawn
     while its row was being chosen. Banners stand over the line under the rows."""
