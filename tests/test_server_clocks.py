@@ -282,6 +282,41 @@ async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_player_away_when_the_next_game_is_dealt_gets_short_turns_at_once(tmp_path):
+    """The host's Play again deals everyone in, a guest who closed the page at the results
+    too: the others then waited the whole turn clock for them (30 s at a Quick Match
+    table) before the away clock began. Away at the deal, they have the away clock from
+    their first turn, and the whole clock again once back."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
+                        away_turn_clock=0.4, next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{tmp_path / 'again.sqlite3'}", settings,
+                         game_factory=factory) as srv:
+        c = Client(srv.url)
+        out_at_once = setup_for(["R1"], ["B1", "B2", "B3", "B4", "B5"], top="R5")
+        host, guest, a, b = await two_people_dealt(
+            c, preset="standard", clock=60, match="1",
+            before_start=lambda: RIG.update(setup=out_at_once))
+        await a.act(next(x for x in a.state["view"]["legal"] if x["type"] == "play"))
+        await a.wait_state(lambda s: s["room"]["status"] == "finished", timeout=10)
+        await b.close()  # Bo leaves the results open no more
+        await a.wait_state(lambda s: not s["room"]["seats"][1]["connected"], timeout=10)
+        await a.send("start")  # Play again
+        await a.wait_state(lambda s: s["room"]["match"] == 2
+                           and s["room"]["status"] == "playing", timeout=10)
+        seen: list[tuple[int, float]] = []
+        await _act_while_my_turn(a, _turn_clocks(1, seen, 1))
+        assert seen[0][1] == pytest.approx(0.4), seen
+        # back at the table: the whole clock again
+        b = await c.connect(host["code"], guest["token"])
+        await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
+        bo_clock = _turn_clocks(1, seen, 2)
+        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == \
+            pytest.approx(60 * 0.05)
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
 async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_turns(tmp_path):
     """A tab left open (or a socket kept open on purpose) had the whole clock on every
     turn of the match, 30 s at a Quick Match table of strangers, and no one could do

@@ -62,10 +62,15 @@ class Table:
         room.retry_after.clear()
         room.thinking.clear()
         room.recent.clear()  # the moments of this match only
+        again = room.match_no > 1  # Play again, at a table that has played
         for s in room.seats:
             s.substitute = False
             s.left = False
-            s.missed = 0
+            # someone away when the next match is dealt (the page closed at the results)
+            # has the away clock from their first turn (server/clocks.py): the others
+            # waited the whole turn clock first. Never at the first deal, before anyone
+            # has had a chance to connect.
+            s.missed = 1 if again and s.kind == "human" and s.away_since is not None else 0
         self.hub.computers.seat_all(room)
         self.hub.clocks.update(room, None, None)
         self.hub.persist(room, new_match=True)  # drops any rows a replaced deal left
