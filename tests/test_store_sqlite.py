@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -95,6 +96,48 @@ def test_another_programs_database_is_refused_and_left_as_it_was(foreign_sqlite)
     tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
     db.close()
     assert tables == {"rooms"}  # none of ours added to it
+
+
+def test_another_programs_database_is_refused_before_anything_in_it_changes(tmp_path,
+                                                                             foreign_sqlite):
+    """The file was switched to WAL before its tables were looked at (refused, but
+    changed); a file of other tables and none of ours was given ours."""
+    notes = tmp_path / "notes.db"
+    db = sqlite3.connect(notes)
+    db.execute("create table notes (body text)")
+    db.execute("insert into notes values ('keep me')")
+    db.commit()
+    db.close()
+    for path in (foreign_sqlite, notes):
+        before = Path(path).read_bytes()
+        with pytest.raises(StoreError, match="not a Color Clash store"):
+            open_store(f"sqlite:///{path}")
+        with pytest.raises(StoreError, match="not a Color Clash store"):
+            open_store(f"sqlite:///{path}", create=False)  # the operator's commands
+        assert Path(path).read_bytes() == before, path
+
+
+def test_a_store_opened_to_be_read_is_read_and_left_as_it_was(tmp_path):
+    """``colorclash rooms`` and ``copy-store``'s source open the file read-only: the rooms
+    are there, nothing can be written, and the file's bytes do not change."""
+    path = tmp_path / "site.sqlite3"
+    s = open_store(f"sqlite:///{path}")
+    s.save_room("ABCDEF", {"code": "ABCDEF"}, None)
+    s.close()
+    before = path.read_bytes()
+    reader = open_store(f"sqlite:///{path}", create=False)
+    try:
+        assert reader.room_codes() == ["ABCDEF"]
+        with pytest.raises((StoreError, sqlite3.Error)):
+            reader.save_room("GHIJKL", {"code": "GHIJKL"}, None)
+    finally:
+        reader.close()
+    assert path.read_bytes() == before
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    with pytest.raises(StoreError, match="none of the store's tables"):
+        open_store(f"sqlite:///{empty}", create=False)
+    assert empty.read_bytes() == b""
 
 
 def test_a_folder_or_file_the_server_cannot_write_is_named(tmp_path, monkeypatch):

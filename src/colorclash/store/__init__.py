@@ -92,7 +92,8 @@ def shown_url(url: str) -> str:
 def open_store(url: str, create: bool = True) -> Store:
     """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``).
     A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first.
-    ``create=False``: a SQLite file that does not exist is an error, not a new store."""
+    ``create=False``: a SQLite file that does not exist is an error, not a new store, and
+    one that does is opened read-only (nothing in it is changed)."""
     if "://" not in url and url.strip():
         return open_store("sqlite:///" + url, create)
     if url.startswith("sqlite://"):
@@ -112,7 +113,9 @@ def open_store(url: str, create: bool = True) -> Store:
 
             if not os.path.exists(path):
                 raise StoreError(f"no such SQLite file: {os.path.abspath(path)}")
-        return SQLiteStore(path, synchronous=params.get("synchronous", "full"))
+        # (a store that must exist is one an operator's command reads: opened read-only)
+        return SQLiteStore(path, synchronous=params.get("synchronous", "full"),
+                           read_only=not create and path != ":memory:")
     if url.startswith("redis://") or url.startswith("rediss://"):
         try:
             from colorclash.store.redis_store import RedisStore  # type: ignore[import-not-found]

@@ -115,12 +115,21 @@ def _create_private(file: Path) -> None:
 class SQLiteStore:
     """Rooms as JSON documents plus an append-only action log, in one SQLite file."""
 
-    def __init__(self, path: str | Path, synchronous: str = "full") -> None:
+    def __init__(self, path: str | Path, synchronous: str = "full",
+                 read_only: bool = False) -> None:
         self.path = str(path)
         synchronous = synchronous.lower()
         if synchronous not in ("full", "normal"):
             raise StoreError("synchronous must be 'full' or 'normal'")
         self.synchronous = synchronous
+        self.read_only = read_only
+        self._lock = threading.Lock()
+        self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
+        self._checkpointer: _Checkpointer | None = None
+        self._owner_fd: int | None = None
+        if read_only and self.path != ":memory:":
+            self._open_read_only()
+            return
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
@@ -138,26 +147,60 @@ class SQLiteStore:
             _create_private(file)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA busy_timeout=5000")
+            # (before anything is changed: another program's file was switched to WAL,
+            # or given this store's tables, before it was refused)
+            self._check_columns()
             self._db.execute("PRAGMA journal_mode=WAL")
             # FULL (default): an action acknowledged to a player is on disk even after a
             # power loss. NORMAL (WAL): safe against a crash or kill of the process.
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._check_columns()  # (before the schema adds tables to another's file)
             self._db.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
-        self._lock = threading.Lock()
-        self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
-        self._checkpointer: _Checkpointer | None = None
-        self._owner_fd: int | None = None
+
+    def _open_read_only(self) -> None:
+        """For the operator's commands that only read (``colorclash rooms``, the source
+        of ``copy-store``): nothing in the file is changed, not its journal mode, not its
+        tables (they switched another program's file to WAL and gave it this store's
+        tables). SQLite may still make the -wal and -shm files beside a store in WAL mode
+        that no server has open: its index of the WAL, never the data."""
+        file = Path(self.path).expanduser().resolve()
+        try:
+            self._db = sqlite3.connect(f"{file.as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._check_columns()
+            if not self._tables():
+                self._db.close()
+                raise StoreError(f"{self.path!r} is not a Color Clash store: it has none of "
+                                 "the store's tables (rooms, actions, records)")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
+
+    def _tables(self) -> set[str]:
+        """Which of this store's tables the file has."""
+        names = {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return names & set(COLUMNS)
 
     def _check_columns(self) -> None:
-        for table, wanted in COLUMNS.items():
+        """Refuse another program's database before anything in it is changed: a table of
+        this store's name without its columns, or tables of its own and none of the
+        store's."""
+        tables = {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        ours = tables & set(COLUMNS)
+        if tables and not ours:
+            self._db.close()
+            shown = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
+            raise StoreError(
+                f"{self.path!r} is not a Color Clash store: it holds other tables ({shown}) "
+                "and none of the store's (another program's database? give the server a "
+                "file of its own)")
+        for table in sorted(ours):
             have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-            if not have:
-                continue  # not made yet
-            missing = sorted(wanted - have)
+            missing = sorted(COLUMNS[table] - have)
             if missing:
                 self._db.close()
                 raise StoreError(
