@@ -241,6 +241,9 @@ async def test_a_wrong_host_key_is_logged_with_the_address_and_never_the_key(tmp
     assert all(r.levelno == logging.WARNING for r in lines)
     assert all(r.getMessage().startswith("127.0.0.1: ") for r in lines)
     assert "guess-000" not in caplog.text
+    # each line says what came of it: the room that opened, the one refused
+    assert "opened as a guest's room" in lines[0].getMessage()
+    assert "refused: guest_limit" in lines[1].getMessage(), lines[1].getMessage()
 
 
 @pytest.mark.asyncio

@@ -411,15 +411,23 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         empty body is ``{}``."""
         address = limit(request, "create")
         body = body or CreateRoomBody()
-        if body.host_key and not hub().is_operator_key(body.host_key):
-            # The room still opens, as a guest's; the operator sees the attempt (a leaked
-            # or mistyped key, or someone guessing: the creation budget bounds the guesses).
+        # A wrong key: the room opens as a guest's, or is refused (more seats than a
+        # guest's); the operator sees the attempt either way (a leaked or mistyped key,
+        # or someone guessing: the creation budget bounds the guesses), and what came of it.
+        wrong_key = bool(body.host_key) and not hub().is_operator_key(body.host_key)
+        try:
+            room, seat, token = hub().create_private(body.name, body.preset, body.seats,
+                                                     body.clock, body.match, body.host_key,
+                                                     game=body.game, options=body.options)
+        except ProtocolError as exc:
+            if wrong_key:
+                log.warning("%s: a room was asked for with a host key that is not one of "
+                            "this site's (refused: %s)", address, exc.code)
+            raise
+        if wrong_key:
             log.warning("%s: a room was asked for with a host key that is not one of "
                         "this site's (opened as a guest's room, at most %d seats)",
                         address, games.GUEST_MAX_SEATS)
-        room, seat, token = hub().create_private(body.name, body.preset, body.seats,
-                                                 body.clock, body.match, body.host_key,
-                                                 game=body.game, options=body.options)
         await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
