@@ -142,3 +142,24 @@ def test_without_a_client_the_page_is_a_clear_404(tmp_path, monkeypatch):
     with InProcessServer(f"sqlite:///{tmp_path / 'n.sqlite3'}", Settings(**LIFTED_LIMITS)) as srv:
         status, _, body = _get(srv.url + "/r/ABCDEF")
     assert status == 404 and b"no_client" in body
+
+
+def test_the_page_has_an_etag_and_a_revisit_with_it_gets_304(server):
+    """The page was sent no-cache with no ETag: a browser could never be told it had not
+    changed. Each of its addresses carries the same tag now, and a revisit with it gets
+    304 with no body and the headers of the page (its CSP among them)."""
+    tags = set()
+    for path in ("/", "/index.html", "/r/ABCDEF"):
+        status, headers, body = _get(server.url + path)
+        assert status == 200 and body
+        assert headers["cache-control"] == "no-cache"
+        tags.add(headers["etag"])
+    assert len(tags) == 1
+    tag = tags.pop()
+    status, headers, body = _get(server.url + "/r/ABCDEF", {"If-None-Match": tag})
+    assert status == 304 and body == b""
+    assert headers["etag"] == tag and "script-src" in headers["content-security-policy"]
+    status, _, body = _get(server.url + "/", {"If-None-Match": f'W/{tag}, "other"'})
+    assert status == 304
+    status, _, body = _get(server.url + "/", {"If-None-Match": '"stale"'})
+    assert status == 200 and body

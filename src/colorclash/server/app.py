@@ -725,24 +725,28 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     index = WEB_DIR / "index.html"
     client = ClientPage(WEB_DIR)  # index.html with its files by fingerprint (webpage.py)
 
-    def client_page() -> Response:
+    def client_page(request: Request) -> Response:
         if not index.exists():
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
         page, policy = client.page()
-        return HTMLResponse(page, headers={**REVALIDATE, "Content-Security-Policy": policy})
+        headers = {**REVALIDATE, "ETag": client.etag, "Content-Security-Policy": policy}
+        asked = request.headers.get("if-none-match", "")
+        if client.etag in [tag.strip().removeprefix("W/") for tag in asked.split(",")]:
+            return Response(status_code=304, headers=headers)
+        return HTMLResponse(page, headers=headers)
 
     @app.get("/", include_in_schema=False)
-    async def home_page() -> Response:
-        return client_page()
+    async def home_page(request: Request) -> Response:
+        return client_page(request)
 
     @app.get("/index.html", include_in_schema=False)
-    async def index_html() -> Response:
-        return client_page()
+    async def index_html(request: Request) -> Response:
+        return client_page(request)
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def invite(code: str) -> Response:
-        return client_page()
+    async def invite(code: str, request: Request) -> Response:
+        return client_page(request)
 
     # Every /api path the routes above do not answer with this method ends here, before
     # the static files (which would answer any GET or HEAD with 404, and any other method

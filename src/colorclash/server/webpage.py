@@ -103,7 +103,7 @@ class ClientPage:
     def __init__(self, web_dir: Path) -> None:
         self.web_dir = web_dir
         self.fingerprints = Fingerprints(web_dir)
-        self._made: tuple[Any, str, str] | None = None  # (the files' stamp, page, policy)
+        self._made: tuple[Any, str, str, str] | None = None  # (stamp, page, policy, etag)
 
     def _stamp(self) -> tuple[Any, ...]:
         files = [self.web_dir / "index.html", *sorted((self.web_dir / "js").rglob("*.js")),
@@ -115,8 +115,17 @@ class ClientPage:
         """(the page, its Content-Security-Policy), made again when a file changed."""
         stamp = self._stamp()
         if self._made is None or self._made[0] != stamp:
-            self._made = (stamp, *self._make())
+            page, policy = self._make()
+            digest = hashlib.sha256(f"{page}\0{policy}".encode()).hexdigest()[:32]
+            self._made = (stamp, page, policy, f'"{digest}"')
         return self._made[1], self._made[2]
+
+    @property
+    def etag(self) -> str:
+        """The ETag of the page last made (``page()`` first): a revisit's
+        ``If-None-Match`` gets a 304, the page unchanged."""
+        assert self._made is not None
+        return self._made[3]
 
     def _make(self) -> tuple[str, str]:
         page = (self.web_dir / "index.html").read_text(encoding="utf-8")
