@@ -599,6 +599,26 @@ async def test_a_change_refused_as_redis_lost_its_data_is_stored_again_from_memo
 
 
 @pytest.mark.asyncio
+async def test_the_last_process_stopped_says_its_rooms_wait_for_the_next(redis_db, caplog):
+    """A lone process stopped cleanly said "the other processes take its 1 room(s)" when
+    there were none (operator QA): it now says the rooms wait for the next process."""
+    a = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        room, _, _ = a.create_practice("Ana", bots=1)
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            await a.cluster.stop()
+        lines = [r.getMessage() for r in caplog.records]
+        assert f"process {a.cluster.id} stops: no other process runs; its 1 room(s) wait in " \
+               "Redis for the next process to start" in lines, lines
+        assert not [m for m in lines if "the other processes take" in m], lines
+    finally:
+        for r in list(a.rooms.values()):
+            if r.timer:
+                r.timer.cancel()
+        a.store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
     """A process stopped with SIGTERM let go of its rooms, and nobody took them until
     someone asked for one: a Practice table nobody was connected to kept its clocks and

@@ -220,8 +220,14 @@ class Cluster:
             self.r.delete(self.key("proc", self.id))
             if self.leader:
                 self.r.delete(self.key("qm", "leader"))
-            log.info("process %s stops: the other processes take its %d room(s) at their "
-                     "next beat", self.id, rooms)
+            others = [raw for raw in self.r.smembers(self.key("procs"))
+                      if raw.decode() != self.id and self.alive(raw.decode())]
+            if others or not rooms:
+                log.info("process %s stops: the other processes take its %d room(s) at "
+                         "their next beat", self.id, rooms)
+            else:  # the last one: said so (the line above promised what nobody would do)
+                log.info("process %s stops: no other process runs; its %d room(s) wait in "
+                         "Redis for the next process to start", self.id, rooms)
         except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
             log.warning("could not release this process's rooms at shutdown")
         if self._aredis is not None:
