@@ -310,3 +310,8 @@ def test_the_top_bars_controls_are_a_fingers_size_on_a_phone(open_page):
     assert {n for n, _, _ in table} >= {"brand", "rules-btn", "lang-select"}, table
     small = [(n, w, h) for n, w, h in home + table if min(w, h) < 44]
     assert not small, small
+    # and none of them is pushed onto two lines ("Leave table" was, by a wider brand)
+    tall = [(n, w, h) for n, w, h in home + table if h > 48]
+    assert not tall, tall
+    brand = page.locator("#brand").bounding_box()
+    assert brand["x"] >= 0, brand  # its box reaches the bar's edge, not past the screen
