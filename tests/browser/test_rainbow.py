@@ -518,6 +518,10 @@ def test_the_results_say_how_each_player_won_their_rounds(open_page, viewport):
     assert EN["rainbow.results.roundsHow"] in page.inner_text(".results-overlay [role=dialog]")
     assert not cut_controls(page), cut_controls(page)
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # each way of winning on one line ("1 by / Error" broke inside it at 360 px)
+    lines = page.locator(".results-table .rb-won").evaluate_all(
+        "els => els.map(e => e.getClientRects().length)")
+    assert lines == [1], lines
     shot(page, f"rainbow-results-rounds-{viewport['width']}")
 
 

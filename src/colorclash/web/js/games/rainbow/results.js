@@ -3,6 +3,7 @@
 // first place), how each won its rounds (its own Rainbows, the other's Shadows and
 // Errors), and a note that says why the game ended and how it was won.
 import { t } from "../../i18n.js";
+import { h } from "../../ui.js";
 import { gameOverActions, gameOverHeadline, rankRows, resultsDialog, resultsName } from "../../shell/results.js";
 
 export function rainbowResults(model, act) {
@@ -45,9 +46,11 @@ export function rainbowResults(model, act) {
 
 // "1 Rainbow · 3 by Shadow": the ways a seat won its rounds (its own Rainbows, the
 // other's Shadows and Errors), the ones it never won by left out ("0": no round at all).
+// Each way is kept on one line: a narrow cell breaks between them, not inside one
+// ("1 by / Error").
 function roundsWon(won) {
   const parts = ["rainbow", "shadow", "error"]
     .filter((kind) => (won?.[kind] ?? 0) > 0)
-    .map((kind) => t(`rainbow.results.by.${kind}`, { n: won[kind] }));
-  return parts.length ? parts.join(" · ") : "0";
+    .map((kind) => h("span.rb-won", t(`rainbow.results.by.${kind}`, { n: won[kind] })));
+  return parts.length ? parts.flatMap((part, i) => (i ? [" · ", part] : [part])) : "0";
 }
