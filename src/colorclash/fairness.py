@@ -45,7 +45,9 @@ def _entry(seat: int, action: dict[str, Any]) -> bytes:
             data = orjson.dumps([seat, action], option=orjson.OPT_SORT_KEYS)
         except orjson.JSONEncodeError:  # (an integer past 64 bits, a lone surrogate)
             data = b"\x80"
-        if data.isascii():
+        # (ASCII only, and no DEL: the standard library writes U+007F as \u007f, orjson
+        # as the byte itself)
+        if data.isascii() and b"\x7f" not in data:
             return data
     return _ENTRY.encode([seat, action]).encode()
 
