@@ -98,3 +98,23 @@ def test_on_redis_each_room_names_the_process_that_runs_it(redis_db):
     assert "PROCESS" in text[0].split()
     assert " dead02 (gone) " in text[1] and " 26m " in text[1]
     assert " alive01 " in text[2] and " 43m " in text[2]
+
+
+def test_a_redis_database_with_nothing_of_the_site_is_said_to_be_one(redis_db):
+    """On Redis a wrong /DB number or ?prefix= printed "0 room(s)" as if the site had
+    none (SQLite says "no such SQLite file"): a note now says the database holds nothing
+    under the prefix; a site's store with no rooms left says nothing more."""
+    from colorclash.store.redis_store import RedisStore
+
+    other = redis_db.rsplit("/", 1)[0] + "/5"
+    out = runner.invoke(app, ["rooms", "--store", other])
+    assert out.exit_code == 0, out.output
+    assert "0 room(s)" in out.stdout
+    assert "holds nothing under the prefix 'cc'" in out.stderr, out.stderr
+    store = RedisStore(redis_db)
+    try:
+        store.redis.set(store.key("procs-seen"), "1")  # (any key of the site's)
+    finally:
+        store.close()
+    out = runner.invoke(app, ["rooms", "--store", redis_db])
+    assert out.exit_code == 0 and "holds nothing" not in out.stderr, out.stderr

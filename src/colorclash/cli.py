@@ -215,7 +215,7 @@ def rooms(
     on Redis, the process that runs each. It only reads: safe beside a running site."""
     import json
 
-    from colorclash.server.roomlist import STATUSES, room_lines, table
+    from colorclash.server.roomlist import STATUSES, empty_store_note, room_lines, table
     from colorclash.store import StoreError, open_store
 
     if status is not None and status not in STATUSES:
@@ -225,6 +225,7 @@ def rooms(
         opened = open_store(store, create=False)
         try:
             lines = room_lines(opened, status)
+            note = None if lines else empty_store_note(opened)
         finally:
             opened.close()
     except StoreError as exc:
@@ -235,6 +236,8 @@ def rooms(
             typer.echo(json.dumps(line.to_json(), ensure_ascii=False))
     else:
         typer.echo(table(lines))
+    if note:
+        typer.echo(note, err=True)
 
 
 def main() -> None:  # console-script entry point

@@ -94,6 +94,23 @@ def room_lines(store: Any, status: str | None = None, now: float | None = None
     return lines
 
 
+def empty_store_note(store: Any) -> str | None:
+    """On Redis, when the database holds nothing at all under the store's prefix: most
+    likely not the site's store (another /DB number, or another ?prefix=), which printed
+    "0 room(s)" as if the site had none. None otherwise."""
+    redis = getattr(store, "redis", None)
+    if redis is None:
+        return None
+    cursor, keys = redis.scan(0, match=f"{store.prefix}*", count=1000)
+    while not keys and cursor:
+        cursor, keys = redis.scan(cursor, match=f"{store.prefix}*", count=1000)
+    if keys:
+        return None
+    return (f"note: this Redis database holds nothing under the prefix "
+            f"{store.prefix[:-1]!r}: is it the site's store? (check the /DB number and "
+            "?prefix= against the site's COLORCLASH_STORE)")
+
+
 def _add_owners(store: Any, lines: list[RoomLine]) -> None:
     """On Redis, which process runs each room, and whether it still lives (its lease key);
     a room no process holds (none asked for it since a restart) has no owner."""

@@ -178,18 +178,19 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
 
+    def _all_tables(self) -> set[str]:
+        return {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
     def _tables(self) -> set[str]:
         """Which of this store's tables the file has."""
-        names = {row[0] for row in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        return names & set(COLUMNS)
+        return self._all_tables() & set(COLUMNS)
 
     def _check_columns(self) -> None:
         """Refuse another program's database before anything in it is changed: a table of
         this store's name without its columns, or tables of its own and none of the
         store's."""
-        tables = {row[0] for row in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = self._all_tables()
         ours = tables & set(COLUMNS)
         if tables and not ours:
             self._db.close()
