@@ -125,7 +125,7 @@ def test_a_changed_file_gets_a_new_name_in_a_new_page(tmp_path):
     web = tmp_path / "web"
     shutil.copytree(WEB_DIR, web)
     client = ClientPage(web)
-    page, _ = client.page()
+    page, _, _ = client.page()
     assert client.page()[0] is page  # made once while nothing changes
     _, before = _importmap(page)
     table = web / "js" / "games" / "rainbow" / "table.js"

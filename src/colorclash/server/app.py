@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
 from redis import exceptions as redis_errors
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from colorclash.server import games
@@ -57,6 +58,9 @@ from colorclash.server.webpage import REVALIDATE, ClientPage, FingerprintedStati
 from colorclash.store import Store, open_store
 
 log = logging.getLogger("colorclash.server")
+#: a room asked for with a host key that is not one of the site's: from where, and what came
+#: of it (never the key)
+WRONG_HOST_KEY = "%s: a room was asked for with a host key that is not one of this site's (%s)"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 DEV_PAGES = ("/dev.html", "/js/dev.js")  # served only with dev_pages
 
@@ -421,13 +425,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                                                      game=body.game, options=body.options)
         except ProtocolError as exc:
             if wrong_key:
-                log.warning("%s: a room was asked for with a host key that is not one of "
-                            "this site's (refused: %s)", address, exc.code)
+                log.warning(WRONG_HOST_KEY, address, f"refused: {exc.code}")
             raise
         if wrong_key:
-            log.warning("%s: a room was asked for with a host key that is not one of "
-                        "this site's (opened as a guest's room, at most %d seats)",
-                        address, games.GUEST_MAX_SEATS)
+            log.warning(WRONG_HOST_KEY, address,
+                        f"opened as a guest's room, at most {games.GUEST_MAX_SEATS} seats")
         await hub().durable(room)  # the seat exists on disk before its token is given
         return seat_ticket(request, room.code, seat, token)
 
@@ -724,15 +726,18 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
     index = WEB_DIR / "index.html"
     client = ClientPage(WEB_DIR)  # index.html with its files by fingerprint (webpage.py)
+    static = (FingerprintedStaticFiles(directory=WEB_DIR, html=True,
+                                       fingerprints=client.fingerprints)
+              if WEB_DIR.is_dir() else None)
 
     def client_page(request: Request) -> Response:
-        if not index.exists():
+        if static is None or not index.exists():
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
-        page, policy = client.page()
-        headers = {**REVALIDATE, "ETag": client.etag, "Content-Security-Policy": policy}
-        asked = request.headers.get("if-none-match", "")
-        if client.etag in [tag.strip().removeprefix("W/") for tag in asked.split(",")]:
+        page, policy, etag = client.page()
+        headers = {**REVALIDATE, "ETag": etag, "Content-Security-Policy": policy}
+        # (the static files' own test of If-None-Match: a revisit gets a bodiless 304)
+        if static.is_not_modified(Headers(headers), request.headers):
             return Response(status_code=304, headers=headers)
         return HTMLResponse(page, headers=headers)
 
@@ -780,9 +785,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         for path in DEV_PAGES:
             app.add_route(path, no_dev_page, methods=["GET", "HEAD"], include_in_schema=False)
 
-    if WEB_DIR.is_dir():
-        app.mount("/", FingerprintedStaticFiles(directory=WEB_DIR, html=True,
-                                                fingerprints=client.fingerprints), name="web")
+    if static is not None:
+        app.mount("/", static, name="web")
 
     return app
 

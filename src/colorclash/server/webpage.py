@@ -111,21 +111,15 @@ class ClientPage:
         stats = [(str(f), f.stat()) for f in files]
         return tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats)
 
-    def page(self) -> tuple[str, str]:
-        """(the page, its Content-Security-Policy), made again when a file changed."""
+    def page(self) -> tuple[str, str, str]:
+        """(the page, its Content-Security-Policy, its ETag), made again when a file
+        changed."""
         stamp = self._stamp()
         if self._made is None or self._made[0] != stamp:
             page, policy = self._make()
             digest = hashlib.sha256(f"{page}\0{policy}".encode()).hexdigest()[:32]
             self._made = (stamp, page, policy, f'"{digest}"')
-        return self._made[1], self._made[2]
-
-    @property
-    def etag(self) -> str:
-        """The ETag of the page last made (``page()`` first): a revisit's
-        ``If-None-Match`` gets a 304, the page unchanged."""
-        assert self._made is not None
-        return self._made[3]
+        return self._made[1], self._made[2], self._made[3]
 
     def _make(self) -> tuple[str, str]:
         page = (self.web_dir / "index.html").read_text(encoding="utf-8")
