@@ -220,8 +220,8 @@ class Cluster:
             self.r.delete(self.key("proc", self.id))
             if self.leader:
                 self.r.delete(self.key("qm", "leader"))
-            others = [raw for raw in self.r.smembers(self.key("procs"))
-                      if raw.decode() != self.id and self.alive(raw.decode())]
+            others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
+                         if raw.decode() != self.id)
             if others or not rooms:
                 log.info("process %s stops: the other processes take its %d room(s) at "
                          "their next beat", self.id, rooms)

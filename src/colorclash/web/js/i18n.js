@@ -136,7 +136,7 @@ export function has(key) {
 // the words that follow it. Names in left-to-right scripts are left as they are.
 const NAME_VARS = new Set(["name", "names", "by"]);
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/;
-export function isolateName(text) {
+function isolateName(text) {
   const s = String(text);
   return RTL.test(s) ? `\u2068${s}\u2069` : s;
 }
