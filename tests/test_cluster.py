@@ -1041,3 +1041,39 @@ async def test_a_stored_room_without_a_code_reservation_keeps_its_code(redis_db)
     finally:
         await hub.cluster.stop()
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_stop_does_not_wait_for_a_task_that_will_not_end(redis_db, caplog, monkeypatch):
+    """redis-py shields a subscription's teardown from cancellation; one that never ended
+    (seen once, after a Redis outage) held ``stop()`` and the whole shutdown forever. The
+    stop waits a bounded time, says which task it left, and still says goodbye in Redis."""
+    import logging
+
+    from colorclash.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "STOP_WAIT_S", 0.5)
+    hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    never = asyncio.get_running_loop().create_future()
+
+    async def stubborn() -> None:
+        while True:
+            try:
+                await asyncio.shield(never)
+                return
+            except asyncio.CancelledError:
+                continue  # as a shielded teardown does: the cancel does not end it
+
+    task = asyncio.get_running_loop().create_task(stubborn(), name="stubborn")
+    hub.cluster._tasks.append(task)
+    try:
+        with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
+            await asyncio.wait_for(hub.cluster.stop(), 5)
+        said = [r.getMessage() for r in caplog.records]
+        assert any("1 cluster task(s) did not stop" in m and "stubborn" in m for m in said), said
+        c = hub.cluster  # its goodbye written all the same
+        assert not c.r.exists(c.key("proc", c.id)) and c.r.get(c.key("stopped", c.id))
+    finally:
+        never.set_result(None)
+        await task
+        hub.store.close()

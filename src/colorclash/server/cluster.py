@@ -64,6 +64,10 @@ log = logging.getLogger("colorclash.server.cluster")
 #: a message for a proxied player's socket: SEND_MARK, the connection id, the text as is
 SEND_MARK, SEND_MARK_BYTES = "S", b"S"
 CONN_ID_LEN = 16  # hex characters
+#: how long a stop waits for the cluster's own tasks, then for the Redis client to close:
+#: redis-py shields a subscription's teardown from cancellation, and a teardown that
+#: never ended (seen once, after a Redis outage) held the whole shutdown with it
+STOP_WAIT_S = 3.0
 
 # KEYS: owner, fence, owned-by-me, proc-key-of-current-owner (unknown: any), owned-prefix
 # ARGV: my id, proc key prefix, owned key prefix
@@ -198,15 +202,20 @@ class Cluster:
         self._outbox = asyncio.Queue()
         ready = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(ready)),
-                       loop.create_task(self._send_loop()),
-                       loop.create_task(self._heartbeat())]
+        self._tasks = [loop.create_task(self._listen(ready), name="listen"),
+                       loop.create_task(self._send_loop(), name="send"),
+                       loop.create_task(self._heartbeat(), name="heartbeat")]
         await asyncio.wait_for(ready.wait(), 10)
 
     async def stop(self) -> None:
         for t in self._tasks:
             t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            _, stuck = await asyncio.wait(self._tasks, timeout=STOP_WAIT_S)
+            if stuck:
+                log.warning("%d cluster task(s) did not stop within %.0f s (%s); the process "
+                            "stops without them", len(stuck), STOP_WAIT_S,
+                            ", ".join(sorted(t.get_name() for t in stuck)))
         try:
             # Gone at once, rooms and all: the others take our rooms over at their next
             # beat, as after a death, and run their clocks and computer players. (Its
@@ -231,7 +240,10 @@ class Cluster:
         except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
             log.warning("could not release this process's rooms at shutdown")
         if self._aredis is not None:
-            await self._aredis.aclose()
+            try:
+                await asyncio.wait_for(self._aredis.aclose(), STOP_WAIT_S)
+            except Exception:  # noqa: BLE001 - a timeout or Redis gone: nothing left to keep
+                log.warning("the Redis client did not close cleanly at shutdown")
 
     def beat(self) -> None:
         """This process lives: its key renewed, and its name in the set of processes
