@@ -43,3 +43,29 @@ def test_an_in_process_server_holds_its_port_from_the_start(tmp_path):
                 pass
     finally:
         other.close()
+
+
+def test_a_server_process_holds_its_port_from_the_start_and_again_after_a_kill(tmp_path):
+    """The child served on a port only looked up (``free_port()``), which another test's
+    server could take before the child bound it; it is bound when the ``ServerProcess`` is
+    made, the child serves on that very socket, and a restart gets the same port."""
+    from colorclash.server.testing import ServerProcess
+
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    other = socket.socket()
+    try:
+        with pytest.raises(OSError):
+            other.bind(("127.0.0.1", srv.port))
+        srv.start()
+        port = srv.port
+        srv.kill()
+        again = ServerProcess(srv.store_url, port=port).start()
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5):
+                pass
+            assert f"open http://127.0.0.1:{port}/" in again.output()
+        finally:
+            again.stop()
+    finally:
+        other.close()
+        srv.stop()

@@ -12,7 +12,11 @@ from colorclash.server.logs import log_config
 
 
 def run_server(host: str = "127.0.0.1", port: int = 8000,
-               store_url: str = "sqlite:///colorclash.sqlite3") -> None:
+               store_url: str = "sqlite:///colorclash.sqlite3",
+               listen_fd: int | None = None) -> None:
+    """Serve the site. ``listen_fd``: a socket already bound (to ``host:port``), inherited
+    from whoever started this process (the tests' ``ServerProcess``), instead of binding
+    one here."""
     import uvicorn
 
     from colorclash.server.app import create_app
@@ -28,7 +32,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.
     try:
-        sock = listen_socket(host, port)
+        sock = listen_socket(host, port) if listen_fd is None else socket.socket(fileno=listen_fd)
     except OSError as exc:
         print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         raise SystemExit(2) from None

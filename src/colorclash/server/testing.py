@@ -114,17 +114,29 @@ class ServerProcess:
     def __init__(self, store_url: str, env: dict[str, str] | None = None,
                  port: int | None = None) -> None:
         self.store_url = store_url
-        self.port = port or free_port()
+        # Its port bound here and handed to the child, which serves on that very socket:
+        # a port only looked up could be taken (by a test's redis-server or web server in
+        # another worker) before the child bound it.
+        self._socket: socket.socket | None = _bound_socket(port or 0)
+        self.port = self._socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 20) -> ServerProcess:
+        if self._socket is None:  # started again after a stop or a kill: the same port
+            self._socket = _bound_socket(self.port)
+        fd = self._socket.fileno()
         code = ("from colorclash.server.run import run_server; "
-                f"run_server('127.0.0.1', {self.port}, {self.store_url!r})")
+                f"run_server('127.0.0.1', {self.port}, {self.store_url!r}, listen_fd={fd})")
         self.log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
+                                         stdout=self.log, stderr=subprocess.STDOUT,
+                                         pass_fds=(fd,))
+        finally:  # the child has its own copy: a stopped child leaves the port free
+            self._socket.close()
+            self._socket = None
         _wait_healthy(self.url, timeout, self.proc)
         return self
 
