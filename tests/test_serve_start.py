@@ -317,6 +317,9 @@ def test_two_processes_alone_on_one_redis_prefix_are_refused(redis_db):
     again = ServerProcess(redis_db, env=alone).start()
     assert time.monotonic() - began < 15
     again.stop()
+    # (it said why it waited: seconds of silence at a start looked hung)
+    assert re.search(r"another process with COLORCLASH_CLUSTER=false uses the Redis prefix "
+                     r"'cc'; waiting up to \d s in case it has stopped", again.output())
     # let go at a clean stop: a process of a cluster starts at once
     began = time.monotonic()
     cluster = ServerProcess(redis_db).start()

@@ -41,7 +41,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         store = open_store(store_url)
         claim = getattr(store, "claim", None)
         if claim is not None:
-            claim(alone=not settings.cluster)  # (Redis: one process, or a cluster's)
+            claim(alone=not settings.cluster,  # (Redis: one process, or a cluster's)
+                  waiting=lambda why: print(why, file=sys.stderr, flush=True))
     except StoreError as exc:
         sock.close()
         print(f"error: {exc}", file=sys.stderr)

@@ -195,7 +195,8 @@ class RedisStore:
     #: renewing (it renews every third of it): a killed one's successor waits this long
     ALONE_TTL_S = 5.0
 
-    def claim(self, alone: bool = False, wait_s: float | None = None) -> None:
+    def claim(self, alone: bool = False, wait_s: float | None = None,
+              waiting: Callable[[str], None] | None = None) -> None:
         """Make sure this process may serve the prefix, or raise :class:`StoreError`.
 
         A process alone on its prefix (``COLORCLASH_CLUSTER=false``) keeps its rooms in
@@ -204,7 +205,9 @@ class RedisStore:
         and write conflicting actions. So it holds ``cc:alone``, a lease renewed by a
         thread, and does not start while a process of a cluster lives on the prefix; and a
         process of a cluster does not start while another holds ``cc:alone``. A killed
-        process's lease runs out: a successor waits for it (``ALONE_TTL_S``), then starts."""
+        process's lease runs out: a successor waits for it (``ALONE_TTL_S``), then starts;
+        ``waiting`` is told why, once, when it begins to wait (a start that paused for
+        seconds in silence looked hung)."""
         deadline = time.monotonic() + (self.ALONE_TTL_S + 1 if wait_s is None else wait_s)
         token = secrets.token_hex(8)
         left_before = None
@@ -222,6 +225,11 @@ class RedisStore:
                                      "'redis://HOST:PORT/DB?prefix=NAME'")
                 refused.reason = reason  # (the bare fact, for copy-store's own advice)
                 raise refused
+            if waiting is not None:
+                waiting(f"{reason}; waiting up to {max(0.0, deadline - time.monotonic()):.0f} s "
+                        "in case it has stopped (a stopped process's lease runs out; a live "
+                        "one's is renewed, and this start is refused)")
+                waiting = None
             time.sleep(0.25)
         if alone:
             self._alone_token = token

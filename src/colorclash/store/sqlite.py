@@ -225,9 +225,10 @@ class SQLiteStore:
                 f"(mode {mode:04o}), and it holds every live game's secret seed (every hand, "
                 f"the draw pile): chmod 600 {self.path} (and its -wal and -shm files)")
 
-    def claim(self, alone: bool = True) -> None:
+    def claim(self, alone: bool = True, waiting: Any = None) -> None:
         """Make this process the file's only server, or raise :class:`StoreError` (a
-        SQLite file has one server: ``alone`` is always true).
+        SQLite file has one server: ``alone`` is always true; the lock is taken or refused
+        at once, so ``waiting``, the Redis store's word on a wait, is never called).
 
         A server keeps its rooms in memory and writes each room's log from there: two
         servers on one file would both run the same rooms' clocks and computer players and
