@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import colorclash
 from colorclash.store import StoreError, open_store
 from colorclash.store.sqlite import SQLiteStore
 
@@ -287,3 +292,87 @@ def test_a_store_others_can_read_is_warned_of_at_start(tmp_path):
     s.close()
     assert warning is not None and "readable by other users" in warning
     assert "0644" in warning and f"chmod 600 {path}" in warning
+
+
+def _as_nobody(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by the system's Python as the user ``nobody`` (whom file modes stop,
+    unlike root), with this checkout's ``src`` importable (the store needs nothing else)."""
+    src = str(Path(colorclash.__file__).resolve().parents[1])
+    return subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c",
+                           f"import sys; sys.path.insert(0, {src!r}); {code}"],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser")
+                    or not os.path.exists("/usr/bin/python3"),
+                    reason="needs root to run a command as another user")
+def test_a_store_in_a_folder_the_reader_cannot_write_is_still_read():
+    """``colorclash rooms`` on a copy in a folder its user cannot write (a backup on a
+    read-only mount) said only SQLite's "attempt to write a readonly database": SQLite
+    makes an index file beside a WAL-mode store to read it. With no unfolded -wal the file
+    is read as it is; with one, the message says what to do."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="cc-read-only-"))  # (pytest's own is root's alone)
+    try:
+        _read_in_a_folder_nobody_can_write(base)
+    finally:
+        shutil.rmtree(base)
+
+
+def _read_in_a_folder_nobody_can_write(base: Path) -> None:
+    folder = base / "backup"
+    folder.mkdir()
+    path = folder / "site.sqlite3"
+    s = open_store(f"sqlite:///{path}")
+    s.save_room("ABCDEF", {"code": "ABCDEF"}, None)
+    s.close()
+    for p in (base, folder):
+        p.chmod(0o755)
+    path.chmod(0o644)
+    src = str(Path(colorclash.__file__).resolve().parents[1])
+    if _as_nobody("pass").returncode != 0 or not os.access(src, os.R_OK):
+        pytest.skip("the user nobody cannot run this checkout's code here")
+    read = ("from colorclash.store import open_store; "
+            f"s = open_store('sqlite:///{path}', create=False); print(s.room_codes())")
+    done = _as_nobody(read)
+    assert done.returncode == 0 and done.stdout.strip() == "['ABCDEF']", done.stderr
+    assert sorted(os.listdir(folder)) == ["site.sqlite3"]  # (nothing made beside it)
+    out = base / "out"  # copy-store's source too: its claim made a lock file beside it
+    out.mkdir(mode=0o777)
+    out.chmod(0o777)
+    copied = _as_nobody("from colorclash.store.copy import copy_store; "
+                        f"print(copy_store('sqlite:///{path}', 'sqlite:///{out}/new.sqlite3')"
+                        ".rooms)")
+    assert copied.returncode == 0 and copied.stdout.strip() == "1", copied.stderr
+    # with a server's lock file beside it, and that server running: refused
+    (folder / "site.sqlite3.lock").touch(mode=0o644)
+    held = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time; "
+                             f"fd = os.open({str(path) + '.lock'!r}, os.O_RDWR); "
+                             "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); "
+                             "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert held.stdout.readline().strip() == "held"
+        refused = _as_nobody("from colorclash.store.copy import copy_store; "
+                             f"copy_store('sqlite:///{path}', 'sqlite:///{out}/two.sqlite3')")
+        assert "is in use" in refused.stderr, refused.stderr
+    finally:
+        held.kill()
+        held.wait()
+    (folder / "site.sqlite3.lock").unlink()
+    # a server killed with writes still in its -wal
+    killed = ("import os; from colorclash.store import open_store; "
+              f"s = open_store('sqlite:///{path}'); s.save_room('GHIJKL', {{}}, None); "
+              "os._exit(0)")
+    assert subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r}); "
+                           + killed], timeout=60).returncode == 0
+    assert (folder / "site.sqlite3-wal").stat().st_size > 0
+    for name in os.listdir(folder):
+        (folder / name).chmod(0o644)
+    done = _as_nobody(read)  # (SQLite reads the -wal through the -shm the server left)
+    assert done.returncode == 0 and done.stdout.strip() == "['ABCDEF', 'GHIJKL']", done.stderr
+    (folder / "site.sqlite3-shm").unlink()  # and without it: said, not read without them
+    done = _as_nobody(read)
+    assert done.returncode != 0 and "Traceback" in done.stderr
+    assert "folder is not writable by this user" in done.stderr, done.stderr
+    assert "copy the file and its -wal file" in done.stderr

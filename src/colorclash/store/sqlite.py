@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import logging
@@ -170,13 +171,37 @@ class SQLiteStore:
             self._db = sqlite3.connect(f"{file.as_uri()}?mode=ro", uri=True,
                                        isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA busy_timeout=5000")
-            self._check_columns()
+            try:
+                self._check_columns()
+            except sqlite3.OperationalError:
+                if os.access(file.parent, os.W_OK):
+                    raise
+                self._open_immutable(file)
             if not self._tables():
                 self._db.close()
                 raise StoreError(f"{self.path!r} is not a Color Clash store: it has none of "
                                  "the store's tables (rooms, actions, records)")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
+
+    def _open_immutable(self, file: Path) -> None:
+        """A store in a folder this user cannot write (a backup on a read-only mount, a
+        copy in someone else's folder): SQLite could not make the -shm file it reads a
+        WAL-mode file with, and said "attempt to write a readonly database". No server
+        writes a file there (a server needs its folder writable), so the file is read as
+        it is on disk; unless a -wal file beside it holds writes not yet folded in, which
+        this way would be missed: then the way out is said instead."""
+        self._db.close()
+        wal = Path(f"{file}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(
+                f"cannot read the SQLite store {self.path!r}: its folder is not writable by "
+                f"this user, and its {wal.name} file holds writes that SQLite reads only with "
+                "an index it makes beside it; copy the file and its -wal file to a folder "
+                "you can write, or run this as the user who owns the folder")
+        self._db = sqlite3.connect(f"{file.as_uri()}?mode=ro&immutable=1", uri=True,
+                                   isolation_level=None, check_same_thread=False)
+        self._check_columns()
 
     def _all_tables(self) -> set[str]:
         return {row[0] for row in self._db.execute(
@@ -239,12 +264,24 @@ class SQLiteStore:
         if self.path == ":memory:" or self._owner_fd is not None:
             return
         lock_path = self.path + ".lock"
+        how = fcntl.LOCK_EX
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise StoreError(f"cannot open {lock_path!r}: {exc.strerror}") from None
+            if not (self.read_only and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)):
+                raise StoreError(f"cannot open {lock_path!r}: {exc.strerror}") from None
+            # A store only read (copy-store's source) in a folder this user cannot write:
+            # no lock file, no server (a server makes it, and needs the folder writable);
+            # else a shared lock, which a server's exclusive one refuses, and keeps out.
+            try:
+                fd = os.open(lock_path, os.O_RDONLY)
+            except FileNotFoundError:
+                return
+            except OSError as exc2:
+                raise StoreError(f"cannot open {lock_path!r}: {exc2.strerror}") from None
+            how = fcntl.LOCK_SH
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, how | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise StoreError(
