@@ -114,7 +114,8 @@ def test_cards_are_conserved(params):
 @given(games)
 def test_a_view_never_shows_another_seats_cards(params):
     preset, seats, seed = params
-    card_keys = {"hand", "legal", "top", "drawn", "faces", "draw_top", "stack_kind"}
+    card_keys = {"hand", "legal", "top", "drawn", "faces", "draw_top", "stack_kind",
+                 "unplayable"}
 
     def check(g):
         for seat in [*range(g.n), None]:
@@ -124,6 +125,7 @@ def test_a_view_never_shows_another_seats_cards(params):
             assert v["top"] == g._faces[g.discard[-1]]
             assert v["drawn"] is None or v["drawn"] in own
             assert all(a["card"] in own for a in v["legal"] if "card" in a)
+            assert set(v["unplayable"]) <= set(own)  # (the reasons name own cards only)
             # no other part of the view names a card face
             rest = {k: val for k, val in v.items() if k not in card_keys and k != "options"}
             assert not [x for x in visible_strings(rest) if x in FACES], rest
@@ -255,3 +257,35 @@ def test_a_seed_deals_the_same_cards_in_every_version():
     g = new_game("color-clash", preset="day-night", seats=2, seed=2026)
     assert g.initial_order[-4:] == ["B-reverse//G8", "Y6//Y8", "R8//W-hunt", "G-skip//G2"]
     assert g.first == 1
+
+
+_REFUSED_AS = {"drawn": "only the drawn card may be played", "stack": "cannot answer",
+               "wild4": r"W\+4 may be played only", "match": "does not match"}
+
+
+@PROPS
+@given(games)
+def test_the_view_says_why_each_card_the_seat_to_play_holds_cannot_be_played(params):
+    """``unplayable``: on its turn to play, every card of the seat's hand is either one it
+    may play (in ``legal``) or named with the reason the engine refuses it for; the table
+    says that reason, not a hint of its own."""
+    preset, seats, seed = params
+
+    def check(g):
+        for seat in range(g.n):
+            v = g.view(seat)
+            why = v["unplayable"]
+            if seat != g.turn or g.phase not in ("play", "drawn"):
+                assert why == {}
+                continue
+            can = {a["card"] for a in v["legal"] if a["type"] == "play"}
+            assert set(v["hand"]) == can | set(why) and not can & set(why)
+            assert g.views([seat])[0]["unplayable"] == why
+            for face, reason in why.items():
+                play = {"type": "play", "card": face}
+                if face.startswith("W"):
+                    play["color"] = "R"
+                with pytest.raises(IllegalAction, match=_REFUSED_AS[reason]):
+                    g.copy().apply(seat, play)
+
+    play_out(preset, seats, seed, each_step=check)

@@ -1258,6 +1258,7 @@ class ColorClash(Game):
             self._require_seat(seat)
         faces = self._faces
         o = self.options
+        legal = self.legal_actions(seat) if seat is not None else []
         v: dict[str, Any] = {
             "game": self.game_name,
             "preset": self.preset,
@@ -1281,7 +1282,8 @@ class ColorClash(Game):
             "round_scores": [list(r) for r in self.round_scores],
             "out": list(self.out),
             "to_act": self.to_act,
-            "legal": self.legal_actions(seat) if seat is not None else [],
+            "legal": legal,
+            "unplayable": self._unplayable(seat, legal),
             "drawn": self.drawn_card if self.phase == DRAWN and seat == self.turn else None,
             "window": None if self.window_seat is None else {"seat": self.window_seat},
             "called": [s for s in range(self.n) if self.called[s]],
@@ -1297,6 +1299,31 @@ class ColorClash(Game):
             v["draw_top"] = self._faces_other[self.draw_pile[-1]] if self.draw_pile else None
             v["clock"] = self.clock
         return v
+
+    def _unplayable(self, seat: int | None, legal: list[Action]) -> dict[str, str]:
+        """Why each card of the hand that ``seat`` may not play now cannot be, on its turn
+        to play (else nothing): the reasons ``_do_play`` refuses it with, as words the
+        table can say ("drawn": after a draw only the drawn card; "stack": it cannot
+        answer the waiting stack; "wild4": a W+4 while holding the active colour;
+        "match": it matches neither the colour nor the top card's number or symbol)."""
+        phase = self.phase
+        if seat is None or seat != self.turn or (phase != PLAY and phase != DRAWN):
+            return {}
+        can = {a["card"] for a in legal if a["type"] == "play"}
+        faces = self._faces
+        out: dict[str, str] = {}
+        for face_name in (faces[c] for c in self.hands[seat]):
+            if face_name in can or face_name in out:
+                continue
+            if phase == DRAWN:
+                out[face_name] = "drawn"
+            elif self.stack:
+                out[face_name] = "stack"
+            elif face_name == "W+4" and face_name in _MATCHING[self.top_face][self.color]:
+                out[face_name] = "wild4"  # (it matches: only the restriction refuses it)
+            else:
+                out[face_name] = "match"
+        return out
 
     def _others_faces(self, seat: int | None) -> dict[str, list[str]]:
         """Day & Night: the sides of the other seats' cards this seat sees."""
@@ -1320,6 +1347,7 @@ class ColorClash(Game):
             v["seat"] = seat
             v["hand"] = [faces[c] for c in self.hands[seat]]
             v["legal"] = self.legal_actions(seat)
+            v["unplayable"] = self._unplayable(seat, v["legal"])
             v["drawn"] = drawn if seat == self.turn else None
             if self.double_faced:
                 v["faces"] = self._others_faces(seat)
