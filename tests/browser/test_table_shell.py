@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, catalog, shot
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    axe_check,
+    catalog,
+    listen_to_live_region,
+    shot,
+    wait_said,
+)
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -304,13 +312,41 @@ def test_a_card_you_cannot_play_says_so_and_the_hint_goes_by_itself(open_page, l
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
     page.wait_for_function(f"({TIP})() !== null")
     got = page.evaluate(TIP)
-    assert got["text"] == cat["table.cantPlayTry"], got
+    # the engine's reason (view.unplayable), in the page's language
+    assert got["text"] == cat["table.why.match"].replace("{color}", cat["color.word.R"]), got
     assert got["bottom"] <= box["y"] + 1, (got, box)  # above the card, not over it
     assert got["left"] >= 0 and got["right"] <= viewport["width"], got
     assert got["events"] == "none", got  # it blocks no click
     shot(page, f"cant-play-tip-{lang}")
     assert len(table.sent) == sent, table.sent[sent:]  # nothing sent: the server decides
     page.wait_for_function(f"({TIP})() === null", timeout=4000)  # gone by itself
+
+
+@pytest.mark.parametrize(("reason", "preset", "setup", "said"), [
+    ("wild4", "standard", {"hands": [["W+4", "R5"], ["Y1", "Y2"]], "top": "R3", "first": 0},
+     "Wild Draw Four only when you hold no Red card."),
+    ("stack", "classic-table", {"hands": [["B7", "G+2"], ["R+2", "Y2"]], "top": "R3",
+                                "first": 1},
+     "A +2 is waiting: answer it with a card that can, or take the cards."),
+])
+def test_a_card_you_cannot_play_says_the_rules_reason(open_page, reason, preset, setup, said):
+    """The hint was the same whatever the reason ("try a highlighted one"): a W+4 held
+    with the active colour, or a card that cannot answer a waiting +2, now says why, as
+    the engine refuses it (view.unplayable); and the screen reader hears it too."""
+    setup = {**setup, "draw": ["Y5", "Y6", "Y7", "Y8", "Y9"]}
+    table = ScriptedTable(open_page, preset=preset, seats=2, setup=setup)
+    page = table.page
+    table.others()
+    page.wait_for_selector(".hand .card.playable")
+    listen_to_live_region(page)
+    card = page.locator(".hand .card.dim").first
+    assert page.evaluate("window.__cc.view.unplayable")[
+        card.get_attribute("data-focus-key").split(":")[2]] == reason
+    box = card.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+    page.wait_for_function(f"({TIP})() !== null")
+    assert page.evaluate(TIP)["text"] == said
+    wait_said(page, said)
 
 
 def test_at_a_new_turn_the_focus_moves_off_a_card_that_cannot_be_played(open_page):

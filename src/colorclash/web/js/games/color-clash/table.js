@@ -11,7 +11,7 @@ import { keyDoesNothing } from "../../shell/notices.js";
 import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
-import { cardLabel, COLORS, colorName, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
+import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
 import { isMatch } from "./events.js";
 import { colorClashResults } from "./results.js";
 
@@ -394,6 +394,14 @@ function drawnSay(model) {
   return { say: t("table.playOrKeepCard", { card: cardLabel(view.drawn) }) };
 }
 
+// The engine's reason a card of the hand cannot be played now, in words (or "").
+function whyNot(view, code) {
+  const reasons = view.unplayable || {};
+  const reason = reasons[code] || reasons[parseCard(code).code];
+  if (!reason) return "";
+  return t(`table.why.${reason}`, { n: view.stack, color: colorWord(view.color) });
+}
+
 function handCard(model, act, code, k, n, state) {
   const { view } = model;
   const can = state.playable.has(parseCard(code).code) && (view.phase !== "drawn" || code === view.drawn);
@@ -423,10 +431,12 @@ function handCard(model, act, code, k, n, state) {
       btn.classList.remove("shake");
       void btn.offsetWidth;
       btn.classList.add("shake");
-      announce(state.myTurnish ? t("table.cantPlay", { card: cardLabel(code) }) : t("table.notYourTurn"));
-      // for the eye too: why, only as far as the view says it (never a rule of our own)
+      // why, as the engine says it (view.unplayable): never a rule of our own
+      const why = whyNot(view, code);
+      announce(!state.myTurnish ? t("table.notYourTurn")
+        : why ? `${t("table.cantPlay", { card: cardLabel(code) })} ${why}` : t("table.cantPlay", { card: cardLabel(code) }));
       tip(btn, !state.myTurnish ? t("table.notYourTurn")
-        : state.playable.size ? t("table.cantPlayTry") : t("table.cantPlayNow"));
+        : why || (state.playable.size ? t("table.cantPlayTry") : t("table.cantPlayNow")));
       return;
     }
     playCard(act, code);
