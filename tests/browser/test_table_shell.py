@@ -463,20 +463,28 @@ def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_pa
     table.room["seats"][0]["substitute"] = True
     table.send([])
     table.wait_view()
-    assert EN["table.youSubstituted"] in page.inner_text(".table-screen")
+    # a one-round game: the substitute plays to its end (it promised "the next round",
+    # which the leave dialog had just said there is not: player QA)
+    assert EN["table.youSubstitutedToTheEnd"] in page.inner_text(".table-screen")
+    assert "next round" not in page.inner_text(".table-screen").lower()
     table.act(0, {"type": "play", "card": "R5"})  # the substitute ends the game
     page.wait_for_selector(".results-overlay[data-phase=game_over]")
     body = page.inner_text("body")
-    assert EN["table.youSubstituted"] not in body
+    assert EN["table.youSubstitutedToTheEnd"] not in body
     assert "next round" not in body.lower()
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "tr"])
-def test_the_substitute_note_fits_a_small_phone(open_page, lang):
+@pytest.mark.parametrize(("lang", "preset", "key"), [
+    ("en", "family", "table.youSubstituted"), ("es", "family", "table.youSubstituted"),
+    ("tr", "family", "table.youSubstituted"),
+    ("es", "classic-table", "table.youSubstitutedToTheEnd"),
+    ("tr", "classic-table", "table.youSubstitutedToTheEnd")])
+def test_the_substitute_note_fits_a_small_phone(open_page, lang, preset, key):
     """"A computer substitute plays for you until the next round" was kept on one line and
     ran off a 360 px screen (413-488 px wide): the one line that says why your cards no
-    longer answer could not be read to its end."""
-    table = ScriptedTable(open_page, preset="family", seats=3, setup=win_setup(3),
+    longer answer could not be read to its end. (A one-round game's says "until the game
+    ends".)"""
+    table = ScriptedTable(open_page, preset=preset, seats=3, setup=win_setup(3),
                           viewport={"width": 360, "height": 640},
                           locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
     page = table.page
@@ -485,9 +493,9 @@ def test_the_substitute_note_fits_a_small_phone(open_page, lang):
     table.send([])
     table.wait_view()
     badge = page.locator(".me-bar .badge.away")
-    assert badge.inner_text().strip() == catalog(lang)["table.youSubstituted"]
+    assert badge.inner_text().strip() == catalog(lang)[key]
     box = badge.bounding_box()
-    shot(page, f"substitute-note-360-{lang}")
+    shot(page, f"substitute-note-360-{lang}-{preset}")
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
     assert badge.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 

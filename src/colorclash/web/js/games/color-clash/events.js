@@ -10,6 +10,14 @@ export function isMatch(view) {
   return !!(view && view.options && view.options.rounds !== 1);
 }
 
+// No round comes after this one (a one-round game, or a match's last round by count):
+// a substitute plays the seat to the end, and nobody takes it back.
+export function noNextRound(view) {
+  if (!isMatch(view)) return true;
+  const rounds = view.options.rounds;
+  return rounds > 1 && view.round >= rounds;
+}
+
 // A sentence begins with a capital, also where a language puts the colour (lower case
 // inside a sentence) first: "Sarı seçtin".
 const sentence = (s) => (s ? s.charAt(0).toLocaleUpperCase(getLang()) + s.slice(1) : s);

@@ -3,7 +3,7 @@
 // (Color Clash's strings predate the games' own catalogs and live in the shell's.)
 import { t } from "../../i18n.js";
 import { renderCard } from "./cards.js";
-import { bannersFor, describeMoment, isMatch } from "./events.js";
+import { bannersFor, describeMoment, noNextRound } from "./events.js";
 import { PRESETS, renderRules } from "./rules.js";
 import { afterRender, animatePlay, onState, renderTable, tableKeydown } from "./table.js";
 
@@ -22,9 +22,10 @@ export const colorClash = {
   presetName: (preset) => t(`preset.${preset}`),
   optionLabel: (name) => (name === "match" ? t("room.match") : null),
   choiceLabel: (name, value) => (name === "match" ? matchLabel(value) : null),
-  // a substitute plays the seat until the next round: a one-round game has none
+  // a substitute plays the seat until the next round: a one-round game, or a match's
+  // last round, has none
   leaveText: ({ view, link }) =>
-    isMatch(view) ? t("table.leaveConfirm", { link }) : t("table.leaveConfirmOneRound"),
+    noNextRound(view) ? t("table.leaveConfirmOneRound") : t("table.leaveConfirm", { link }),
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   onState, // ({prev, view, ui}) -> patch of ui, at each new state

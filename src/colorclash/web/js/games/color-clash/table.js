@@ -12,7 +12,7 @@ import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/sea
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
-import { isMatch } from "./events.js";
+import { isMatch, noNextRound } from "./events.js";
 import { colorClashResults } from "./results.js";
 
 const COLOR_KEYS = { r: "R", b: "B", y: "Y", g: "G", 1: "R", 2: "B", 3: "Y", 4: "G" };
@@ -382,7 +382,10 @@ function meBar(model, act) {
       one ? h("span.badge.one", t("banner.one_card")) : null,
       Array.isArray(view.called) && view.called.includes(me) ? h("span.badge.one", `${t("banner.last_card")} ✓`) : null,
       isMatch(view) && score !== null ? h("span.badge", t("table.scoreN", { n: score })) : null,
-      substituted ? h("span.badge.away", { role: "status" }, t("table.youSubstituted")) : null,
+      substituted
+        ? h("span.badge.away", { role: "status" },
+          t(noNextRound(view) ? "table.youSubstitutedToTheEnd" : "table.youSubstituted"))
+        : null,
     ),
     actionButtons(model, act),
   );
