@@ -15,7 +15,12 @@ protocol classes that :func:`guarded_protocol` derives from uvicorn's:
   an endless header for 9 s took 2 GB and stalled every room for seconds);
 - one address holds at most ``max_pending_per_address`` pending connections: a new one
   **evicts the oldest** pending one of that address, so a real request (whose headers
-  arrive at once) always gets in, while a slow client only competes with itself;
+  arrive at once) always gets in, while a slow client only competes with itself. A
+  connection that has not yet sent its first request is evicted only once it is
+  ``FRESH_GRACE`` old: connections opened together (a client's pool, people behind one
+  NAT) are accepted together, before any of their requests is read, and the first ones
+  were answered 408 though their requests were on their way. Over the cap meanwhile,
+  the address is brought back to it when its oldest turns ``FRESH_GRACE`` old;
 - the whole process holds at most ``max_pending`` pending connections (the oldest is
   evicted) and at most ``max_connections`` connections in all (beyond that a new
   connection gets an immediate ``503`` and is closed): ``max_connections`` stays below the
@@ -33,6 +38,7 @@ import asyncio
 import ipaddress
 import logging
 import resource
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -43,6 +49,7 @@ log = logging.getLogger("colorclash.server.guard")
 
 _RESERVED_FDS = 64  # descriptors kept for the store, logs and the listening sockets
 LINGER = 0.5  # s a refused connection stays half-closed so that the answer arrives
+FRESH_GRACE = 1.0  # s a connection has to send its first request before it can be evicted
 
 
 class TrustedPeers:
@@ -113,6 +120,9 @@ class ConnectionGuard:
         # pending connections, oldest first: protocol -> address
         self.pending: OrderedDict[Any, str] = OrderedDict()
         self.pending_per_address: dict[str, int] = {}
+        # pending connections that have not sent a request yet: protocol -> when opened
+        self.fresh: dict[Any, float] = {}
+        self._recheck: dict[str, asyncio.TimerHandle] = {}  # addresses over the cap
         self.refused = 0
         self.evicted = 0
         self.timed_out = 0
@@ -127,14 +137,34 @@ class ConnectionGuard:
                 and not self._evict_oldest(address):
             return self._refuse(proto)
         if not exempt and self.pending_per_address.get(address, 0) >= \
-                self.max_pending_per_address:
-            self._evict_oldest(address)
+                self.max_pending_per_address and not self._evict_oldest(address, grace=True):
+            self._recheck_later(address)
         if len(self.pending) >= self.max_pending:
             self._evict_oldest(None)
         self.total += 1
         self.per_address[address] = self.per_address.get(address, 0) + 1
         self._mark_pending(proto, address)
+        self.fresh[proto] = time.monotonic()
         return True
+
+    def _recheck_later(self, address: str) -> None:
+        """The address is over its pending cap with only fresh connections: once the
+        oldest of them is ``FRESH_GRACE`` old, evict down to the cap (those whose
+        requests arrived meanwhile are no longer pending)."""
+        if address in self._recheck:
+            return
+        oldest = min((self.fresh[p] for p, a in self.pending.items()
+                      if a == address and p in self.fresh), default=time.monotonic())
+        delay = max(0.0, oldest + FRESH_GRACE - time.monotonic()) + 0.01
+        self._recheck[address] = asyncio.get_running_loop().call_later(
+            delay, self._enforce, address)
+
+    def _enforce(self, address: str) -> None:
+        self._recheck.pop(address, None)
+        while self.pending_per_address.get(address, 0) > self.max_pending_per_address:
+            if not self._evict_oldest(address, grace=True):
+                self._recheck_later(address)
+                return
 
     def _mark_pending(self, proto: Any, address: str) -> None:
         if proto in self.pending:
@@ -145,6 +175,7 @@ class ConnectionGuard:
     def request_arrived(self, proto: Any) -> None:
         """The request (its headers and body, or a WebSocket upgrade) is complete: no
         longer pending."""
+        self.fresh.pop(proto, None)
         address = self.pending.pop(proto, None)
         if address is not None:
             self._dec(self.pending_per_address, address)
@@ -166,10 +197,15 @@ class ConnectionGuard:
         else:
             counts.pop(key, None)
 
-    def _evict_oldest(self, address: str | None) -> bool:
-        """Close the oldest pending connection (of ``address``, or of anyone)."""
+    def _evict_oldest(self, address: str | None, grace: bool = False) -> bool:
+        """Close the oldest pending connection (of ``address``, or of anyone); with
+        ``grace``, not one that has had less than ``FRESH_GRACE`` to send its first
+        request."""
+        young = time.monotonic() - FRESH_GRACE
         for proto, addr in self.pending.items():
             if address is None or addr == address:
+                if grace and self.fresh.get(proto, young) > young:
+                    continue
                 self.evicted += 1
                 proto.guard_close(TOO_SLOW)
                 return True
