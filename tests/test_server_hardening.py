@@ -1134,6 +1134,11 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
         status, ticket = _post_raw(srv.url + "/api/rooms",
                                    b'{"name":"A","clock":30,"options":{"clock":30}}')
         assert status == 201 and ticket["code"]
+        # and options.match 3 agrees with match "3", as it names the same length alone
+        # (it was refused as "given twice, as '3' and as options.match 3": attacker QA)
+        status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","preset":"family",'
+                                   b'"match":"3","options":{"match":3}}')
+        assert status == 201 and ticket["code"], ticket
         # a +json type (RFC 6839) is JSON, with or without parameters
         for ctype in ("application/vnd.api+json", "Application/JSON; charset=utf-8"):
             status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A"}', ctype)

@@ -178,7 +178,9 @@ def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[s
             raise ProtocolError("bad_settings", f"{name} is not an option of the game: give "
                                 "it beside options, not inside", status=422)
         given = merged.get(name)
-        if given is not None and value is not None and value != given:
+        if given is not None and value is not None and value != given and not (
+                name == "match" and not isinstance(value, bool) and str(value) == given):
+            # (options.match 3 names the match "3", as the room's settings take it)
             raise ProtocolError("bad_settings", f"{name} is given twice, as {given!r} and "
                                 f"as options.{name} {value!r}: give it once", status=422)
         if value is not None or given is None:
