@@ -273,6 +273,17 @@ def test_a_url_that_names_nothing_is_404_and_health_checks_may_use_head(tmp_path
                 assert code == ("room_not_found" if tail.isdigit() else "record_not_found")
             else:
                 raise AssertionError(tail)
+        # a match number written loosely names no record (each of these gave match 1 of a
+        # room that had one: attacker QA)
+        for tail in ("1.0", "01", "+1", "0_1", "%201", "1%20", "0"):
+            req = urllib.request.Request(srv.url + f"/api/rooms/ABCDEF/record/{tail}")
+            try:
+                urllib.request.urlopen(req, timeout=5)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 404, (tail, exc.code)
+                assert json.loads(exc.read())["error"]["code"] == "record_not_found", tail
+            else:
+                raise AssertionError(tail)
         req = urllib.request.Request(srv.url + "/healthz", method="HEAD")
         with urllib.request.urlopen(req, timeout=5) as r:
             assert r.status == 200 and r.read() == b""

@@ -15,10 +15,11 @@ import time
 from collections import deque
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import segno
 from fastapi import FastAPI, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
@@ -467,9 +468,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return await on_room(request, "record", code)
 
     @app.get("/api/rooms/{code}/record/{match}", tags=["fairness"])
-    async def room_record_of(code: str, match: int, request: Request) -> dict[str, Any]:
-        """The record of finished match number `match` (1 for the room's first)."""
-        return await on_room(request, "record", code, match)
+    async def room_record_of(code: str, request: Request,
+                             match: Annotated[str, PathParam(pattern=r"^[1-9][0-9]{0,99}$")]
+                             ) -> dict[str, Any]:
+        """The record of finished match number `match` (1 for the room's first), written
+        as a whole number: `1.0`, `01`, `+1` or `0_1` name no record (the number was read
+        loosely and each of them gave match 1)."""
+        return await on_room(request, "record", code, int(match))
 
     @app.post("/api/practice", response_model=SeatTicket, status_code=201, tags=["play"])
     async def practice(request: Request, body: PracticeBody | None = None
