@@ -300,3 +300,14 @@ def test_the_frame_limit_counts_bytes_not_characters():
     with pytest.raises(ProtocolError) as err:  # small: on to the message's own checks
         parse_client_message('{"v":1,"type":"ping","t":1,"pad":"' + "\U0001f600" * 10 + '"}')
     assert err.value.code == "bad_message"
+
+
+def test_an_unknown_quick_match_preset_is_refused_with_the_presets_there_are(server):
+    """(It named the unknown preset only: attacker QA.)"""
+    status, body, _ = _request(server, "POST", "/api/quick-match",
+                               b'{"game": "color-clash", "preset": "nope"}')
+    assert status == 422 and body["error"]["code"] == "bad_settings", body
+    message = body["error"]["message"]
+    assert "'nope'" in message
+    assert all(p in message for p in ("standard", "family", "classic-table", "siege",
+                                      "day-night")), message

@@ -53,8 +53,8 @@ class QuickMatch:
         d = games.definition(game)
         preset = preset or d.default_preset
         if preset not in d.presets:
-            raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}",
-                                status=422)
+            raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}; "
+                                f"available: {', '.join(d.presets)}", status=422)
         ticket = new_token()
         now = self.hub.now()
         same_queue = [t for t in self.queue.values()
