@@ -767,8 +767,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
     async def api_fallback(request: Request) -> JSONResponse:
         path = request.url.path
-        allowed = sorted({m for r in api_routes if r.path_regex.match(path)
-                          for m in (r.methods or ())})
+        methods = {m for r in api_routes if r.path_regex.match(path) for m in (r.methods or ())}
+        if "GET" in methods:
+            methods.add("HEAD")  # (HeadAsGet answers it: RFC 9110 lists it in Allow too)
+        allowed = sorted(methods)
         if allowed:
             return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
                                 content={"error": {"code": "method_not_allowed", "message":
