@@ -161,7 +161,9 @@ class ConnectionGuard:
 
     def _enforce(self, address: str) -> None:
         self._recheck.pop(address, None)
-        while self.pending_per_address.get(address, 0) > self.max_pending_per_address:
+        # (a bounded loop: an evicted connection already closing leaves the count as it is)
+        excess = self.pending_per_address.get(address, 0) - self.max_pending_per_address
+        for _ in range(excess):
             if not self._evict_oldest(address, grace=True):
                 self._recheck_later(address)
                 return
