@@ -371,6 +371,14 @@ def _read_in_a_folder_nobody_can_write(base: Path) -> None:
         (folder / name).chmod(0o644)
     done = _as_nobody(read)  # (SQLite reads the -wal through the -shm the server left)
     assert done.returncode == 0 and done.stdout.strip() == "['ABCDEF', 'GHIJKL']", done.stderr
+    # a file in a folder this user may not open was "no such SQLite file"
+    private = base / "private"
+    private.mkdir(mode=0o700)
+    private.chmod(0o700)
+    shutil.copy(path, private / "site.sqlite3")
+    hidden = _as_nobody("from colorclash.store import open_store; "
+                        f"open_store('sqlite:///{private}/site.sqlite3', create=False)")
+    assert f"this user may not open the folder {private}" in hidden.stderr, hidden.stderr
     (folder / "site.sqlite3-shm").unlink()  # and without it: said, not read without them
     done = _as_nobody(read)
     assert done.returncode != 0 and "Traceback" in done.stderr

@@ -112,6 +112,13 @@ def open_store(url: str, create: bool = True) -> Store:
             import os
 
             if not os.path.exists(path):
+                # (exists() is False too where a folder on the way may not be searched)
+                folder = os.path.dirname(os.path.abspath(path))
+                while folder != "/" and not os.path.isdir(folder):
+                    folder = os.path.dirname(folder)
+                if not os.access(folder, os.X_OK):
+                    raise StoreError(f"cannot reach the SQLite file {os.path.abspath(path)}: "
+                                     f"this user may not open the folder {folder}")
                 raise StoreError(f"no such SQLite file: {os.path.abspath(path)}")
         # (a store that must exist is one an operator's command reads: opened read-only)
         return SQLiteStore(path, synchronous=params.get("synchronous", "full"),
