@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from colorclash.server.protocol import (
     CLIENT_MESSAGES,
     ActionMsg,
+    BadName,
     ProtocolError,
     clean_name,
     parse_client_message,
@@ -116,7 +117,21 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
         clean_name(name)
 
 
+@pytest.mark.parametrize("name", [
+    "Admin", "ADMIN 2", "Sy$tem", "System", "Color Clash", "C0lor Clash", "colorclash",
+    "Moderator", "Moderador", "Server", "Servidor", "Sunucu", "Yönetici", "Support",
+    "Staff", "Admín", "S y s t e m"])
+def test_names_that_pass_for_the_site_are_refused(name):
+    """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
+    own (attacker QA: they were taken)."""
+    with pytest.raises(BadName, match="site's own") as got:
+        clean_name(name)
+    assert got.value.reason == "reserved"
+
+
 @pytest.mark.parametrize("name", ["Ana", "Robotnik", "Abbot", "Botond", "Compu", "Ai", "Cem",
+                                  "Adminton", "Servet", "Serena", "Modesto", "Sistemas",
+                                  "Colorado", "Clash",
                                   "Bo Tan", "Abbott 2", "Jo B. Oates", "R2D2", "Ana 1",
                                   "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",

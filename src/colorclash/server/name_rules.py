@@ -137,6 +137,24 @@ def imitates_computer(name: str) -> bool:
             or _spells_a_word(words) or _spells_a_word(bare))
 
 
+# Names the site's own messages or people would go by, in our languages: a player so
+# named ("Admin", "System", "Color Clash", "M0derator 2") could pass orders for the site's.
+# The whole name, its letters only, as a skeleton (look-alikes and digits for letters
+# read as in the computer players' label).
+_SITE_NAMES = frozenset(_label_form(w) for w in (
+    "admin", "administrator", "administrador", "moderator", "moderador", "system",
+    "sistema", "sistem", "server", "servidor", "sunucu", "colorclash", "support", "soporte",
+    "destek", "staff", "yonetici", "official", "oficial", "resmi"))
+
+
+def imitates_site(name: str) -> bool:
+    """True when the letters of ``name`` spell one of the site's own names, nothing else
+    ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
+    letters = "".join(re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name)))))
+    spelled = "".join(re.findall(r"[a-z]+", _label_form(skeleton(name))))
+    return letters in _SITE_NAMES or spelled in _SITE_NAMES
+
+
 def hidden_or_smeared(name: str) -> str | None:
     """Why ``name`` cannot be shown as it is meant to be read, or None."""
     if any(c in BLANK_LETTERS for c in name):

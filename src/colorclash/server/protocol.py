@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from colorclash.server.name_rules import hidden_or_smeared, imitates_computer
+from colorclash.server.name_rules import hidden_or_smeared, imitates_computer, imitates_site
 
 VERSION = 1
 NAME_MAX = 20
@@ -59,7 +59,8 @@ class BadName(ValueError):
     the error's ``reason`` field (the browser words each in the page's language):
     ``empty``, ``too_long``, ``invisible`` (control or format characters: a tab, a line
     break, the joiner inside some emoji), ``unreadable`` (blank letters, characters drawn
-    many letters wide, stacked accents), ``computer`` (imitates the computer players)."""
+    many letters wide, stacked accents), ``computer`` (imitates the computer players),
+    ``reserved`` (could pass for the site's own: "Admin", "System", "Color Clash")."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -88,6 +89,9 @@ def clean_name(value: str) -> str:
         raise BadName("unreadable", smeared)
     if imitates_computer(name):
         raise BadName("computer", "that name is kept for computer players; choose another")
+    if imitates_site(name):
+        raise BadName("reserved", "that name could pass for the site's own (Admin, System, "
+                      "Color Clash, ...); choose another")
     return name
 
 
