@@ -944,9 +944,9 @@ async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db, ca
         dead.store.redis.delete(dead.store.key("stopped", dead.cluster.id),
                                 dead.store.key("proc", dead.cluster.id))
         with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
-            survivor.cluster._take_over_dead()
+            await survivor.cluster._take_over_dead()
             assert len(survivor.rooms) == Cluster.TAKE_PER_BEAT
-            survivor.cluster._take_over_dead()
+            await survivor.cluster._take_over_dead()
         assert sorted(survivor.rooms) == sorted(codes)
         # one line says which process died and how many rooms it left
         gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
@@ -1052,7 +1052,7 @@ async def test_a_stop_does_not_wait_for_a_task_that_will_not_end(redis_db, caplo
 
     from colorclash.server import cluster as cluster_module
 
-    monkeypatch.setattr(cluster_module, "STOP_WAIT_S", 0.5)
+    monkeypatch.setattr(cluster_module, "STOP_WAIT_S", 1.5)
     hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
     never = asyncio.get_running_loop().create_future()
 
@@ -1070,10 +1070,44 @@ async def test_a_stop_does_not_wait_for_a_task_that_will_not_end(redis_db, caplo
         with caplog.at_level(logging.WARNING, logger="colorclash.server.cluster"):
             await asyncio.wait_for(hub.cluster.stop(), 5)
         said = [r.getMessage() for r in caplog.records]
-        assert any("1 cluster task(s) did not stop" in m and "stubborn" in m for m in said), said
+        # (the stubborn one named; on a loaded machine a real task may be late as well)
+        assert any("cluster task(s) did not stop" in m and "stubborn" in m for m in said), said
         c = hub.cluster  # its goodbye written all the same
         assert not c.r.exists(c.key("proc", c.id)) and c.r.get(c.key("stopped", c.id))
     finally:
         never.set_result(None)
         await task
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_taking_over_a_dead_processs_rooms_lets_the_loop_breathe(redis_db):
+    """The rooms of a dead process were taken (each read from Redis and replayed) in one
+    go on the event loop, up to 200 at a beat: every other room of the survivor waited for
+    all of them (about a millisecond each). It gives the loop back after each room now:
+    the survivor's other work runs between any two rooms, not after the beat's 200."""
+    dead = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    for i in range(60):
+        room, _, _ = dead.create_practice(f"P{i}", 3)
+        await dead.durable(room)
+    await dead.cluster.stop()  # (its key gone: dead at once, as after a kill)
+    dead.store.close()
+    survivor = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    turns = [0]  # the loop's turns given to other work (a room's socket, a clock)
+
+    async def other_work() -> None:
+        while True:
+            await asyncio.sleep(0)
+            turns[0] += 1
+
+    tick = asyncio.get_running_loop().create_task(other_work())
+    try:
+        await asyncio.sleep(0)
+        before = turns[0]
+        await survivor.cluster._take_over_dead()
+        assert len(survivor.rooms) == 60
+        assert turns[0] - before >= 60, turns[0] - before  # between any two rooms
+    finally:
+        tick.cancel()
+        await survivor.cluster.stop()
+        survivor.store.close()

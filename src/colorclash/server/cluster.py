@@ -300,7 +300,7 @@ class Cluster:
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 if time.monotonic() >= self.judge_after:
-                    self._take_over_dead()
+                    await self._take_over_dead()
                     self._check_proxies()
             except asyncio.CancelledError:
                 raise
@@ -402,11 +402,13 @@ class Cluster:
 
     #: rooms a process takes over from dead ones at one beat (each is replayed on the
     #: event loop): 3,000 rooms taken at once froze the survivors for 3.4 s, past the
-    #: lease, and each then took the other for dead. A few hundred a beat keep the loop
-    #: free, and the rooms of a dead process spread over the survivors, beat by beat.
+    #: lease, and each then took the other for dead. A few hundred a beat keep the beats
+    #: on time, and the rooms of a dead process spread over the survivors, beat by beat;
+    #: the loop is given back after each room, so that the survivor's own rooms wait for
+    #: one room's taking at most (they waited for the beat's 200, a few hundred ms).
     TAKE_PER_BEAT = 200
 
-    def _take_over_dead(self) -> None:
+    async def _take_over_dead(self) -> None:
         budget = self.TAKE_PER_BEAT
         for raw in self.r.smembers(self.key("procs")):
             pid = raw.decode()
@@ -431,6 +433,7 @@ class Cluster:
                     self.take(code)
                 except Exception:  # noqa: BLE001 - one room must not stop the others
                     log.exception("could not take room %s over from %s", code, pid)
+                await asyncio.sleep(0)
             budget -= len(codes)
             if not self.r.scard(self.key("owned", pid)):
                 self.r.srem(self.key("procs"), pid)
