@@ -1053,7 +1053,7 @@ async def test_a_stop_does_not_wait_for_a_task_that_will_not_end(redis_db, caplo
     from colorclash.server import cluster as cluster_module
 
     monkeypatch.setattr(cluster_module, "STOP_WAIT_S", 1.5)
-    hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    hub = await _cluster_hub(redis_db, bot_delay=0)  # (a lease longer than the wait)
     never = asyncio.get_running_loop().create_future()
 
     async def stubborn() -> None:
