@@ -474,6 +474,23 @@ def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_pa
     assert "next round" not in body.lower()
 
 
+def test_in_a_matchs_last_round_the_substitute_plays_to_the_end(open_page):
+    """A match of three rounds: in its first round a substituted player reads "until the
+    next round", in its last "until the game ends"."""
+    table = ScriptedTable(open_page, preset="family", seats=3, setup=win_setup(3))
+    page = table.page
+    table.act(0, {"type": "substitute", "on": True})
+    table.room["seats"][0]["substitute"] = True
+    table.send([])
+    table.wait_view()
+    badge = page.locator(".me-bar .badge.away")
+    assert badge.inner_text().strip() == EN["table.youSubstituted"]
+    table.game.round_no = 3  # (as if two rounds were played: the view says round 3 of 3)
+    table.send([])
+    page.wait_for_function("window.__cc.view.round === 3")
+    assert badge.inner_text().strip() == EN["table.youSubstitutedToTheEnd"]
+
+
 @pytest.mark.parametrize(("lang", "preset", "key"), [
     ("en", "family", "table.youSubstituted"), ("es", "family", "table.youSubstituted"),
     ("tr", "family", "table.youSubstituted"),
