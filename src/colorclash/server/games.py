@@ -13,7 +13,7 @@ from typing import Any
 
 from colorclash.bots import default_level, levels
 from colorclash.engine import GAMES, GameDefinition
-from colorclash.server.protocol import ProtocolError
+from colorclash.server.protocol import ProtocolError, option_value
 
 DEFAULT_GAME = "color-clash"
 GUEST_MAX_SEATS = 4  # a room opened without an operator host key
@@ -77,9 +77,7 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     if guest and seats > GUEST_MAX_SEATS:
         raise ProtocolError("guest_limit", f"a room opened without a host key holds at most "
                             f"{GUEST_MAX_SEATS} seats", status=422)
-    chosen = {k: v for k, v in options.items() if v is not None}
-    if "match" in chosen and not isinstance(chosen["match"], bool):
-        chosen["match"] = str(chosen["match"])  # "3" and 3 name the same match length
+    chosen = {k: option_value(k, v) for k, v in options.items() if v is not None}
     try:
         checked = d.check_options(preset, chosen)
     except ValueError as exc:

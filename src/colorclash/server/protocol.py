@@ -172,6 +172,14 @@ class SettingsPatch(_Strict):
         return merge_options(top, self.options)
 
 
+def option_value(name: str, value: Any) -> Any:
+    """An option's value as the room's settings hold it: a match length given as a number
+    (``3``) names the match ``"3"``; anything else as it is."""
+    if name == "match" and value is not None and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
 def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[str, Any]:
     """``top`` (fields given at the top of a request) with the game's ``options`` merged
     in. An option given at the top too must have the same value (``bad_settings``); a null
@@ -182,9 +190,8 @@ def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[s
             raise ProtocolError("bad_settings", f"{name} is not an option of the game: give "
                                 "it beside options, not inside", status=422)
         given = merged.get(name)
-        if given is not None and value is not None and value != given and not (
-                name == "match" and not isinstance(value, bool) and str(value) == given):
-            # (options.match 3 names the match "3", as the room's settings take it)
+        if (given is not None and value is not None
+                and option_value(name, value) != option_value(name, given)):
             raise ProtocolError("bad_settings", f"{name} is given twice, as {given!r} and "
                                 f"as options.{name} {value!r}: give it once", status=422)
         if value is not None or given is None:
