@@ -128,13 +128,19 @@ def imitates_computer(name: str) -> bool:
     it: "Bot1", "CPU 01"), or wears the computer players' robot."""
     if any(c in _ROBOTS for c in name):
         return True
-    plain = skeleton(name)
-    words = re.findall(r"[a-z]+", _label_form(plain))
+    words, bare = _label_words(name)
     joined = "".join(words)
-    # digits read as letters ("B0t") and as what they are, numbers after a word ("Bot1")
-    bare = re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name))))
     return (any(part in joined for part in _LABEL_PARTS)
             or _spells_a_word(words) or _spells_a_word(bare))
+
+
+def _label_words(name: str) -> tuple[list[str], list[str]]:
+    """The runs of letters of ``name``'s skeleton, as the label's words are compared: with
+    digits read as letters ("B0t"), and with digits as what they are, numbers between the
+    words ("Bot1")."""
+    words = re.findall(r"[a-z]+", _label_form(skeleton(name)))
+    bare = re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name))))
+    return words, bare
 
 
 # Names the site's own messages or people would go by, in our languages: a player so
@@ -150,9 +156,8 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
 def imitates_site(name: str) -> bool:
     """True when the letters of ``name`` spell one of the site's own names, nothing else
     ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
-    letters = "".join(re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name)))))
-    spelled = "".join(re.findall(r"[a-z]+", _label_form(skeleton(name))))
-    return letters in _SITE_NAMES or spelled in _SITE_NAMES
+    words, bare = _label_words(name)
+    return "".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES
 
 
 def hidden_or_smeared(name: str) -> str | None:
