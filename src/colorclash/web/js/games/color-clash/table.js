@@ -437,7 +437,7 @@ function handCard(model, act, code, k, n, state) {
       // why, as the engine says it (view.unplayable): never a rule of our own
       const why = whyNot(view, code);
       announce(!state.myTurnish ? t("table.notYourTurn")
-        : why ? `${t("table.cantPlay", { card: cardLabel(code) })} ${why}` : t("table.cantPlay", { card: cardLabel(code) }));
+        : `${t("table.cantPlay", { card: cardLabel(code) })} ${why}`.trim());
       tip(btn, !state.myTurnish ? t("table.notYourTurn")
         : why || (state.playable.size ? t("table.cantPlayTry") : t("table.cantPlayNow")));
       return;
