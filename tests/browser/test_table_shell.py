@@ -456,13 +456,18 @@ def test_results_of_play_on_list_places_in_order(open_page):
     axe_check(page, "results-play-on")
 
 
-def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_page):
-    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
-    page = table.page
+def _substitute_me(table) -> None:
+    """A computer substitute takes the player's seat (0), and the page is told so."""
     table.act(0, {"type": "substitute", "on": True})
     table.room["seats"][0]["substitute"] = True
     table.send([])
     table.wait_view()
+
+
+def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_page):
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup())
+    page = table.page
+    _substitute_me(table)
     # a one-round game: the substitute plays to its end (it promised "the next round",
     # which the leave dialog had just said there is not: player QA)
     assert EN["table.youSubstitutedToTheEnd"] in page.inner_text(".table-screen")
@@ -479,10 +484,7 @@ def test_in_a_matchs_last_round_the_substitute_plays_to_the_end(open_page):
     next round", in its last "until the game ends"."""
     table = ScriptedTable(open_page, preset="family", seats=3, setup=win_setup(3))
     page = table.page
-    table.act(0, {"type": "substitute", "on": True})
-    table.room["seats"][0]["substitute"] = True
-    table.send([])
-    table.wait_view()
+    _substitute_me(table)
     badge = page.locator(".me-bar .badge.away")
     assert badge.inner_text().strip() == EN["table.youSubstituted"]
     table.game.round_no = 3  # (as if two rounds were played: the view says round 3 of 3)
@@ -505,10 +507,7 @@ def test_the_substitute_note_fits_a_small_phone(open_page, lang, preset, key):
                           viewport={"width": 360, "height": 640},
                           locale={"en": "en-US", "es": "es-ES", "tr": "tr-TR"}[lang])
     page = table.page
-    table.act(0, {"type": "substitute", "on": True})
-    table.room["seats"][0]["substitute"] = True
-    table.send([])
-    table.wait_view()
+    _substitute_me(table)
     badge = page.locator(".me-bar .badge.away")
     assert badge.inner_text().strip() == catalog(lang)[key]
     box = badge.bounding_box()
