@@ -724,16 +724,25 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
             time.sleep(0.2)
         raise AssertionError("timed out")
 
+    def silent() -> float:  # what /metrics tells a scraper
+        with urllib.request.urlopen(url + "/metrics", timeout=5) as r:
+            text = r.read().decode()
+        return next(float(line.split()[1]) for line in text.splitlines()
+                    if line.startswith("colorclash_redis_silent "))
+
     try:
         assert health()[0] == 200 and post_room()[0] == 201
+        assert silent() == 0
         rs.stop(kill=True)
         status, body = wait_for(lambda: (h := health())[0] == 503 and h)
         assert body["ok"] is False and body["error"]["code"] == "store_unavailable"
+        assert silent() == 1  # (the scrape itself answers while Redis is away)
         status, body = post_room()
         assert status == 503 and body["error"]["code"] == "store_unavailable", body
         rs.start()
         wait_for(lambda: health()[0] == 200)
         assert post_room()[0] == 201
+        assert silent() == 0
     finally:
         site.stop()
         rs.stop()

@@ -105,6 +105,12 @@ async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
             p.stop()
         raise
     try:
+        # /metrics is for a scraper at each process's own address, not for the world
+        with urllib.request.urlopen(procs[0].url + "/metrics", timeout=5) as r:
+            assert b"colorclash_rooms " in r.read()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url + "/metrics", timeout=5)
+        assert refused.value.code == 404
         # A browser's Origin: the proxied Host must keep the port for it to pass.
         site = Client(url, origin=url)
         t = await site.create_room("Ana", preset="standard", seats=2, match="3")

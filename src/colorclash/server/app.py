@@ -398,6 +398,19 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
     # (HEAD, as many health checkers send it: HeadAsGet)
 
+    metrics_registry = None
+
+    @app.get("/metrics", tags=["ops"])
+    async def metrics() -> Response:
+        """The figures of /healthz for a Prometheus scraper (server/prometheus.py)."""
+        nonlocal metrics_registry
+        from colorclash.server import prometheus
+
+        if metrics_registry is None:
+            metrics_registry = prometheus.registry_for(hub)
+        body, content_type = prometheus.exposition(metrics_registry)
+        return Response(body, media_type=content_type)
+
     @app.get("/api/games", tags=["rooms"])
     async def list_games() -> dict[str, Any]:
         """The games this site hosts: seats, presets, options with choices and defaults,

@@ -20,10 +20,12 @@ class LatencyWindow:
     def __init__(self, size: int = 4096) -> None:
         self._ms: deque[float] = deque(maxlen=size)
         self.count = 0
+        self.total_s = 0.0  # of every duration since the start (/metrics' summary sum)
 
     def add(self, seconds: float) -> None:
         self._ms.append(seconds * 1000.0)
         self.count += 1
+        self.total_s += seconds
 
     def latest(self, n: int) -> list[float]:
         """The last ``n`` durations in ms (fewer if the window holds fewer), oldest first."""
