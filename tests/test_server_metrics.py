@@ -62,3 +62,25 @@ async def test_metrics_says_when_the_store_refuses_its_commits(tmp_path):
         finally:
             srv.hub.writer.refusing = None
         assert got[("colorclash_store_refusing", ())] == 1
+
+
+@pytest.mark.asyncio
+async def test_metrics_answers_in_the_format_the_scraper_asks_for(tmp_path):
+    """A Prometheus asks for OpenMetrics first; a plain client gets the text format."""
+    import urllib.request
+
+    def scrape(url: str, accept: str | None) -> tuple[str, str]:
+        req = urllib.request.Request(url + "/metrics",
+                                     headers={"Accept": accept} if accept else {})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.headers["Content-Type"], r.read().decode()
+
+    with InProcessServer(f"sqlite:///{tmp_path / 'm.sqlite3'}",
+                         Settings(**LIFTED_LIMITS)) as srv:
+        kind, body = scrape(srv.url, "application/openmetrics-text;version=1.0.0,"
+                                     "text/plain;version=0.0.4;q=0.5")
+        assert kind.startswith("application/openmetrics-text")
+        assert body.rstrip().endswith("# EOF") and "colorclash_rooms 0" in body
+        kind, body = scrape(srv.url, None)
+        assert kind.startswith("text/plain") and "# EOF" not in body
+        assert samples(body)[("colorclash_rooms", ())] == 0

@@ -401,14 +401,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     metrics_registry = None
 
     @app.get("/metrics", tags=["ops"])
-    async def metrics() -> Response:
+    async def metrics(request: Request) -> Response:
         """The figures of /healthz for a Prometheus scraper (server/prometheus.py)."""
         nonlocal metrics_registry
         from colorclash.server import prometheus
 
         if metrics_registry is None:
             metrics_registry = prometheus.registry_for(hub)
-        body, content_type = prometheus.exposition(metrics_registry)
+        body, content_type = prometheus.exposition(metrics_registry,
+                                                       request.headers.get("accept"))
         return Response(body, media_type=content_type)
 
     @app.get("/api/games", tags=["rooms"])

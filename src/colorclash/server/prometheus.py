@@ -15,14 +15,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     GCCollector,
     PlatformCollector,
     ProcessCollector,
-    generate_latest,
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
 from colorclash.server import gctune
@@ -97,9 +96,12 @@ def registry_for(hub: Callable[[], Any]) -> CollectorRegistry:
     return registry
 
 
-def exposition(registry: CollectorRegistry) -> tuple[bytes, str]:
-    """The scrape's body and its content type."""
-    return generate_latest(registry), CONTENT_TYPE_LATEST
+def exposition(registry: CollectorRegistry, accept: str | None) -> tuple[bytes, str]:
+    """The scrape's body and its content type, in the format the scraper's ``Accept``
+    asks for (OpenMetrics, or Prometheus' text format), as prometheus_client's own
+    exporters answer."""
+    encoder, content_type = choose_encoder(accept or "")
+    return encoder(registry), content_type
 
 
 __all__ = ["HubCollector", "exposition", "registry_for"]
