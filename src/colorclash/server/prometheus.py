@@ -1,4 +1,4 @@
-"""``GET /metrics``: what ``/healthz`` says, in Prometheus' text format, for a scraper.
+"""``GET /metrics``: what ``/healthz`` says, for a Prometheus (its text format or OpenMetrics).
 
 Each process answers for itself (as ``/healthz`` does): a Prometheus scrapes every
 process at its own address, not through the load balancer, and sums across them. The
