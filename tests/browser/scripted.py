@@ -61,6 +61,9 @@ class ScriptedTable:
         self.answer = answer
         self.sent: list[dict] = []
         self.ws = None
+        # True: a socket the page opens is closed at once (an offline test: the page's
+        # routed socket does not go through the network that set_offline cuts)
+        self.refuse = False
         self.match = 0
         self.room = {
             "code": CODE, "kind": "practice", "status": "lobby", "host": me,
@@ -84,6 +87,9 @@ class ScriptedTable:
 
     # ------------------------------------------------------------------ the socket
     def _route(self, ws) -> None:
+        if self.refuse:
+            ws.close(code=1011, reason="offline")
+            return
         self.ws = ws
         ws.on_message(self._on_message)
         self._push({"type": "welcome", "seat": self.me, "code": CODE, "name": "Ana",

@@ -529,6 +529,9 @@ def test_after_the_game_a_lost_connection_promises_no_seat(open_page, viewport):
     table.room["status"] = "finished"
     table.send([])
     page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    # (the page's socket is routed by the test, past the network set_offline cuts: its
+    # reconnection 300 ms later got through and hid the bar before it was read)
+    table.refuse = True
     page.context.set_offline(True)
     try:
         page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
@@ -542,7 +545,9 @@ def test_after_the_game_a_lost_connection_promises_no_seat(open_page, viewport):
         }""")
         shot(page, f"results-offline-{viewport['width']}")
         assert hits == 0
+        assert page.is_visible("#reconnect")  # (measured while it stood there)
     finally:
+        table.refuse = False
         page.context.set_offline(False)
 
 
