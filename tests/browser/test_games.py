@@ -135,6 +135,9 @@ def test_practice_offers_the_turn_clock(open_page, game):
     choices = menu.locator("option").evaluate_all("els => els.map(e => e.value)")
     assert "60" in choices and menu.input_value() == "30", choices
     assert page.locator("#practice-opt-match").count() == 0
+    # one unit along the menu: "60 s" beside "90 s", not "1 min"; whole minutes from 2 min
+    labels = menu.locator("option").evaluate_all("els => els.map(e => e.textContent)")
+    assert labels == [f"{int(c) // 60} min" if int(c) >= 120 else f"{c} s" for c in choices], labels
     menu.select_option("60")
     page.click("#btn-practice")
     wait_table(page)

@@ -56,8 +56,10 @@ export function optionsOf(def, preset) {
   return (p && p.options) || [];
 }
 
+// One unit along a menu: seconds up to 90 s ("60 s" beside "90 s", not "1 min"), whole
+// minutes from 2 min on (10 min).
 export function clockLabel(sec) {
-  return sec >= 60 && sec % 60 === 0 ? t("room.minutes", { n: sec / 60 }) : t("room.seconds", { n: sec });
+  return sec >= 120 && sec % 60 === 0 ? t("room.minutes", { n: sec / 60 }) : t("room.seconds", { n: sec });
 }
 
 // The words of an option and of one of its choices: the game's own, else the shell's
