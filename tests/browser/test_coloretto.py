@@ -166,6 +166,9 @@ def test_practice_whole_game(open_page, size, bots):
             "els => Object.fromEntries(els.filter(e => e.dataset.jokers && e.dataset.jokers !== '0')"
             ".map(e => [e.dataset.card, Number(e.dataset.jokers)]))")
         assert jokers == layout["jokers"]
+    # and why the game ended: the last-round card came up, so this round was the last
+    assert view["last_round"]
+    assert f"so round {view['round']} was the last" in dialog.inner_text()
     shot(page, f"coloretto-results-{size}")
     axe_check(page, f"coloretto-results-{size}")
 

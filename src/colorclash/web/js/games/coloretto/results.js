@@ -1,6 +1,6 @@
 // Coloretto's results: places by points, and how each player's points were made (the
 // three colours that scored plus, the others minus, where each joker went, the +2 cards),
-// handed to the shell's results dialog (shell/results.js).
+// why the game ended, handed to the shell's results dialog (shell/results.js).
 import { t } from "../../i18n.js";
 import { gameOverActions, gameOverHeadline, rankRows, resultsDialog, resultsName } from "../../shell/results.js";
 import { seatName } from "../../shell/seats.js";
@@ -106,6 +106,8 @@ export function colorettoResults(model, act) {
       ranked.map((r) => breakdown(model, r.seat, layouts[r.seat] || {})),
     ),
     note: [
+      // why the game ended: the last-round card (in play, always), or a dry supply
+      view.last_round ? t("coloretto.results.end.lastRound", { n: view.round }) : t("coloretto.results.end.supply"),
       t("coloretto.results.rule"),
       t("coloretto.results.values", { side: t(`coloretto.side.${side}`), values: SIDES[side].join(", ") }),
     ],
