@@ -64,6 +64,9 @@ class ScriptedTable:
         # True: a socket the page opens is closed at once (an offline test: the page's
         # routed socket does not go through the network that set_offline cuts)
         self.refuse = False
+        # the ``clock`` of the next states pushed (protocol.md: kind, seat, seconds,
+        # remaining_ms), None for none
+        self.clock: dict | None = None
         self.match = 0
         self.room = {
             "code": CODE, "kind": "practice", "status": "lobby", "host": me,
@@ -122,7 +125,7 @@ class ScriptedTable:
         view = self.game.view(self.me) if self.game is not None else None
         return {"type": "state", "seq": len(self.game.log) if self.game else 0,
                 "room": json.loads(json.dumps(self.room)), "view": view,
-                "events": events, "clock": None}
+                "events": events, "clock": self.clock}
 
     # ------------------------------------------------------------------ the script
     def deal(self, *, setup: dict | None = None, seed: int = 1) -> None:

@@ -29,6 +29,7 @@ import {
   requestOptions,
 } from "./shell/games.js";
 import { historyPanel, historyToggle, recall, remember } from "./shell/history.js";
+import { checkLowClock, play, played, soundButton } from "./shell/sound.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
@@ -77,6 +78,7 @@ const state = {
   queue: null,
 };
 window.__cc = state; // handy for debugging and for the browser tests
+state.sounds = played; // the sounds asked for (shell/sound.js), for the browser tests
 
 const banners = new Banners();
 const main = document.getElementById("main");
@@ -144,6 +146,7 @@ function tableModel() {
       onClose: state.historyOpen ? () => tableActs.toggleHistory() : null,
       closeLabel: t("common.close"),
       focusable: state.historyOpen || window.matchMedia("(min-width: 900px)").matches,
+      tools: soundButton({ onToggle: () => render() }),
     }),
     historyToggle: historyToggle({
       label: t("history.show"),
@@ -339,7 +342,9 @@ function updateTitle() {
 }
 
 setInterval(() => {
-  if (state.screen === "table") tickClocks(main, state.clock);
+  if (state.screen !== "table") return;
+  tickClocks(main, state.clock);
+  checkLowClock(state.clock, state.me);
 }, 250);
 
 function setConnStatus(status) {
@@ -647,7 +652,10 @@ function handleMessage(msg) {
     if (line) announce(line);
     banners.show(bannersAll(game, events, model), momentKey());
     game.animatePlay(main, events, state.me);
-    if (myTurnNow && !myTurnBefore) announce(t("table.yourTurn"));
+    if (myTurnNow && !myTurnBefore) {
+      announce(t("table.yourTurn"));
+      play("turn");
+    }
     // still your turn, and what it asks has changed (a card drawn to play or keep, a
     // colour to choose, a card to place): said, not only shown
     else if (myTurnNow && !newMatch) {

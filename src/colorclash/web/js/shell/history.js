@@ -31,8 +31,9 @@ export function recall(recent, key) {
 // `focusable`: the panel is on screen and its list may scroll, so the list takes a Tab
 // stop (keyboard users scroll it); shut on a phone it must not (an invisible stop). The
 // heading stays put; only the list scrolls (the heading used to scroll away with it).
+// `tools`: the shell's buttons for the table as a whole (the sound), in the heading's row.
 export function historyPanel({ title, lines, open = false, empty = "", onClose = null, closeLabel = "",
-  focusable = false }) {
+  focusable = false, tools = null }) {
   const shown = lines.filter(Boolean);
   return h(
     `section.history#history${open ? ".open" : ""}`,
@@ -40,6 +41,7 @@ export function historyPanel({ title, lines, open = false, empty = "", onClose =
     h(
       "div.history-head",
       h("h2.history-title", { id: "history-title" }, title),
+      tools,
       onClose
         ? h(
             "button.btn.ghost.history-close",

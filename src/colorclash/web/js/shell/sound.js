@@ -1,0 +1,142 @@
+// The table's sounds: a two-note chime when your turn comes (a player in another tab
+// hears it), and one short low note when your own clock reaches its last 10 seconds.
+// Made with the Web Audio API: no sound files to fetch. On by default, as on lichess; the
+// history panel's speaker button turns them off, and the choice is kept in this browser
+// (localStorage "cc.sound"). Browsers let a page make sound only after the player has
+// clicked or pressed a key in it, so the audio context starts at the first one.
+import { t } from "../i18n.js";
+import { h } from "../ui.js";
+
+const KEY = "cc.sound";
+
+// [frequency Hz, start s, length s] of each note
+const TONES = {
+  turn: [[659, 0, 0.14], [880, 0.15, 0.22]],
+  low: [[392, 0, 0.16]],
+};
+
+let ctx = null;
+
+// The sounds asked for while sound is on, newest last (the browser tests read it: a
+// headless browser has no loudspeaker to listen to).
+export const played = [];
+
+export function soundOn() {
+  try {
+    return localStorage.getItem(KEY) !== "off";
+  } catch {
+    return true; // storage refused (private mode): on, for this page
+  }
+}
+
+export function setSoundOn(on) {
+  try {
+    localStorage.setItem(KEY, on ? "on" : "off");
+  } catch {
+    // not kept: the page still follows the button until it is closed
+  }
+  memory = on;
+}
+
+let memory = null; // the choice when storage refuses it
+
+function isOn() {
+  return memory === null ? soundOn() : memory;
+}
+
+function unlock() {
+  if (!ctx) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      ctx = new Context();
+    } catch {
+      return;
+    }
+  }
+  if (ctx.state === "suspended") ctx.resume().catch(() => {});
+}
+
+for (const type of ["pointerdown", "keydown"]) {
+  window.addEventListener(type, unlock, { capture: true, passive: true });
+}
+
+export function play(name) {
+  if (!isOn() || !TONES[name]) return;
+  played.push(name);
+  if (played.length > 20) played.shift();
+  if (!ctx || ctx.state !== "running") return;
+  const now = ctx.currentTime;
+  for (const [freq, at, len] of TONES[name]) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, now + at);
+    gain.gain.exponentialRampToValueAtTime(0.18, now + at + 0.015);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + at + len);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(now + at);
+    osc.stop(now + at + len + 0.03);
+  }
+}
+
+// The low-clock note sounds once per clock: when your own clock (not a between-rounds
+// wait) that started above 10 seconds gets to 10.
+const LOW_MS = 10_000;
+let lowFor = null;
+
+export function checkLowClock(clock, me) {
+  if (!clock || clock.seat !== me || clock.kind === "next" || clock.total <= LOW_MS + 500) return;
+  const key = clock.localDeadline;
+  if (lowFor === key) return;
+  if (clock.localDeadline - performance.now() <= LOW_MS) {
+    lowFor = key;
+    play("low");
+  }
+}
+
+const SPEAKER = "M3 9v6h4l5 4V5L7 9H3z";
+const WAVES = "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12";
+const CROSS = "M16 9l6 6M22 9l-6 6";
+
+function icon(on) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.classList.add("sound-icon");
+  const body = document.createElementNS(ns, "path");
+  body.setAttribute("d", SPEAKER);
+  body.setAttribute("fill", "currentColor");
+  const mark = document.createElementNS(ns, "path");
+  mark.setAttribute("d", on ? WAVES : CROSS);
+  mark.setAttribute("fill", "none");
+  mark.setAttribute("stroke", "currentColor");
+  mark.setAttribute("stroke-width", "2");
+  mark.setAttribute("stroke-linecap", "round");
+  svg.append(body, mark);
+  return svg;
+}
+
+// The speaker button: pressed while sound is on. Its name says what it is ("Sound"); its
+// pressed state, read out by screen readers, says whether it is on; the tooltip says both.
+export function soundButton({ onToggle }) {
+  const on = isOn();
+  return h(
+    "button.btn.ghost.sound-toggle",
+    {
+      type: "button",
+      "aria-pressed": on ? "true" : "false",
+      "aria-label": t("sound.label"),
+      title: t(on ? "sound.on" : "sound.off"),
+      dataset: { focusKey: "sound:toggle" },
+      onclick: () => {
+        setSoundOn(!isOn());
+        onToggle();
+      },
+    },
+    icon(on),
+  );
+}
