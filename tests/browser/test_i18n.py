@@ -59,7 +59,7 @@ SAME_AS_ENGLISH = {
     "es": {"app.name", "game.color-clash.name", "results.total", "room.minutes", "room.seconds", "table.secondsShort",
            "coloretto.name", "coloretto.card.colour", "rainbow.face", "rainbow.kind.error",
            "names.animal.Panda", "names.animal.Koala"},
-    "tr": {"card.label", "card.feminine", "banner.stackFresh", "coloretto.name", "coloretto.card.colour", "rainbow.face",
+    "tr": {"card.label", "card.feminine", "coloretto.name", "coloretto.card.colour", "rainbow.face",
            "names.pattern", "names.animal.Panda", "names.animal.Koala", "names.animal.Zebra"},
 }
 

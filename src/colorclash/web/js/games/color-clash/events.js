@@ -27,8 +27,7 @@ const side = (e) => t(e.side === "night" ? "table.night" : "table.day");
 // Banner of an event (or null): {text: () => string, cls, icon?}
 export function bannerFor(e, model) {
   const make = {
-    // a fresh +2 waits ("+2!"); only a card on a waiting stack stacks ("+4 STACKED!")
-    stacked: () => ({ text: () => t(e.fresh ? "banner.stackFresh" : "banner.stacked", { n: e.total }), cls: "warn" }),
+    stacked: () => ({ text: () => t("banner.stacked", { n: e.total }), cls: "warn" }),
     take: () => ({ text: () => t("banner.take", { n: e.count }), cls: "warn" }),
     shield_up: () => ({ text: () => t("banner.shield_up"), cls: "shield" }),
     blocked: () => ({ text: () => t("banner.blocked"), cls: "shield" }),
@@ -162,14 +161,6 @@ export function bannersFor(events, model) {
   const blockedAt = list.findIndex((e) => e.type === "blocked");
   return list
     .filter((e, i) => !(e.type === "stacked" && blockedAt > i))
-    .map((e, i, kept) => bannerFor(e.type === "stacked" ? { ...e, fresh: freshStack(e, kept.slice(0, i)) } : e, model))
+    .map((e) => bannerFor(e, model))
     .filter(Boolean);
-}
-
-// A stack is fresh when its total is the penalty of the card just played ("R+2": 2,
-// "W+4": 4, Day & Night's "G+5": 5): no stack waited before it.
-function freshStack(e, before) {
-  const play = before.findLast((b) => b.type === "play");
-  const m = play && /\+(\d+)$/.exec(play.card || "");
-  return !!m && Number(m[1]) === e.total;
 }
