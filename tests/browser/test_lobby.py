@@ -5,7 +5,7 @@ not follow the player onto the table."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest
+from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest, shot
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -417,3 +417,10 @@ def test_a_guests_room_says_why_it_holds_fewer_seats_than_the_game(open_page):
     page.click("#btn-create")
     page.wait_for_selector("#room-code")
     assert page.locator(".seats-cap").count() == 0
+    # nor offers a menu of one choice: the table size is said
+    assert page.locator("#set-seats").count() == 0
+    fixed = page.inner_text("#set-seats-fixed")
+    assert EN["room.seats"] in fixed and "2" in fixed, fixed
+    assert not cut_controls(page), cut_controls(page)
+    page.locator("#set-seats-fixed").scroll_into_view_if_needed()
+    shot(page, "room-rainbow-seats-phone")

@@ -141,16 +141,20 @@ function settingsForm(room, games, isHost, act) {
             ),
           )
         : null,
-      h(
-        "label.field",
-        { for: "set-seats" },
-        t("room.seats"),
-        h(
-          "select#set-seats",
-          { dataset: { focusKey: "set:seats" }, onchange: (e) => act.settings({ seats: Number(e.target.value) }) },
-          seatChoices.map((n) => h("option", { value: String(n), selected: n === st.seats }, String(n))),
-        ),
-      ),
+      // a game of one table size (Rainbow: two) has nothing to choose: said, not a menu
+      // of one choice
+      seatChoices.length > 1
+        ? h(
+            "label.field",
+            { for: "set-seats" },
+            t("room.seats"),
+            h(
+              "select#set-seats",
+              { dataset: { focusKey: "set:seats" }, onchange: (e) => act.settings({ seats: Number(e.target.value) }) },
+              seatChoices.map((n) => h("option", { value: String(n), selected: n === st.seats }, String(n))),
+            ),
+          )
+        : h("div.field.field-fixed#set-seats-fixed", h("span", t("room.seats")), h("strong", String(st.seats))),
     ),
     capped ? h("p.muted.seats-cap", t("room.seatsCap", { n: maxSeats })) : null,
     h(
