@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import signal
+import time
 import urllib.request
 
 import pytest
@@ -992,6 +993,48 @@ async def test_a_redis_outage_writes_each_kind_of_line_once_and_says_when_it_is_
         back = [m for m in said if "answers again" in m]
         assert len(back) == 1 and re.search(r"did not for [2-7] s; \d+ warning lines", back[0]), said
     finally:
+        await hub.cluster.stop()
+        hub.store.close()
+        rs.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_paused_redis_is_logged_as_health_says_and_its_pause_in_full(tmp_path, caplog):
+    """A Redis that hangs (paused) failed the beat only after the client's 5 s socket
+    timeout: the log said "does not answer" seconds after /healthz said 503, a pause
+    shorter than that was never logged at all, and "answers again" counted from the failed
+    beat, understating the pause. Now the line comes once a beat has waited a lease, and
+    the pause is counted from Redis's last answer."""
+    import logging
+
+    rs = _own_redis(tmp_path)
+    hub = await _cluster_hub(rs.url, bot_delay=0, lease_ttl=0.6)
+    try:
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            await asyncio.sleep(0.5)
+            rs.proc.send_signal(signal.SIGSTOP)
+            paused = time.monotonic()
+            said_at = None
+            while time.monotonic() - paused < 3.0:  # shorter than the socket timeout
+                await asyncio.sleep(0.05)
+                if said_at is None and any("does not answer" in r.getMessage()
+                                           for r in caplog.records):
+                    said_at = time.monotonic() - paused
+            rs.proc.send_signal(signal.SIGCONT)
+            for _ in range(200):
+                await asyncio.sleep(0.05)
+                if any("answers again" in r.getMessage() for r in caplog.records):
+                    break
+        said = [r.getMessage() for r in caplog.records if r.name == "colorclash.server.cluster"]
+        # said within a beat and a lease of the pause (0.2 + 0.6 s), well before 5 s
+        assert said_at is not None and said_at < 1.6, (said_at, said)
+        assert sum("heartbeat: Redis does not answer (no answer in 0.6 s)" in m
+                   for m in said) == 1, said
+        back = [m for m in said if "answers again" in m]
+        assert len(back) == 1 and re.search(r"did not for 3 s", back[0]), said
+    finally:
+        if rs.proc is not None and rs.proc.poll() is None:
+            rs.proc.send_signal(signal.SIGCONT)
         await hub.cluster.stop()
         hub.store.close()
         rs.stop()

@@ -173,7 +173,6 @@ class Cluster:
         self.beat_ok_at = time.monotonic()
         self.beat_tried_at = 0.0    # (monotonic) when the last beat began
         self.redis_away = False     # the last beat found no Redis
-        self.away_since = 0.0       # (monotonic) when a beat first found no Redis
         self.dead_seen: set[str] = set()  # dead processes whose rooms we began to take
         self.judge_after = 0.0      # no process is taken for dead before (monotonic)
         self.r.silence = self.silence  # (a client of the store's own class: fails fast)
@@ -285,7 +284,15 @@ class Cluster:
                 # On a thread: a Redis that does not answer must not hold the event loop
                 # (store/redis_store.py: other commands fail at once meanwhile).
                 self.beat_tried_at = time.monotonic()
-                await asyncio.to_thread(self.beat)
+                last_answer = self.beat_ok_at
+                beat = asyncio.ensure_future(asyncio.to_thread(self.beat))
+                # A Redis that hangs (paused, or a network that drops packets) fails the
+                # beat only after the client's socket timeout (5 s): the log said so that
+                # much after /healthz. Said once the beat has waited a lease instead.
+                done, _ = await asyncio.wait({beat}, timeout=self.hub.settings.lease_ttl)
+                if not done:
+                    self._redis_away(f"no answer in {self.hub.settings.lease_ttl:g} s")
+                await beat
                 if self.redis_away:
                     # Redis is back. Every process's key may have expired meanwhile (a
                     # Redis restart takes longer than the lease): the first process to
@@ -293,8 +300,10 @@ class Cluster:
                     # beat: only a process still silent after a lease is dead.
                     self.redis_away = False
                     self.judge_after = time.monotonic() + self.hub.settings.lease_ttl
+                    # from its last answer (not from the first beat that failed, which
+                    # a hung Redis fails a socket timeout late)
                     log.info("Redis answers again (it did not for %.0f s%s)",
-                             time.monotonic() - self.away_since, self.hub.trouble.over_note())
+                             time.monotonic() - last_answer, self.hub.trouble.over_note())
                 self.restore_if_data_lost(self.seen_mark)
                 await self._drop_rooms_owned_elsewhere()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
@@ -306,13 +315,13 @@ class Cluster:
                 raise
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 # Redis away: try again at the next beat (/healthz says so meanwhile)
-                if not self.redis_away:
-                    self.redis_away = True
-                    self.away_since = time.monotonic()
-                self.hub.trouble.warning(log, "cluster heartbeat: Redis does not answer (%s)",
-                                         exc)
+                self._redis_away(exc)
             except Exception:  # noqa: BLE001
                 log.exception("cluster heartbeat failed")
+
+    def _redis_away(self, why: object) -> None:
+        self.redis_away = True
+        self.hub.trouble.warning(log, "cluster heartbeat: Redis does not answer (%s)", why)
 
     # ------------------------------------------------------------------ ownership
     def owner(self, code: str) -> str | None:
