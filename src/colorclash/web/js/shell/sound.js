@@ -5,7 +5,7 @@
 // (localStorage "cc.sound"). Browsers let a page make sound only after the player has
 // clicked or pressed a key in it, so the audio context starts at the first one.
 import { t } from "../i18n.js";
-import { h } from "../ui.js";
+import { h, svg } from "../ui.js";
 
 const KEY = "cc.sound";
 
@@ -16,6 +16,7 @@ const TONES = {
 };
 
 let ctx = null;
+let memory = null; // the choice made on this page (kept also when storage refuses it)
 
 // The sounds asked for while sound is on, newest last (the browser tests read it: a
 // headless browser has no loudspeaker to listen to).
@@ -37,8 +38,6 @@ export function setSoundOn(on) {
   }
   memory = on;
 }
-
-let memory = null; // the choice when storage refuses it
 
 function isOn() {
   return memory === null ? soundOn() : memory;
@@ -96,29 +95,14 @@ export function checkLowClock(clock, me) {
   }
 }
 
-const SPEAKER = "M3 9v6h4l5 4V5L7 9H3z";
-const WAVES = "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12";
-const CROSS = "M16 9l6 6M22 9l-6 6";
+const SPEAKER = '<path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/>';
+const MARK = {
+  on: '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12"',
+  off: '<path d="M16 9l6 6M22 9l-6 6"',
+};
+const STROKE = ' fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
 
-function icon(on) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  svg.classList.add("sound-icon");
-  const body = document.createElementNS(ns, "path");
-  body.setAttribute("d", SPEAKER);
-  body.setAttribute("fill", "currentColor");
-  const mark = document.createElementNS(ns, "path");
-  mark.setAttribute("d", on ? WAVES : CROSS);
-  mark.setAttribute("fill", "none");
-  mark.setAttribute("stroke", "currentColor");
-  mark.setAttribute("stroke-width", "2");
-  mark.setAttribute("stroke-linecap", "round");
-  svg.append(body, mark);
-  return svg;
-}
+const icon = (on) => svg(SPEAKER + MARK[on ? "on" : "off"] + STROKE, { cls: "sound-icon" });
 
 // The speaker button: pressed while sound is on. Its name says what it is ("Sound"); its
 // pressed state, read out by screen readers, says whether it is on; the tooltip says both.
