@@ -24,10 +24,19 @@ def sounds(page) -> list[str]:
     return page.evaluate("[...window.__cc.sounds]")
 
 
+def after_the_start(page) -> None:
+    """The scripted table opened from its lobby with the start's notes: forget them, and
+    wait out the moment in which a turn's chime would be taken for the start's."""
+    page.wait_for_function("window.__cc.sounds.includes('start')")
+    page.wait_for_timeout(1600)
+    page.evaluate("window.__cc.sounds.length = 0")
+
+
 def test_your_turn_chimes_and_the_speaker_turns_sound_off_for_good(open_page):
     table = ScriptedTable(open_page, preset="classic-table", seats=2,
                           setup=setup_others_first(), viewport=DESKTOP)
     page = table.page
+    after_the_start(page)
     button = page.locator("#history .sound-toggle")
     assert button.get_attribute("aria-pressed") == "true"  # on by default
     assert button.get_attribute("aria-label") == EN["sound.label"]
@@ -65,6 +74,7 @@ def test_your_low_clock_sounds_once(open_page):
     table = ScriptedTable(open_page, preset="classic-table", seats=2,
                           setup=setup_others_first(), viewport=DESKTOP)
     page = table.page
+    after_the_start(page)
     # your turn, 30 s clock with 10.6 s left: one low note as it passes 10 s, once
     table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 10_600}
     table.act(1, {"type": "play", "card": "R6"})
@@ -98,3 +108,34 @@ def test_on_a_phone_the_speaker_is_in_the_opened_moves_panel_only(open_page):
         "document.querySelector('#history .sound-toggle').getAttribute('aria-pressed') === 'false'")
     shot(page, "sound-off-phone")
     axe_check(page, "sound-off-phone")
+
+
+def test_a_table_that_opens_sounds_its_start_once(open_page):
+    """The host starts: the lobby gives way to the table with three rising notes, and a
+    table that opens on your turn does not chime its turn as well."""
+    setup = setup_others_first()
+    setup["first"] = 0  # your turn at once
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, deal=False,
+                          viewport=DESKTOP)
+    page = table.page
+    table.send([])
+    page.wait_for_selector("#room-code")
+    assert sounds(page) == []
+    table.deal(setup=setup)
+    page.wait_for_selector(".table-screen")
+    page.wait_for_function("window.__cc.sounds.includes('start')")
+    page.wait_for_timeout(200)
+    assert sounds(page) == ["start"]
+
+
+def test_quick_match_sounds_when_players_are_found(open_page):
+    """Waiting for strangers (maybe in another tab): the match is heard when found."""
+    a = open_page(DESKTOP)
+    b = open_page(DESKTOP)
+    for page in (a, b):
+        page.click("#btn-quick")
+        page.wait_for_selector(".queue-box")
+    for page in (a, b):
+        page.wait_for_function("() => window.__cc && window.__cc.screen === 'table'", timeout=20_000)
+        assert sounds(page)[:1] == ["start"], sounds(page)
+        assert sounds(page).count("start") == 1, sounds(page)

@@ -652,6 +652,8 @@ function handleMessage(msg) {
     if (line) announce(line);
     banners.show(bannersAll(game, events, model), momentKey());
     game.animatePlay(main, events, state.me);
+    // the lobby gave way to the table (the host started): heard in another tab too
+    if (wasScreen === "room") play("start");
     if (myTurnNow && !myTurnBefore) {
       announce(t("table.yourTurn"));
       play("turn");
@@ -816,6 +818,7 @@ const homeActs = {
           state.queue = null;
           conn.close();
           saveTicket({ code: msg.code, seat: msg.seat, token: msg.token, ws: msg.ws });
+          play("start"); // heard in another tab too: the wait is over
           navigate(`/r/${msg.code}`);
         }
       },

@@ -1,5 +1,6 @@
-// The table's sounds: a two-note chime when your turn comes (a player in another tab
-// hears it), and one short low note when your own clock reaches its last 10 seconds.
+// The table's sounds: three rising notes when a table opens for you (Quick Match found
+// players, the host started), a two-note chime when your turn comes (a player in another
+// tab hears it), and one short low note when your own clock reaches its last 10 seconds.
 // Made with the Web Audio API: no sound files to fetch. On by default, as on lichess; the
 // history panel's speaker button turns them off, and the choice is kept in this browser
 // (localStorage "cc.sound"). Browsers let a page make sound only after the player has
@@ -11,6 +12,7 @@ const KEY = "cc.sound";
 
 // [frequency Hz, start s, length s] of each note
 const TONES = {
+  start: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.28]],
   turn: [[659, 0, 0.14], [880, 0.15, 0.22]],
   low: [[392, 0, 0.16]],
 };
@@ -60,8 +62,14 @@ for (const type of ["pointerdown", "keydown"]) {
   window.addEventListener(type, unlock, { capture: true, passive: true });
 }
 
+// A table that opens on your turn says so once: the start, not the turn's chime after it.
+const QUIET_AFTER_START_MS = 1500;
+let startedAt = -Infinity;
+
 export function play(name) {
   if (!isOn() || !TONES[name]) return;
+  if (name === "start") startedAt = performance.now();
+  else if (name === "turn" && performance.now() - startedAt < QUIET_AFTER_START_MS) return;
   played.push(name);
   if (played.length > 20) played.shift();
   if (!ctx || ctx.state !== "running") return;
