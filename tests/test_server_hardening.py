@@ -17,9 +17,11 @@ import re
 import socket
 import time
 import urllib.request
+from typing import Any
 
 import pytest
 import websockets
+import websockets.sync.client
 
 from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
@@ -119,6 +121,11 @@ def test_a_slow_client_is_cut_after_the_header_timeout(tmp_path):
         assert answer is not None and answer.startswith(b"HTTP/1.1 408")
         assert b'"code":"too_slow"' in answer
         assert time.monotonic() - t0 < 4.0
+        # the error shape and the security headers of every other answer (they lacked them)
+        head = answer.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"x-content-type-options: nosniff" in head
+        assert b"x-frame-options: deny" in head
+        assert b"content-security-policy: " in head
         s.close()
 
 
@@ -494,37 +501,77 @@ async def test_practice_tables_and_abandoned_games_do_not_pile_up(tmp_path):
             room.timer.cancel()
 
 
+async def _host_and_computers(c: Client, level: str = "easy") -> tuple[dict, Any]:
+    """A private room of its host and two computer players, started."""
+    t = await c.create_room("Ana", preset="standard", seats=3, clock=90)
+    host = await c.connect(t["code"], t["token"])
+    for seat in (1, 2):
+        await host.send("add_bot", seat=seat, level=level)
+    await host.wait_state(lambda s: all(x["kind"] == "bot" for x in s["room"]["seats"][1:]))
+    await host.send("start")
+    await host.wait_state(lambda s: s["room"]["status"] == "playing")
+    return t, host
+
+
+async def _leave_when_a_computer_is_to_act(seat: Any) -> int:
+    """Play until a computer player is to act, close the socket at once: the seq then."""
+    while True:
+        st = await seat.wait_state(lambda s: s["view"] is not None and (
+            0 in s["view"]["to_act"] or s["room"]["status"] != "playing"), timeout=20)
+        assert st["room"]["status"] == "playing"
+        await seat.act(st["view"]["legal"][0])
+        acted = st["seq"]
+        st = await seat.wait_state(lambda s, acted=acted: s["seq"] > acted, timeout=10)
+        if 0 not in st["view"]["to_act"]:
+            break
+    await seat.close()
+    return st["seq"]
+
+
 @pytest.mark.asyncio
-@pytest.mark.parametrize("kind", ["practice", "play-now"])
+@pytest.mark.parametrize("kind", ["practice", "play-now", "private"])
 async def test_a_table_of_one_person_nobody_has_open_waits_for_them(tmp_path, kind):
     """Abandoned Practice tables played on for nobody for up to an hour, each move a store
     write and a hard player's a search: 70 made from one address slowed every other
     table's hard players from 0.6 s a move to 4 s. Its computer players now wait for the
-    person (whose own clock still runs), and play on when they are back."""
+    person (whose own clock still runs), and play on when they are back. A private room
+    of a host and computer players (the same creation budget) played on for nobody until
+    it was fixed too."""
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.3, reconnect_grace=600)
     with InProcessServer(_store(tmp_path), settings) as srv:
         c = Client(srv.url)
-        t = await (c.practice("Ana", bots=2, level="easy", preset="standard", clock=90)
-                   if kind == "practice" else c.play_now("Ana"))
-        seat = await c.connect(t["code"], t["token"])
-        # play until a computer player is to act, and leave at once
-        while True:
-            st = await seat.wait_state(lambda s: s["view"] is not None and (
-                0 in s["view"]["to_act"] or s["room"]["status"] != "playing"), timeout=20)
-            assert st["room"]["status"] == "playing"
-            await seat.act(st["view"]["legal"][0])
-            acted = st["seq"]
-            st = await seat.wait_state(lambda s, acted=acted: s["seq"] > acted, timeout=10)
-            if 0 not in st["view"]["to_act"]:
-                break
-        left_at = st["seq"]
-        await seat.close()
+        if kind == "private":
+            t, seat = await _host_and_computers(c)
+        else:
+            t = await (c.practice("Ana", bots=2, level="easy", preset="standard", clock=90)
+                       if kind == "practice" else c.play_now("Ana"))
+            seat = await c.connect(t["code"], t["token"])
+        left_at = await _leave_when_a_computer_is_to_act(seat)
         await asyncio.sleep(2.0)  # nearly seven bot delays
         back = await c.connect(t["code"], t["token"])
         assert back.state["seq"] == left_at  # nobody moved while nobody watched
         moved = await back.wait_state(lambda s: s["seq"] > left_at, timeout=10)
         assert moved["seq"] > left_at  # back: the computer players play on
         await back.close()
+
+
+@pytest.mark.asyncio
+async def test_a_substitute_for_the_last_person_gone_does_not_play_for_nobody(tmp_path):
+    """Once the reconnect grace is over, the absent host's seat is a computer substitute's,
+    and the table was all computers, playing a whole match at bot pace for nobody. The
+    substitute takes the seat; then nothing moves until someone is back (or the turn clock
+    runs out)."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.1, reconnect_grace=0.5)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t, host = await _host_and_computers(c)
+        await _leave_when_a_computer_is_to_act(host)
+        room = srv.hub.rooms[t["code"]]
+        await asyncio.sleep(1.0)
+        assert room.seats[0].substitute  # the grace is over
+        moves = len(room.game.log)
+        await asyncio.sleep(2.0)  # twenty bot delays
+        assert len(room.game.log) == moves, room.game.log[moves:]
 
 
 # ------------------------------------------------------------------ 3. floods
@@ -1267,3 +1314,30 @@ def test_the_lines_of_a_store_away_are_written_once_a_while_and_counted_at_its_e
         assert buf.getvalue().splitlines()[-1] == "subscription lost"
     finally:
         logger.removeHandler(handler)
+
+
+@pytest.mark.parametrize(("path", "status", "code"), [
+    ("/api/games", 404, "not_found"),       # a path with no socket
+    ("/nothing/here", 404, "not_found"),
+    ("/ws/ABCDEF/more", 404, "not_found"),
+])
+def test_a_websocket_upgrade_where_there_is_no_socket_is_a_json_error(tmp_path, path, status,
+                                                                         code):
+    """uvicorn answered it with an empty ``403``, no body and none of the security headers
+    every other answer carries."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        answer = _closed_by_server(s, wait=3.0) or b""
+        s.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(f"HTTP/1.1 {status} ".encode()), answer[:200]
+        assert json.loads(body)["error"]["code"] == code
+        assert b"x-content-type-options: nosniff" in head.lower()
+        assert b"content-type: application/json" in head.lower()
+        # the site's own sockets still open, and refuse with their own close codes
+        with websockets.sync.client.connect(
+                f"ws://127.0.0.1:{srv.port}/ws/ZZZZZZ?token=x") as ws:
+            assert json.loads(ws.recv(timeout=5))["code"] == "room_not_found"
