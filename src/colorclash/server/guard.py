@@ -44,6 +44,7 @@ from typing import Any
 
 from colorclash.server.config import Settings
 from colorclash.server.limits import person_address
+from colorclash.server.web_guard import SECURITY_HEADERS
 
 log = logging.getLogger("colorclash.server.guard")
 
@@ -90,9 +91,13 @@ def raise_file_limit() -> int:
 
 
 def _response(status: str, code: str, message: str) -> bytes:
+    """An answer written before the app sees the request: the error shape and the security
+    headers of every other answer (they were missing from these)."""
     body = (f'{{"error":{{"code":"{code}","message":"{message}"}}}}').encode()
+    security = b"".join(k + b": " + v + b"\r\n" for k, v in SECURITY_HEADERS)
     return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+            f"content-length: {len(body)}\r\n").encode() + security + \
+        b"connection: close\r\n\r\n" + body
 
 
 TOO_SLOW = _response("408 Request Timeout", "too_slow",

@@ -69,6 +69,9 @@ class CrossSiteGuard:
         self.allowed = list(allowed_origins)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, self._handshake_refusals(scope, send))
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -87,6 +90,43 @@ class CrossSiteGuard:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+    @staticmethod
+    def _handshake_refusals(scope: Any, send: Any) -> Any:
+        """A socket closed before it was accepted: Starlette's answer to an upgrade on a
+        path with no socket (``/api/games``), or to a socket's query that is not valid.
+        uvicorn turned it into an empty ``403``, without the error body or the headers
+        every other answer has; where the server can (the ASGI denial response), the
+        answer is ``404 not_found`` (no socket at this path) or ``400 bad_message``, as
+        JSON with the security headers. (The site's own sockets accept first, and close
+        with a code of the protocol and an error message.)"""
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            return send
+        accepted = False
+
+        async def refusing(message: Any) -> None:
+            nonlocal accepted
+            kind = message["type"]
+            if kind == "websocket.accept" or kind.startswith("websocket.http.response"):
+                accepted = True
+            elif kind == "websocket.close" and not accepted:
+                accepted = True
+                # (the router's close for a path it has no socket at is code 1000)
+                if message.get("code", 1000) == 1000:
+                    status, code, text = 404, "not_found", (
+                        f"no WebSocket at {scope.get('path', '')}: a room's is /ws/CODE")
+                else:
+                    status, code, text = 400, "bad_message", "this WebSocket request is not valid"
+                body = json.dumps({"error": {"code": code, "message": text}}).encode()
+                await send({"type": "websocket.http.response.start", "status": status,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode()),
+                                        *SECURITY_HEADERS]})
+                await send({"type": "websocket.http.response.body", "body": body})
+                return
+            await send(message)
+
+        return refusing
 
     def _cross_site(self, scope: Any) -> bool:
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
