@@ -550,6 +550,48 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
 
 
 @pytest.mark.asyncio
+async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(server):
+    """``{"options": {"match": true}}`` was ``bad_settings`` "... not True" (Python's
+    spelling; the client sent ``true``), unlike every other wrong type (``bad_message``).
+    A value of the right type but not offered stays ``bad_settings``."""
+    c = client(server)
+    for options, code, says in (
+            ({"match": True}, "bad_message", "option match takes text (1), not true"),
+            ({"clock": "30"}, "bad_message", 'option clock takes a number (15, 20, 30, 45, '
+                                             '60, 600), not "30"'),
+            ({"clock": False}, "bad_message", "takes a number"),
+            ({"clock": 7}, "bad_settings", "option clock must be one of 15, 20, 30, 45, 60, "
+                                           "600, not 7")):
+        with pytest.raises(ClientError) as err:
+            await c.request("POST", "/api/rooms", {"name": "Ana", "options": options})
+        assert (err.value.status, err.value.code) == (422, code), err.value.message
+        assert says in err.value.message
+    t = await c.create_room("Ana")
+    async with await c.connect(t["code"], t["token"]) as me:
+        await me.send("settings", settings={"options": {"match": True}})
+        err = await me.wait_for(lambda m: m.get("type") == "error")
+        assert err["code"] == "bad_message" and "not true" in err["message"], err
+    assert (await c.room(t["code"]))["settings"]["match"] == "1"
+
+
+@pytest.mark.asyncio
+async def test_a_null_field_is_a_field_left_out_except_the_name(server):
+    """The rule docs/protocol.md states: ``null`` takes a field's default in every body,
+    but a ``null`` name is no name (a client that meant one and sent none)."""
+    c = client(server)
+    nulls = dict.fromkeys(("game", "preset", "seats", "clock", "match", "options",
+                           "host_key"))
+    t = await c.request("POST", "/api/rooms", {"name": "Ana", **nulls})
+    room = await c.room(t["code"])
+    assert room["game"] == "color-clash"
+    assert room["settings"] == {"preset": "classic-table", "seats": 4, "clock": 30,
+                                "match": "1"}
+    with pytest.raises(ClientError) as err:
+        await c.request("POST", "/api/rooms", {"name": None})
+    assert (err.value.status, err.value.code) == (422, "bad_message")
+
+
+@pytest.mark.asyncio
 async def test_the_lobby_socket_refuses_a_setting_given_twice_as_rest_does(server):
     """``{"clock": 30, "options": {"clock": 60}}`` is refused when a room is made; over
     the socket the options won without a word. And ``seats`` inside ``options`` was taken

@@ -10,6 +10,7 @@ operating system's secure source (:func:`secure_seed`); tests pass small integer
 from __future__ import annotations
 
 import hashlib
+import json
 import operator
 import random
 import secrets
@@ -199,6 +200,30 @@ class Game:
         raise NotImplementedError
 
 
+class OptionTypeError(ValueError):
+    """An option value of the wrong kind (text where the choices are numbers, true or
+    false where they are text): the request is malformed, not merely out of range."""
+
+
+def value_kind(value: Any) -> str:
+    """What kind of value this is, in words, as JSON has them."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list | tuple) else "an object"
+
+
+def shown_value(value: Any) -> str:
+    """``value`` as the JSON a client sent (``true``, ``"30"``), not Python's ``True``."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a room's host may set: its name, its choices and its default.
@@ -257,10 +282,14 @@ class GameDefinition:
             if spec is None:
                 raise ValueError(f"{self.name} has no option {name!r} (options: "
                                  f"{', '.join(specs) or 'none'})")
-            if value not in spec.choices or isinstance(value, bool) != isinstance(
-                    spec.default, bool):
-                raise ValueError(f"option {name} must be one of "
-                                 f"{', '.join(str(c) for c in spec.choices)}, not {value!r}")
+            choices = ", ".join(str(c) for c in spec.choices)
+            kind = value_kind(spec.default)
+            if value_kind(value) != kind:
+                raise OptionTypeError(f"option {name} takes {kind} ({choices}), not "
+                                      f"{shown_value(value)}")
+            if value not in spec.choices:
+                raise ValueError(f"option {name} must be one of {choices}, not "
+                                 f"{shown_value(value)}")
             out[name] = value
         return out
 

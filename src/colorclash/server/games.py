@@ -13,6 +13,7 @@ from typing import Any
 
 from colorclash.bots import default_level, levels
 from colorclash.engine import GAMES, GameDefinition
+from colorclash.engine.base import OptionTypeError
 from colorclash.server.protocol import ProtocolError, option_value
 
 DEFAULT_GAME = "color-clash"
@@ -80,6 +81,8 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     chosen = {k: option_value(k, v) for k, v in options.items() if v is not None}
     try:
         checked = d.check_options(preset, chosen)
+    except OptionTypeError as exc:  # (a wrong type, as anywhere else in a message)
+        raise ProtocolError("bad_message", str(exc), status=422) from None
     except ValueError as exc:
         raise ProtocolError("bad_settings", str(exc), status=422) from None
     return {"game": d.key, "preset": preset, "seats": seats, **checked}
