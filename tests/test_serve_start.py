@@ -84,6 +84,7 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("PUBLIC_URL", "cards.example.org", "http:// or https://"),
     ("PUBLIC_URL", "https://example.org/cards", "no path"),
     ("LEASE_TTL", "0.001", "at least 0.5"),     # (a traceback, or warnings by the hundred)
+    ("SUMMARY_EVERY", "0.001", "0 (no summary) or at least 1"),  # (800 lines a second)
     ("ALLOWED_ORIGINS", "https://ok.example,cards.example.org/", "no path"),
     ("TRUSTED_PROXIES", "localhost", "IP addresses or networks"),
 ])

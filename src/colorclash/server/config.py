@@ -186,6 +186,11 @@ class Settings:
             # itself for cut off from Redis between its own beats
             raise SettingsError("COLORCLASH_LEASE_TTL must be at least 0.5 (seconds), not "
                                 f"{os.environ['COLORCLASH_LEASE_TTL']!r}")
+        if "COLORCLASH_SUMMARY_EVERY" in given and 0 < self.summary_every < 1:
+            # 0.001 wrote 800 summary lines a second, each "0 action(s) in 0 s"
+            raise SettingsError("COLORCLASH_SUMMARY_EVERY must be 0 (no summary) or at "
+                                "least 1 (seconds), not "
+                                f"{os.environ['COLORCLASH_SUMMARY_EVERY']!r}")
         if "COLORCLASH_ALLOWED_ORIGINS" in given:
             for origin in self.allowed_origins:
                 if not re.fullmatch(r"https?://[^/\s]+", origin):
