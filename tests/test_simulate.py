@@ -273,3 +273,17 @@ def test_a_game_of_one_seat_count_says_so():
         simulate(game="rainbow", players=3, games=1, bots=["easy"])
     with pytest.raises(ValueError, match=r"between 2 and 6"):
         simulate(players=7, games=1, bots=["easy"])
+
+
+def test_off_a_terminal_the_command_writes_nothing_but_its_result():
+    """The progress bar is for a terminal: a cron job's log got an empty line on stderr
+    each run."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "colorclash.cli", "simulate", "--players",
+                          "2", "--games", "2", "--json"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert json.loads(out.stdout)["games"] == 2

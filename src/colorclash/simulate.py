@@ -296,10 +296,11 @@ def run_simulation(
         import typer
 
         raise typer.BadParameter(str(exc)) from None
+    # (the bar only on a terminal: off one, a cron job's log got an empty line a run)
     err = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                  transient=as_json) as bar:
+                  transient=as_json, disable=not err.is_terminal) as bar:
         task = bar.add_task(f"{game} {preset}: {','.join(bots)}", total=games)
         report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
                           seed=seed, progress=lambda done: bar.update(task, completed=done),
