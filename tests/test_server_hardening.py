@@ -556,6 +556,27 @@ async def test_a_table_of_one_person_nobody_has_open_waits_for_them(tmp_path, ki
 
 
 @pytest.mark.asyncio
+async def test_a_computers_clock_does_not_run_out_while_it_waits_for_a_person(tmp_path):
+    """While nobody had the table open, a computer's turn clock ran out, and in Standard
+    a timeout draws a card and ends the turn: the person came back to computers that had
+    each drawn a card per turn clock. Its clock waits with it, and starts again (a whole
+    turn) when the person is back, so it moves rather than times out."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.1, reconnect_grace=600,
+                        clock_scale=0.02)  # Standard's 90 s clock: 1.8 s
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=2, level="easy", preset="standard", clock=90)
+        seat = await c.connect(t["code"], t["token"])
+        left_at = await _leave_when_a_computer_is_to_act(seat)
+        await asyncio.sleep(4.5)  # two and a half turn clocks
+        back = await c.connect(t["code"], t["token"])
+        assert back.state["seq"] == left_at  # no timeout while nobody was there
+        moved = await back.wait_state(lambda s: s["seq"] > left_at, timeout=10)
+        assert not [e for e in moved["events"] if e["type"] == "time_up"], moved["events"]
+        await back.close()
+
+
+@pytest.mark.asyncio
 async def test_a_substitute_for_the_last_person_gone_does_not_play_for_nobody(tmp_path):
     """Once the reconnect grace is over, the absent host's seat is a computer substitute's,
     and the table was all computers, playing a whole match at bot pace for nobody. The

@@ -118,7 +118,7 @@ class Clocks:
         if room.status != "playing" or room.game is None or room.game.over:
             return self.host_due(room)
         dues: list[float] = []
-        if room.clock:
+        if room.clock and not self.computer_waits(room):
             dues.append(room.clock["deadline"])
         for i in range(len(room.seats)):
             due = self.substitute_due(room, i)
@@ -132,6 +132,28 @@ class Clocks:
             if due is not None:
                 dues.append(due)
         return max(min(dues), room.stall_until) if dues else None
+
+    def computer_waits(self, room: Room) -> bool:
+        """The clock is a computer player's, and nobody has the table open: it does not
+        run out (the computer waits for a person, ``Computers.unwatched``; a clock run out
+        was a timeout for it, in Standard a card drawn and the turn lost, again and again
+        while the table was closed)."""
+        seat = room.clock.get("seat") if room.clock else None
+        return (seat is not None and 0 <= seat < len(room.seats)
+                and room.bot_controlled(seat) and self.hub.computers.unwatched(room))
+
+    def resume(self, room: Room) -> None:
+        """Someone opened a table whose computer player waited: its clock starts again
+        (it may have passed while it waited), so it moves, not times out."""
+        clock = room.clock
+        seat = clock.get("seat") if clock else None
+        if seat is None or not 0 <= seat < len(room.seats) or not room.bot_controlled(seat):
+            return
+        now = self.hub.now()
+        if clock["deadline"] < now + clock["seconds"]:
+            room.clock = dict(clock, deadline=now + clock["seconds"])
+            if "turn_deadline" in clock:
+                room.clock["turn_deadline"] = max(clock["turn_deadline"], room.clock["deadline"])
 
     def substitute_due(self, room: Room, seat: int) -> float | None:
         """When a computer substitute must take this seat (None: not due to)."""
@@ -200,7 +222,7 @@ class Clocks:
                 hub.table.apply(room, seat, {"type": "next"})
             return
         # 3. an expired clock
-        if room.clock and now >= room.clock["deadline"]:
+        if room.clock and now >= room.clock["deadline"] and not self.computer_waits(room):
             self.expire(room, now)
             return
         # 4. computer players

@@ -616,6 +616,7 @@ class Hub:
             self.table.substitute(room, seat, False)
         if back and room.status == "playing":
             self.computers.wait(room)  # the person sees the table before they move again
+            self.clocks.resume(room)
         self.broadcast(room, [])
         self.clocks.schedule(room)
 
