@@ -23,11 +23,14 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: the paths of the site's own sockets (``/ws/quick-match`` and ``/ws/CODE``)
+_SOCKET_PATH = re.compile(r"/ws/[^/]+")
 
 # Scripts only from the site itself: the client has no inline script, and a script
 # from anywhere else (a compromised CDN, an injected tag) would read the seat tokens the
@@ -70,7 +73,10 @@ class CrossSiteGuard:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            await self.app(scope, receive, self._handshake_refusals(scope, send))
+            # (the site's own sockets are passed as they are: no wrapper on their sends)
+            if not _SOCKET_PATH.fullmatch(scope.get("path", "")):
+                send = self._handshake_refusals(scope, send)
+            await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -94,12 +100,11 @@ class CrossSiteGuard:
     @staticmethod
     def _handshake_refusals(scope: Any, send: Any) -> Any:
         """A socket closed before it was accepted: Starlette's answer to an upgrade on a
-        path with no socket (``/api/games``), or to a socket's query that is not valid.
-        uvicorn turned it into an empty ``403``, without the error body or the headers
-        every other answer has; where the server can (the ASGI denial response), the
-        answer is ``404 not_found`` (no socket at this path) or ``400 bad_message``, as
-        JSON with the security headers. (The site's own sockets accept first, and close
-        with a code of the protocol and an error message.)"""
+        path with no socket (``/api/games``). uvicorn turned it into an empty ``403``,
+        without the error body or the headers every other answer has; where the server
+        can (the ASGI denial response), the answer is ``404 not_found``, as JSON with the
+        security headers. (The site's own sockets, ``/ws/…``, accept first, and close with
+        a code of the protocol and an error message.)"""
         if "websocket.http.response" not in scope.get("extensions", {}):
             return send
         accepted = False
@@ -111,14 +116,10 @@ class CrossSiteGuard:
                 accepted = True
             elif kind == "websocket.close" and not accepted:
                 accepted = True
-                # (the router's close for a path it has no socket at is code 1000)
-                if message.get("code", 1000) == 1000:
-                    status, code, text = 404, "not_found", (
-                        f"no WebSocket at {scope.get('path', '')}: a room's is /ws/CODE")
-                else:
-                    status, code, text = 400, "bad_message", "this WebSocket request is not valid"
-                body = json.dumps({"error": {"code": code, "message": text}}).encode()
-                await send({"type": "websocket.http.response.start", "status": status,
+                body = json.dumps({"error": {"code": "not_found", "message":
+                                             "no WebSocket at this path: a room's is "
+                                             "/ws/CODE"}}).encode()
+                await send({"type": "websocket.http.response.start", "status": 404,
                             "headers": [(b"content-type", b"application/json"),
                                         (b"content-length", str(len(body)).encode()),
                                         *SECURITY_HEADERS]})
