@@ -138,9 +138,10 @@ class Clocks:
         run out (the computer waits for a person, ``Computers.unwatched``; a clock run out
         was a timeout for it, in Standard a card drawn and the turn lost, again and again
         while the table was closed)."""
+        if not self.hub.computers.unwatched(room):
+            return False  # (the common case first: this is asked at every action)
         seat = room.clock.get("seat") if room.clock else None
-        return (seat is not None and 0 <= seat < len(room.seats)
-                and room.bot_controlled(seat) and self.hub.computers.unwatched(room))
+        return seat is not None and 0 <= seat < len(room.seats) and room.bot_controlled(seat)
 
     def resume(self, room: Room) -> None:
         """Someone opened a table whose computer player waited: its clock starts again
