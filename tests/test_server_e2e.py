@@ -575,6 +575,17 @@ async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(ser
 
 
 @pytest.mark.asyncio
+async def test_an_unknown_level_names_the_games_levels_in_words(server):
+    """It read "choose one of ['random', 'medium', 'hard']", a Python list."""
+    c = client(server)
+    with pytest.raises(ClientError) as err:
+        await c.request("POST", "/api/practice", {"game": "coloretto", "level": "easy"})
+    assert err.value.code == "bad_settings"
+    assert err.value.message == ("unknown computer level 'easy'; choose one of random, "
+                                 "medium, hard")
+
+
+@pytest.mark.asyncio
 async def test_a_null_field_is_a_field_left_out_except_the_name(server):
     """The rule docs/protocol.md states: ``null`` takes a field's default in every body,
     but a ``null`` name is no name (a client that meant one and sent none)."""

@@ -92,7 +92,7 @@ def check_level(game: str, level: str) -> str:
     names = levels(game)
     if level not in names:
         raise ProtocolError("bad_settings", f"unknown computer level {level!r}; "
-                            f"choose one of {names}", status=422)
+                            f"choose one of {', '.join(names)}", status=422)
     return level
 
 
