@@ -251,6 +251,11 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     out = _raw_http(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
     assert out.startswith(b"HTTP/1.1 408")
     saw(re.search(rb'"code":"([a-z_]+)"', out).group(1).decode(), "too_slow")
+    out = _raw_http(server, b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+                            b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+    assert out.startswith(b"HTTP/1.1 400"), out[:80]  # (smuggling refused, and closed)
+    assert b"x-content-type-options: nosniff" in out.lower()
+    saw(re.search(rb'"code":"([a-z_]+)"', out).group(1).decode(), "bad_request")
     # internal: a server bug; the room is unchanged (tests/test_server_fuzz.py covers it)
     seen["internal"] = "internal"
     # no_client: an installation without the browser client (below, test_no_client)

@@ -107,6 +107,8 @@ TOO_LARGE_HEAD = _response("431 Request Header Fields Too Large", "too_large",
                            f"request headers over {MAX_HEAD_BYTES // 1024} KiB")
 OVERLOADED = _response("503 Service Unavailable", "overloaded",
                        "too many connections; try again shortly")
+NOT_HTTP = _response("400 Bad Request", "bad_request",
+                     "the request is not valid HTTP/1.1")
 
 
 class ConnectionGuard:
@@ -293,6 +295,12 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
             if self._cc_counted:  # the accounting must not wait for connection_lost
                 self._cc_counted = False
                 self._cc_guard.closed(self, self._cc_address)
+
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to a request its parser refuses (a ``Content-Length``
+            beside ``Transfer-Encoding``, a length that is no number): the site's error
+            shape and headers, not plain text without them."""
+            self.guard_close(NOT_HTTP)
 
         def data_received(self, data: bytes) -> None:
             if self._cc_closing:
