@@ -940,6 +940,31 @@ def test_a_handshake_the_websocket_library_refuses_is_answered_and_closed_at_onc
         s.close()
         assert answer is not None, "the socket was left open"
         assert answer.split(b" ", 2)[1] in (b"414", b"431"), answer[:80]
+        head, _, body = answer.partition(b"\r\n\r\n")  # the site's error shape, headers
+        assert json.loads(body)["error"]["code"] == "too_large"
+        assert b"x-content-type-options: nosniff" in head.lower()
+        assert _healthz(srv.url)["ok"]
+
+
+@pytest.mark.parametrize(("headers", "status", "says"), [
+    ("Sec-WebSocket-Version: 13\r\n", 400, "missing Sec-WebSocket-Key header"),
+    ("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n", 400,
+     "Sec-WebSocket-Version"),
+])
+def test_a_handshake_without_what_a_websocket_needs_is_a_json_error(tmp_path, headers, status,
+                                                                      says):
+    """The WebSocket library's refusals were plain text, without the security headers."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        s.sendall((f"GET /ws/ABCDEF HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                   f"Connection: Upgrade\r\n{headers}\r\n").encode())
+        answer = _closed_by_server(s, 3) or b""
+        s.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(f"HTTP/1.1 {status} ".encode()), answer[:120]
+        error = json.loads(body)["error"]
+        assert error["code"] == "bad_request" and says in error["message"], error
+        assert b"x-frame-options: deny" in head.lower()
         assert _healthz(srv.url)["ok"]
 
 

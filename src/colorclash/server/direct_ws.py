@@ -37,7 +37,12 @@ site works the same through ASGI only.
 
 from __future__ import annotations
 
+import json
+from http import HTTPStatus
 from typing import Any
+
+from colorclash.server.guard import error_response
+from colorclash.server.web_guard import SECURITY_HEADERS
 
 #: the scope extension's key: ``scope["extensions"][SEND_EXTENSION](text) -> bool``
 SEND_EXTENSION = "colorclash.send_text"
@@ -51,9 +56,43 @@ try:  # uvicorn >= 0.35
     from uvicorn.protocols.websockets.websockets_sansio_impl import (
         WebSocketsSansIOProtocol as _Base,
     )
+    from websockets.datastructures import Headers as _Headers
+    from websockets.http11 import Response as _Response
     from websockets.protocol import State as _State
 except ImportError:  # pragma: no cover - an older uvicorn: ASGI only
     _Base = None  # type: ignore[assignment, misc]
+
+
+def _refusal(response: Any) -> Any:
+    """A handshake the WebSocket library refuses (no ``Sec-WebSocket-Key``, a version it
+    does not speak), answered in the site's error shape and headers: it was the library's
+    plain text, the one answer without them."""
+    text = response.body.decode("utf-8", "replace").strip().rstrip(".")
+    text = text.removeprefix("Failed to open a WebSocket connection: ")
+    body = json.dumps({"error": {"code": "bad_request", "message": text or
+                                 "the WebSocket handshake is not valid"}}).encode()
+    headers = _Headers([("Connection", "close"), ("Content-Length", str(len(body))),
+                        ("Content-Type", "application/json"),
+                        *((k.decode(), v.decode()) for k, v in SECURITY_HEADERS)])
+    for name in ("Sec-WebSocket-Version", "Upgrade"):  # (what the library asked for)
+        if name in response.headers:
+            headers[name] = response.headers[name]
+    return _Response(response.status_code, response.reason_phrase, headers, body)
+
+
+INVALID_HANDSHAKE = error_response("400 Bad Request", "bad_request",
+                                   "the WebSocket handshake is not valid")
+
+
+def _too_large(answer: bytes) -> bytes:
+    """The library's answer to a request line or headers over its limits (8 KiB), in the
+    site's error shape and headers; its status kept (414, 431)."""
+    try:
+        status = HTTPStatus(int(answer.split(b" ", 2)[1]))
+    except (IndexError, ValueError):
+        return answer
+    return error_response(f"{status.value} {status.phrase}", "too_large",
+                          "request line or headers over 8 KiB")
 
 
 def _frame_header(length: int) -> bytes:
@@ -73,12 +112,31 @@ if _Base is not None:
         _cc_ping_window = 0.0
 
         def handle_connect(self, event: Any) -> None:
-            super().handle_connect(event)
+            accept = self.conn.accept
+
+            def accept_or_refuse(request: Any) -> Any:
+                response = accept(request)
+                return response if response.status_code == 101 else _refusal(response)
+
+            self.conn.accept = accept_or_refuse  # (for this one call)
+            try:
+                super().handle_connect(event)
+            finally:
+                del self.conn.accept
             scope = getattr(self, "scope", None)
             if scope is not None and not self.close_sent:
                 # (the ASGI task made above has not run yet: the scope is still ours)
                 scope["extensions"][SEND_EXTENSION] = self.send_text_now
                 scope["extensions"][CLOSE_EXTENSION] = self.close_now
+
+        def handle_handshake_exception(self) -> None:
+            """The library could not read the handshake: its 414 or 431 (over its limits)
+            or uvicorn's 400, in the site's error shape and headers."""
+            self.handshake_complete = True
+            self.close_sent = True
+            output = b"".join(self.conn.data_to_send())
+            self.transport.write(_too_large(output) if output else INVALID_HANDSHAKE)
+            self.transport.close()
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -88,7 +146,7 @@ if _Base is not None:
                 # uvicorn sees no event: the answer was never written, the socket stayed
                 # open until the header timeout, and uvicorn's shutdown, answering it a
                 # 500 on top, raised and stopped the server with a traceback.
-                self.transport.write(b"".join(self.conn.data_to_send()))
+                self.transport.write(_too_large(b"".join(self.conn.data_to_send())))
                 self.handshake_complete = True
                 self.close_sent = True
                 self.transport.close()

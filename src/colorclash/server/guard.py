@@ -90,7 +90,7 @@ def raise_file_limit() -> int:
         return 1024
 
 
-def _response(status: str, code: str, message: str) -> bytes:
+def error_response(status: str, code: str, message: str) -> bytes:
     """An answer written before the app sees the request: the error shape and the security
     headers of every other answer (they were missing from these)."""
     body = (f'{{"error":{{"code":"{code}","message":"{message}"}}}}').encode()
@@ -100,14 +100,14 @@ def _response(status: str, code: str, message: str) -> bytes:
         b"connection: close\r\n\r\n" + body
 
 
-TOO_SLOW = _response("408 Request Timeout", "too_slow",
+TOO_SLOW = error_response("408 Request Timeout", "too_slow",
                      "the request did not arrive in time")
 MAX_HEAD_BYTES = 16 * 1024
-TOO_LARGE_HEAD = _response("431 Request Header Fields Too Large", "too_large",
+TOO_LARGE_HEAD = error_response("431 Request Header Fields Too Large", "too_large",
                            f"request headers over {MAX_HEAD_BYTES // 1024} KiB")
-OVERLOADED = _response("503 Service Unavailable", "overloaded",
+OVERLOADED = error_response("503 Service Unavailable", "overloaded",
                        "too many connections; try again shortly")
-NOT_HTTP = _response("400 Bad Request", "bad_request",
+NOT_HTTP = error_response("400 Bad Request", "bad_request",
                      "the request is not valid HTTP/1.1")
 
 
