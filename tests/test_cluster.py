@@ -624,7 +624,8 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
     """A process stopped with SIGTERM let go of its rooms, and nobody took them until
     someone asked for one: a Practice table nobody was connected to kept its clocks and
     computer players stopped. Now the others take them over, as after a death, and the
-    computer players play on there."""
+    computer players play on there when the person is back (while nobody has a table open
+    they wait, on any process)."""
 
     sites = [await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6, clock_scale=0.01) for _ in range(2)]
     a, b = sites
@@ -655,6 +656,20 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
             await asyncio.sleep(0.1)
         assert code in b.rooms and _owner(redis_db, code) == b.cluster.id
         seq = b.rooms[code].seq
+
+        class Person:  # the person opens the table again, on the new owner
+            compact, closed = False, False
+
+            def send(self, msg):
+                pass
+
+            def send_text(self, text):
+                pass
+
+            def close(self, code, reason=""):
+                self.closed = True
+
+        b.attach(b.rooms[code], 0, Person())
         for _ in range(50):  # its clocks and computer players run on the new owner
             if b.rooms[code].seq > seq:
                 break
