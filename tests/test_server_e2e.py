@@ -575,6 +575,16 @@ async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(ser
 
 
 @pytest.mark.asyncio
+async def test_a_clocks_seconds_are_a_whole_number_as_documented(server):
+    """``"seconds": 30.0`` went out where protocol.md shows ``"seconds": 30``."""
+    c = client(server)
+    t = await c.practice("Ana", bots=1, level="easy", preset="standard", clock=45)
+    async with await c.connect(t["code"], t["token"]) as me:
+        st = await me.wait_state(lambda s: s["clock"] is not None and s["clock"]["kind"] == "turn")
+        assert st["clock"]["seconds"] == 45 and isinstance(st["clock"]["seconds"], int)
+
+
+@pytest.mark.asyncio
 async def test_an_unknown_level_names_the_games_levels_in_words(server):
     """It read "choose one of ['random', 'medium', 'hard']", a Python list."""
     c = client(server)

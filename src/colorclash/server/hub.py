@@ -425,7 +425,8 @@ class Hub:
             return None
         return {"kind": c["kind"], "seat": c.get("seat"), "deadline": ms(c["deadline"]),
                 "remaining_ms": max(0, int((c["deadline"] - self.now()) * 1000)),
-                "seconds": c["seconds"]}
+                "seconds": int(c["seconds"]) if float(c["seconds"]).is_integer()
+                else c["seconds"]}  # (30, as the document writes it: not 30.0)
 
     @staticmethod
     def _shows_game(room: Room) -> bool:
