@@ -262,8 +262,11 @@ async def _next_clock_after(conn, seq, note, seen):
 async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
                         away_turn_clock=0.4, next_round_delay=0.3)
-    with InProcessServer(f"sqlite:///{tmp_path / 'away.sqlite3'}", settings) as srv:
-        c, host, guest, a, b = await _ana_and_bo(srv, clock=60)  # 3 s
+    with InProcessServer(f"sqlite:///{tmp_path / 'away.sqlite3'}", settings,
+                         game_factory=factory) as srv:
+        # (hands no one empties in the turns watched: a random deal could end the game
+        # first, and the next turn clock never came: CI's 10 s read timed out)
+        c, host, guest, a, b = await _ana_and_bo(srv, clock=60, setup=LONG_HANDS)  # 3 s
         await b.close()  # Bo is away from now on
         full = 60 * 0.05
         seen: list[tuple[int, float]] = []
