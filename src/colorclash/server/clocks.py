@@ -140,16 +140,20 @@ class Clocks:
         while the table was closed)."""
         if not self.hub.computers.unwatched(room):
             return False  # (the common case first: this is asked at every action)
+        return self._computers_clock(room)
+
+    @staticmethod
+    def _computers_clock(room: Room) -> bool:
+        """The running clock is a seat's that a computer plays."""
         seat = room.clock.get("seat") if room.clock else None
         return seat is not None and 0 <= seat < len(room.seats) and room.bot_controlled(seat)
 
     def resume(self, room: Room) -> None:
         """Someone opened a table whose computer player waited: its clock starts again
         (it may have passed while it waited), so it moves, not times out."""
-        clock = room.clock
-        seat = clock.get("seat") if clock else None
-        if seat is None or not 0 <= seat < len(room.seats) or not room.bot_controlled(seat):
+        if not self._computers_clock(room):
             return
+        clock = room.clock
         now = self.hub.now()
         if clock["deadline"] < now + clock["seconds"]:
             room.clock = dict(clock, deadline=now + clock["seconds"])

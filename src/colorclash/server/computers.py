@@ -111,10 +111,11 @@ class Computers:
         room of a host and computer players, a Quick Match table everyone left): its
         computer players, substitutes included, wait for someone to come back (a person's
         own turn clock still runs; a computer's waits too: ``Clocks.computer_waits``)
-        instead of playing on for nobody. Abandoned tables played on for up to an hour, each move a store write
-        and a hard player's a search: 70 of them, made from one address within its creation
-        budget, slowed every other table's hard players from 0.6 s a move to 4 s. Private
-        rooms, which share that budget, were left out of the first fix."""
+        instead of playing on for nobody. Abandoned tables played on for up to an hour,
+        each move a store write and a hard player's a search: 70 of them, made from one
+        address within its creation budget, slowed every other table's hard players from
+        0.6 s a move to 4 s. Private rooms, which share that budget, were left out of the
+        first fix."""
         return not room.conns
 
     def due(self, room: Room) -> float | None:

@@ -101,14 +101,14 @@ def error_response(status: str, code: str, message: str) -> bytes:
 
 
 TOO_SLOW = error_response("408 Request Timeout", "too_slow",
-                     "the request did not arrive in time")
+                          "the request did not arrive in time")
 MAX_HEAD_BYTES = 16 * 1024
 TOO_LARGE_HEAD = error_response("431 Request Header Fields Too Large", "too_large",
-                           f"request headers over {MAX_HEAD_BYTES // 1024} KiB")
+                                f"request headers over {MAX_HEAD_BYTES // 1024} KiB")
 OVERLOADED = error_response("503 Service Unavailable", "overloaded",
-                       "too many connections; try again shortly")
+                            "too many connections; try again shortly")
 NOT_HTTP = error_response("400 Bad Request", "bad_request",
-                     "the request is not valid HTTP/1.1")
+                          "the request is not valid HTTP/1.1")
 
 
 class ConnectionGuard:
