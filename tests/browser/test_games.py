@@ -168,7 +168,9 @@ def test_private_room_two_players_and_a_computer(open_page):
 
     host.click("button[data-focus-key='add-bot:2']")
     host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
-    assert "Computer" in host.inner_text(".seat-row[data-seat='2']")
+    # labelled a computer, with its level (as the Practice form names the levels)
+    assert re.search(r"Computer · (Random|Easy|Medium|Hard)",
+                     host.inner_text(".seat-row[data-seat='2']"))
     # not everyone is ready yet: Start explains why instead of starting
     assert host.get_attribute("#btn-start", "aria-disabled") == "true"
     guest.click("#btn-ready")

@@ -180,7 +180,7 @@ def test_a_whole_game_against_the_computer(open_page, server, size):
     assert shown == held <= 3, (shown, held)
     assert page.locator(".rb-row .rb-place").count() == 6
     assert page.locator(".rb-pile").count() == 2
-    assert "Computer" in page.inner_text(".rb-opp")
+    assert "Computer · Random" in page.inner_text(".rb-opp")  # labelled, with its level
     assert re.search(r"\d+", page.inner_text(".rb-deck"))
 
     def checkpoint(what: str) -> None:

@@ -12,7 +12,7 @@ import {
   settingsPatch,
   tableTitle,
 } from "./shell/games.js";
-import { botIcon, seatName } from "./shell/seats.js";
+import { botIcon, computerLabel, seatName } from "./shell/seats.js";
 import { h, initial } from "./ui.js";
 
 // The room's game: its table module and its definition (GET /api/games).
@@ -98,7 +98,7 @@ function seatRow(room, seat, me, isHost, act) {
     h(
       "span.name",
       s.kind === "empty" ? h("span.empty", t("room.emptySeat", { n: seat + 1 })) : seatName(room, seat),
-      s.kind === "bot" ? h("span.tag.bot", t("seat.computerLabel")) : null,
+      s.kind === "bot" ? h("span.tag.bot", computerLabel(room, seat)) : null,
       tags,
     ),
     status,
@@ -334,7 +334,7 @@ export function renderJoin(ctx, act) {
                     h(
                       "li",
                       seatName(room, s.seat),
-                      s.kind === "bot" ? h("span.tag.bot", t("seat.computerLabel")) : null,
+                      s.kind === "bot" ? h("span.tag.bot", computerLabel(room, s.seat)) : null,
                       room.host === s.seat ? h("span.tag.host", t("room.host")) : null,
                     ),
                   ),

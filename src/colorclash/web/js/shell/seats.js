@@ -43,6 +43,15 @@ export function botIcon(cls = "bot-icon") {
   );
 }
 
+// The label of a computer player: its level too ("Computer · Medium"), as the home page's
+// Practice form names it, so that a player knows what they are playing against (a
+// substitute playing for a person who left has no level: plain "Computer").
+export function computerLabel(room, seat) {
+  const s = room && room.seats ? room.seats[seat] : null;
+  const key = s && s.kind === "bot" && s.level ? `level.${s.level}` : null;
+  return key && has(key) ? t("seat.computerLevel", { level: t(key) }) : t("seat.computerLabel");
+}
+
 export function isComputer(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   return !!s && s.kind === "bot";

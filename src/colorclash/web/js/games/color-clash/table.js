@@ -8,7 +8,7 @@ import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
 import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { avatar, myAvatar, botIcon, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
@@ -133,7 +133,7 @@ function opponentChip(model, act, seat) {
   const name = seatName(room, seat);
   const place = out ? t("table.place", { n: view.out.indexOf(seat) + 1 }) : null;
   const parts = [name];
-  if (isComputer(room, seat)) parts.push(t("seat.computerLabel"));
+  if (isComputer(room, seat)) parts.push(computerLabel(room, seat));
   parts.push(t("table.cardsN", { n: count }));
   if (isTurn) parts.push(t("table.theirTurn"));
   if (shield) parts.push(t("table.shieldUp"));

@@ -7,7 +7,7 @@
 import { t } from "../../i18n.js";
 import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
 import { colorettoResults } from "./results.js";
@@ -86,7 +86,7 @@ function scoreText(view, n) {
 function playerSummary(model, seat) {
   const { view, room } = model;
   const parts = [seatName(room, seat)];
-  if (isComputer(room, seat)) parts.push(t("seat.computerLabel"));
+  if (isComputer(room, seat)) parts.push(computerLabel(room, seat));
   parts.push(scoreText(view, (view.scores || [])[seat] ?? 0));
   const row = takenRow(view, seat);
   if (row >= 0) parts.push(t("coloretto.table.tookRow", { n: row + 1 }));

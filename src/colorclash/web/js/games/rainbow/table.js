@@ -9,7 +9,7 @@
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { avatar, myAvatar, isComputer, seatName } from "../../shell/seats.js";
+import { avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
@@ -86,7 +86,7 @@ function opponentChip(model, seat) {
   const name = seatName(room, seat);
   const faces = Array.isArray(hand.faces) ? hand.faces : null;
   const parts = [name];
-  if (isComputer(room, seat)) parts.push(t("seat.computerLabel"));
+  if (isComputer(room, seat)) parts.push(computerLabel(room, seat));
   if (isTurn) parts.push(t("table.theirTurn"));
   if (away) parts.push(t("seat.away"));
   const handText = faces
@@ -105,7 +105,7 @@ function opponentChip(model, seat) {
         h(
           "span.line",
           { "aria-hidden": "true" },
-          isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
+          isComputer(room, seat) ? h("span.tag.bot", computerLabel(room, seat)) : null,
           away ? h("span.badge.away", t("seat.away")) : null,
           s && s.substitute ? h("span.tag.bot", t("seat.substitute")) : null,
         ),
