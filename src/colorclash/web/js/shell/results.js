@@ -4,7 +4,7 @@
 import { getLang, t } from "../i18n.js";
 import { h } from "../ui.js";
 import { dialogButton, modal } from "./dialog.js";
-import { computerLabel, isComputer, seatName } from "./seats.js";
+import { isComputer, seatName } from "./seats.js";
 
 // A player's name in the results, tagged: you, a computer player, a substitute.
 export function resultsName(model, seat) {
@@ -13,7 +13,7 @@ export function resultsName(model, seat) {
   return [
     seatName(room, seat),
     seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
-    isComputer(room, seat) ? h("span.tag.bot", computerLabel(room, seat)) : null,
+    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
     s && s.substitute && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
   ];
 }

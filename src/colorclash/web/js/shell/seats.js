@@ -45,7 +45,8 @@ export function botIcon(cls = "bot-icon") {
 
 // The label of a computer player: its level too ("Computer · Medium"), as the home page's
 // Practice form names it, so that a player knows what they are playing against (a
-// substitute playing for a person who left has no level: plain "Computer").
+// substitute playing for a person who left has no level: plain "Computer"). The results
+// tables keep the plain label: a six-seat table's six rows must fit a small phone.
 export function computerLabel(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   const key = s && s.kind === "bot" && s.level ? `level.${s.level}` : null;

@@ -3,7 +3,7 @@
 import { t } from "../../i18n.js";
 import { dialogButton } from "../../shell/dialog.js";
 import { gameOverActions, gameOverHeadline, rankRows, resultsDialog } from "../../shell/results.js";
-import { computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { isComputer, seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { isMatch } from "./events.js";
 
@@ -52,7 +52,7 @@ function nameCell(model, seat, subs) {
   return [
     seatName(room, seat),
     seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
-    isComputer(room, seat) ? h("span.tag.bot", computerLabel(room, seat)) : null,
+    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
     subs.includes(seat) && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
   ];
 }
