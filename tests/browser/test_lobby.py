@@ -424,3 +424,29 @@ def test_a_guests_room_says_why_it_holds_fewer_seats_than_the_game(open_page):
     assert not cut_controls(page), cut_controls(page)
     page.locator("#set-seats-fixed").scroll_into_view_if_needed()
     shot(page, "room-rainbow-seats-phone")
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_a_computers_tag_names_its_level_on_one_line_of_a_phone(open_page, lang):
+    """A computer's tag names its level ("Computadora · Difícil", the longest): one pill on
+    one line inside its seat's line at 360 px, not broken in two beside the name."""
+    table = ScriptedTable(open_page, preset="standard", seats=2, deal=False,
+                          viewport={"width": 360, "height": 640}, locale=LOCALES[lang], me=0)
+    table.room.update(kind="private", host=0)
+    table.room["settings"]["seats"] = 6
+    table.room["seats"] = seats = _seats(6, 1, True)
+    for s in seats:
+        if s["kind"] == "bot":
+            s["level"] = "hard"
+    table.send([])
+    page = table.page
+    page.wait_for_function("() => document.querySelectorAll('.seat-row .tag.bot').length === 2")
+    tags = page.evaluate("""() => [...document.querySelectorAll('.seat-row .tag.bot')].map((t) => {
+      const r = t.getBoundingClientRect(), row = t.closest('.seat-row').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      return {text: t.textContent, inside: r.left >= row.left && r.right <= row.right,
+              lines: new Set([...range.getClientRects()].map((x) => Math.round(x.top))).size};
+    })""")
+    level = catalog(lang)["level.hard"]
+    assert all(t["text"].endswith(level) and t["lines"] == 1 and t["inside"] for t in tags), tags
