@@ -111,6 +111,10 @@ def test_names():
     "Bøt", "BØT", "Bɵt", "B๏t", "Cømputer",
     # spelt out, or with a number after it (these were let through), or the robot avatar
     "B o t", "B ot", "B.o.t", "B-o-t", "Bot1", "Bot01", "CPU1", "c p u", "Ana 🤖",
+    # letters in black circles and squares, regional indicators (attacker QA: taken)
+    "🅒🅞🅜🅟🅤🅣🅔🅡", "🅑🅞🅣", "🅲🅾🅼🅿🆄🆃🅴🆁", "🅱🅾🆃", "🇧🇴🇹",
+    # written upside down (read from the end, each letter turned: "Computer", "bot")
+    "ɹǝʇndɯoƆ", "ʇoq",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -120,7 +124,7 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
 @pytest.mark.parametrize("name", [
     "Admin", "ADMIN 2", "Sy$tem", "System", "Color Clash", "C0lor Clash", "colorclash",
     "Moderator", "Moderador", "Server", "Servidor", "Sunucu", "Yönetici", "Support",
-    "Staff", "Admín", "S y s t e m"])
+    "Staff", "Admín", "S y s t e m", "🅰🅳🅼🅸🅽", "uıɯpɐ"])
 def test_names_that_pass_for_the_site_are_refused(name):
     """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
     own (attacker QA: they were taken)."""
@@ -135,7 +139,7 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "Bo Tan", "Abbott 2", "Jo B. Oates", "R2D2", "Ana 1",
                                   "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",
-                                  "देवनागरी", "محمد"])
+                                  "देवनागरी", "محمد", "Hana 🇹🇷", "pou", "Ŋoq"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 
@@ -146,6 +150,7 @@ def test_ordinary_names_are_kept(name):
     "\u0300", "\u0301Ana",                     # an accent on no letter
     "A\u0301\u0301\u0301",                      # NFC: Á and two more, three on one letter
     "\ufdfd", "Ana \U00012219\U00012219",       # one character many letters wide
+    "\u2e3b" * 20, "Ana \u2e3a",                 # the three- and two-em dashes
 ])
 def test_blank_and_smeared_names_are_refused(name):
     """Letters drawn as nothing (Hangul fillers, the Braille blank) hide a name or part of

@@ -30,9 +30,11 @@ _COMPUTER_WORDS = ("bot", "bots", "cpu")
 # skeleton, since the comparison is only against the label's words).
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
                        "@": "a", "$": "s", "ı": "i"})
-# Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ) are Latin letters that NFKD
-# leaves alone: their Unicode names say which letter they are.
-_LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)) ([A-Z])$")
+# Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ), the letters in black circles and
+# squares (🅒🅞🅜🅟, 🅱🅾🆃) and the regional indicators (🇧🇴🇹, drawn as letters when they make no
+# flag) are Latin letters that NFKD leaves alone: their Unicode names say which letter.
+_LETTER_NAME = re.compile(r"(?:SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)|"
+                          r"LATIN (?:CAPITAL|SMALL) LETTER|INDICATOR SYMBOL LETTER) ([A-Z])$")
 # Letters drawn as nothing at all (not format characters, so not caught as such).
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 MAX_MARKS = 2  # combining marks on one letter (Vietnamese needs two)
@@ -40,8 +42,9 @@ MAX_MARKS = 2  # combining marks on one letter (Vietnamese needs two)
 # (U+20DD, a circle around it; U+0489, U+A670: rings that smear over its neighbours).
 _STACKING = frozenset({"Mn", "Me"})
 # Single characters drawn many letters wide: the Arabic ligatures of whole phrases
-# (U+FDFA-FDFD, "﷽") and cuneiform signs, which would run over the table's names.
-_WIDE = ((0xFDFA, 0xFDFD), (0x12000, 0x1254F))
+# (U+FDFA-FDFD, "﷽"), the two- and three-em dashes (U+2E3A-2E3B: "⸻" twenty times is
+# sixty letters wide) and cuneiform signs, which would run over the table's names.
+_WIDE = ((0xFDFA, 0xFDFD), (0x2E3A, 0x2E3B), (0x12000, 0x1254F))
 
 
 _TABLE = Path(__file__).with_name("lookalikes.json")
@@ -122,16 +125,35 @@ def _spells_a_word(words: list[str]) -> bool:
                for i in range(len(words)) for j in range(i + 1, len(words) + 1))
 
 
+# A name written upside down ("ɹǝʇndɯoƆ" is "Computer" turned): read from its end, each
+# letter as it reads turned the right way up (n is a turned u, d a turned p).
+_TURNED = str.maketrans({"ɐ": "a", "ɔ": "c", "Ɔ": "c", "ǝ": "e", "Ǝ": "e", "ɟ": "f", "ƃ": "g",
+                         "ɥ": "h", "ᴉ": "i", "ɾ": "j", "ʞ": "k", "ɯ": "m", "ɹ": "r", "ʇ": "t",
+                         "ʌ": "v", "ʍ": "w", "ʎ": "y", "n": "u", "u": "n", "d": "p",
+                         "p": "d", "b": "q", "q": "b"})
+_TURNED_ONLY = frozenset("ɐɔƆǝƎɟƃɥᴉɾʞɯɹʇʌʍʎ")
+
+
+def _readings(name: str) -> list[str]:
+    """``name`` as written and, when it has a letter only written upside down, as read
+    turned the right way up."""
+    if any(c in _TURNED_ONLY for c in name):
+        return [name, name[::-1].translate(_TURNED)]
+    return [name]
+
+
 def imitates_computer(name: str) -> bool:
     """True when ``name`` spells the computer players' label (in any of our languages,
     in any case, with accents, look-alike letters or separators in between, digits after
-    it: "Bot1", "CPU 01"), or wears the computer players' robot."""
+    it: "Bot1", "CPU 01"; upside down too), or wears the computer players' robot."""
     if any(c in _ROBOTS for c in name):
         return True
-    words, bare = _label_words(name)
-    joined = "".join(words)
-    return (any(part in joined for part in _LABEL_PARTS)
-            or _spells_a_word(words) or _spells_a_word(bare))
+    for reading in _readings(name):
+        words, bare = _label_words(reading)
+        if (any(part in "".join(words) for part in _LABEL_PARTS)
+                or _spells_a_word(words) or _spells_a_word(bare)):
+            return True
+    return False
 
 
 def _label_words(name: str) -> tuple[list[str], list[str]]:
@@ -156,8 +178,11 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
 def imitates_site(name: str) -> bool:
     """True when the letters of ``name`` spell one of the site's own names, nothing else
     ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
-    words, bare = _label_words(name)
-    return "".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES
+    for reading in _readings(name):
+        words, bare = _label_words(reading)
+        if "".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES:
+            return True
+    return False
 
 
 def hidden_or_smeared(name: str) -> str | None:
