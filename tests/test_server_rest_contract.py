@@ -311,3 +311,21 @@ def test_an_unknown_quick_match_preset_is_refused_with_the_presets_there_are(ser
     assert "'nope'" in message
     assert all(p in message for p in ("standard", "family", "classic-table", "siege",
                                       "day-night")), message
+
+
+def test_a_qr_code_of_a_link_too_long_for_one_is_a_clear_400(server):
+    """The QR code's link is made from the Host header: one of thousands of characters
+    overflowed the QR code and was a 500 with a traceback in the log (attacker QA)."""
+    status, created, _ = _request(server, "POST", "/api/rooms", json.dumps(
+        {"name": "Ana"}).encode())
+    assert status == 201, created
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", f"/api/rooms/{created['code']}/qr.svg",
+                     headers={"Host": "h" * 2900 + ".example"})
+        got = conn.getresponse()
+        body = json.loads(got.read())
+    finally:
+        conn.close()
+    assert got.status == 400, body
+    assert body["error"]["code"] == "bad_request" and "too long" in body["error"]["message"]

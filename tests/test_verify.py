@@ -49,6 +49,22 @@ def test_tampering_is_caught():
     assert not verify_record({**rec, "seed": None})[0]
 
 
+def test_a_result_of_other_json_types_is_caught():
+    """The result must be exactly the record's: 28.0 for 28, false for 0 were taken (as
+    Python's == takes them) and the record "verified" (attacker QA)."""
+    rec = finished_record()
+    scores = rec["result"]["scores"]
+    floats = {**rec["result"], "scores": [float(x) for x in scores]}
+    assert not verify_record({**rec, "result": floats})[0]
+    rec = finished_record(seats=2)
+    winner = rec["result"]["winners"][0]
+    assert winner in (0, 1)  # (so that a bool passes Python's == for it)
+    as_bool = {**rec["result"], "winners": [bool(winner)]}
+    assert not verify_record({**rec, "result": as_bool})[0]
+    reordered = dict(reversed(list(rec["result"].items())))
+    assert verify_record({**rec, "result": reordered})[0]  # (its keys' order is no matter)
+
+
 def test_an_action_with_a_field_added_is_caught_even_with_its_hash_recomputed():
     """A colour riding along a coloured card's play (and the log hash recomputed over
     it): no server could have written that log, so the record does not verify."""

@@ -10,7 +10,8 @@ lacks any of it:
    (so the deal was fixed before anyone played);
 2. replaying every action through the engine from that seed, each one is legal and every
    draw comes from that deck order;
-3. the replayed match is over, and its result is exactly the record's ``result``;
+3. the replayed match is over, and its result is exactly the record's ``result`` (as
+   JSON: each value of its type);
 4. the running hash of the action log (``colorclash.fairness``) equals the record's
    ``log_hash``; and, when the player gives the hash they were shown
    (``--log-hash``), that one too. Every ``state`` message carries the hash of the log so
@@ -76,7 +77,9 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
     notes.append(f"{len(actions)} actions replayed, each legal, every draw from the deck order")
     if not game.over:
         return False, notes + ["the actions do not finish the match"]
-    if game.result != record["result"]:
+    # (as JSON, not Python's ==, where 28.0 == 28 and False == 0: the result is exactly
+    # the record's, each value of its type)
+    if json.dumps(game.result, sort_keys=True) != json.dumps(record["result"], sort_keys=True):
         return False, notes + [f"result mismatch: replay gives {game.result}, record says "
                                f"{record['result']}"]
     notes.append(f"result matches: {game.result}")

@@ -468,7 +468,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def room_qr(code: str, request: Request) -> Response:
         """QR code (SVG) of the room's invite link."""
         room = await on_room(request, "public", code)
-        qr = segno.make(f"{base_url(request)}/r/{room['code']}", error="m")
+        link = f"{base_url(request)}/r/{room['code']}"
+        try:
+            qr = segno.make(link, error="m")
+        except segno.DataOverflowError:  # (a Host header of thousands of characters)
+            raise ProtocolError("bad_request", f"the invite link is too long for a QR code "
+                                f"({len(link)} characters): check the Host header") from None
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, xmldecl=False, svgclass="qr",
                 title=f"Invite link to room {room['code']}")
