@@ -90,10 +90,11 @@ def _post(server, path: str, body: dict) -> dict:
         return json.load(res)
 
 
-def open_practice(open_page, server, viewport, locale="en-US"):
-    """A practice room of Rainbow against the random computer player, opened at /r/CODE
-    with the seat's token stored where the client keeps it."""
-    ticket = _post(server, "/api/practice", {"game": "rainbow", "name": "Ana", "level": "random"})
+def open_practice(open_page, server, viewport, locale="en-US", level="random"):
+    """A practice room of Rainbow against a computer player (the random one unless
+    `level` says), opened at /r/CODE with the seat's token stored where the client keeps
+    it."""
+    ticket = _post(server, "/api/practice", {"game": "rainbow", "name": "Ana", "level": level})
     page = open_page(viewport, locale=locale, path="/favicon.svg")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [f"cc.seat.{ticket['code']}",
@@ -563,6 +564,32 @@ def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, loc
     assert not any(cut for _, cut in got["piles"]), got
     assert not any("…" in text for text, _ in got["piles"]), got
     shot(page, f"rainbow-name-{viewport['width']}-{locale}")
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
+def test_the_computers_tag_with_its_level_is_one_pill_on_a_phone(open_page, server, width,
+                                                                   locale):
+    """"Computer · Medium" broke over two lines inside its pill at 360 px; the longest
+    ("Computadora · Difícil") fits on one line beside the backs of the cards."""
+    page = open_practice(open_page, server, {"width": width, "height": 740}, locale=locale,
+                         level="hard")
+    page.locator(".rb-opp .tag.bot").wait_for()
+    got = page.evaluate("""() => {
+      const tag = document.querySelector('.rb-opp .tag.bot');
+      const backs = document.querySelector('.rb-opp .rb-their-cards');
+      const r = document.createRange(); r.selectNodeContents(tag);
+      return {text: tag.textContent,
+              lines: new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size,
+              right: tag.getBoundingClientRect().right,
+              backsLeft: backs.getBoundingClientRect().left,
+              pageWider: document.documentElement.scrollWidth > window.innerWidth};
+    }""")
+    level = rb_catalog(locale[:2])["level.hard"]
+    assert level in got["text"], got
+    assert got["lines"] == 1, got
+    assert got["right"] <= got["backsLeft"], got
+    assert not got["pageWider"], got
 
 
 def test_a_name_fitted_before_the_styles_arrived_is_fitted_again(open_page, server):
