@@ -706,3 +706,26 @@ async def test_healthz_says_what_the_process_holds(tmp_path):
             await me.wait_state(lambda s: True)
             now = await c.request("GET", "/healthz")
             assert (now["rooms"], now["playing"], now["players"]) == (2, 1, 1), now
+
+
+@pytest.mark.asyncio
+async def test_who_leaves_after_the_end_keeps_their_name_in_that_matchs_results(server):
+    """A person going Home from the results freed their seat, and the others' results,
+    chips and history read "Seat 2 wins": the freed seat keeps, as ``former``, the name
+    the match was played under, until the host starts the next one."""
+    _, _, host, guest = await two_people_dealt(client(server), preset="standard")
+    try:
+        await play_all([host, guest], seed=5)
+        await guest.send("leave")
+        st = await host.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "empty",
+                                   timeout=10)
+        assert st["room"]["status"] == "finished"
+        assert st["room"]["seats"][1]["former"] == "Bo"
+        assert st["room"]["seats"][1]["name"] is None  # the seat itself is free
+        validate_server_message(st)
+        await host.send("start")  # someone is gone: back to the lobby, the seat open
+        st = await host.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        assert "former" not in st["room"]["seats"][1]
+    finally:
+        await host.close()
+        await guest.close()

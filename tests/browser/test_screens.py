@@ -114,6 +114,17 @@ def test_a_game_a_computer_substitute_ended_says_why_nobody_won(open_page):
     assert cat["results.howNobody"] in page.inner_text(".results")
 
 
+def test_who_went_home_from_the_results_keeps_their_name_there(open_page):
+    """A person who left after the end freed their seat, and the others' results, seat
+    chips and history renamed them "Seat 3": the seat's ``former`` name stands."""
+    cat = catalog("en")
+    page = open_page(PHONE, path="/dev.html?scene=game-over-gone")
+    page.wait_for_function("window.__devReady === true")
+    results = page.inner_text(".results")
+    assert "Bo" in results, results
+    assert cat["seat.n"].replace("{n}", "3") not in page.inner_text("body")
+
+
 def test_the_host_removes_a_guest_from_the_lobby(open_page):
     """A seat taken by someone who never came (or anyone with the code) held a lobby for
     good; the host now frees it, and the guest is told why the table closed."""

@@ -251,6 +251,8 @@ class Lobby:
             for i, s in enumerate(room.seats):
                 if s.kind == "human" and s.left and i not in room.conns and i != room.host:
                     room.seats[i] = Seat()
+                elif s.kind == "empty":
+                    s.former = None  # (the finished match's results are closed now)
             if any(s.kind == "empty" for s in room.seats):
                 # Someone left: back to the lobby, where the host can invite someone or
                 # seat a computer player (a rematch was impossible before).
@@ -272,9 +274,13 @@ class Lobby:
         self.hub.table.deal(room)
 
     def leave(self, room: Room, seat: int) -> None:
-        """Leave a room that is not playing: the seat is freed (the token stops working)."""
+        """Leave a room that is not playing: the seat is freed (the token stops working).
+        After a match the freed seat keeps its player's name as ``former``: the others'
+        results and history still say who played (they read "Seat 2 wins")."""
         conn = room.conns.get(seat)
-        room.seats[seat] = Seat()
+        gone = room.seats[seat]
+        finished = room.status == "finished" and gone.kind == "human"
+        room.seats[seat] = Seat(former=gone.name if finished else None)
         room.conns.pop(seat, None)
         if room.host == seat:
             # the powers go to a person at the table (connected) first: a seat taken by

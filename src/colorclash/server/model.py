@@ -43,6 +43,9 @@ class Seat:
     away_since: float | None = None  # wall-clock seconds
     left: bool = False               # the human left during play
     missed: int = 0                  # turns run out in a row (server/clocks.py: a shorter clock)
+    # a seat freed after the end of a match: the name its player played that match under,
+    # so that what shows the match (results, history) keeps it until the next one
+    former: str | None = None
 
     def public(self, index: int, connected: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -55,6 +58,8 @@ class Seat:
             out["level"] = self.level
         elif self.substitute:
             out["label"] = COMPUTER
+        if self.former:
+            out["former"] = self.former
         return out
 
 

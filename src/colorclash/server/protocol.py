@@ -382,6 +382,7 @@ class SeatInfo(BaseModel):
     ready: bool
     substitute: bool
     away_since: int | None
+    former: str | None = None  # an empty seat freed after the match: who played it
 
 
 class RoomSettingsInfo(BaseModel):

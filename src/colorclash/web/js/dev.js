@@ -376,6 +376,14 @@ SCENES["game-over-substitute"] = () => {
   return scene;
 };
 
+// Bo went Home from the results: the seat is free, its results still name Bo (they read
+// "Seat 3").
+SCENES["game-over-gone"] = () => {
+  const scene = SCENES["game-over"]();
+  scene.room = { ...scene.room, seats: scene.room.seats.map((x) => (x.seat === 2 ? { seat: 2, kind: "empty", name: null, former: "Bo", connected: false, ready: false, substitute: false, away_since: null } : x)) };
+  return scene;
+};
+
 // Your turn with 7 seconds left: the seconds show beside the ring.
 SCENES["clock-low"] = () => ({ ...SCENES.table(), clock: { kind: "turn", seat: 0, remaining_ms: 7000, seconds: 30 } });
 

@@ -7,8 +7,10 @@ export function seatName(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   if (!s) return t("seat.n", { n: seat + 1 });
   if (s.kind === "bot") return computerName(room, seat);
-  if (s.kind === "empty" || !s.name) return t("seat.n", { n: seat + 1 });
-  return room.kind === "quick-match" ? animalName(s.name) : s.name;
+  // a seat freed after the match keeps, in what shows that match, the name it was played under
+  const name = s.kind === "empty" ? room.status === "finished" && s.former : s.name;
+  if (!name) return t("seat.n", { n: seat + 1 });
+  return room.kind === "quick-match" ? animalName(name) : name;
 }
 
 // Computer players are numbered among themselves, in seat order ("Computer 1", "Computer
