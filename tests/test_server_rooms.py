@@ -236,7 +236,9 @@ def test_people_at_one_table_never_share_a_name(hub):
         hub.join(fourth.code, alike)
     assert [s.name for s in fourth.seats[1:]] == ["Ana\ufe0f 2", "A\U000e0100na 3", "An\u180ba 4"]
     # and so are plain ASCII look-alikes: a capital I drawn as a small l, "rn" as "m"
-    for first, second in (("Lil", "LiI"), ("Ian", "lan"), ("Mia", "rnia"), ("Bob", "B0B")):
+    # ...in any case, where a capital I is drawn as an l ("MIA" read "mla" beside "mia")
+    for first, second in (("Lil", "LiI"), ("Ian", "lan"), ("Mia", "rnia"), ("Bob", "B0B"),
+                          ("Mia", "MIA"), ("MIA", "mia"), ("Ian", "IAN"), ("ILKER", "Ilker")):
         room, _, _ = hub.create_private(first, preset="standard", seats=2)
         hub.join(room.code, second)
         assert room.seats[1].name == f"{second} 2", (first, second)
@@ -245,6 +247,9 @@ def test_people_at_one_table_never_share_a_name(hub):
     hub.join(room.code, "lrem")
     hub.join(room.code, "Irma")
     assert [s.name for s in room.seats] == ["İrem", "lrem", "Irma"]
+    room, _, _ = hub.create_private("Ali", preset="standard", seats=2)
+    hub.join(room.code, "ALL")
+    assert [s.name for s in room.seats] == ["Ali", "ALL"]
 
 
 def test_animal_names_never_run_out():

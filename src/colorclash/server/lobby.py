@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from colorclash.server import games
 from colorclash.server.model import COMPUTER, Room, Seat
-from colorclash.server.name_rules import skeleton
+from colorclash.server.name_rules import table_forms
 from colorclash.server.names import hash_token, new_token
 from colorclash.server.protocol import NAME_MAX, ProtocolError
 
@@ -36,15 +36,15 @@ class Lobby:
         """``name``, or ``name 2``, ``name 3``... when another person at the table has it
         or one that reads the same (in any case, or in look-alike letters: "Аna" with a
         Cyrillic А): two "Player"s made "Player's turn" mean either of them."""
-        taken = {skeleton(s.name) for i, s in enumerate(room.seats)
-                 if i != index and s.kind == "human" and s.name}
-        if skeleton(name) not in taken:
+        taken = set().union(*(table_forms(s.name) for i, s in enumerate(room.seats)
+                              if i != index and s.kind == "human" and s.name))
+        if not table_forms(name) & taken:
             return name
         n = 2
         while True:
             suffix = f" {n}"
             candidate = name[:NAME_MAX - len(suffix)].rstrip() + suffix
-            if skeleton(candidate) not in taken:
+            if not table_forms(candidate) & taken:
                 return candidate
             n += 1
 

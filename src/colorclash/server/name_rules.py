@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -93,6 +93,15 @@ def skeleton(name: str) -> str:
     return _latin(plain.casefold()).replace("rn", "m")
 
 
+def table_forms(name: str) -> frozenset[str]:
+    """The forms in which two names at one table are compared: the skeleton, and the
+    skeleton of the name in small letters. A capital I is drawn as a small l, so the
+    skeleton of "MIA" reads "mla"; but "MIA" is "Mia" in capitals, and in any case the
+    two read the same. ("Ali" and "All" stay apart: neither form of one is a form of the
+    other.)"""
+    return frozenset({skeleton(name), skeleton(name.casefold())})
+
+
 # Marks that choose how the character before them is drawn (text or emoji style, a
 # glyph variant): nonspacing marks of combining class 0, which the accents' test keeps.
 # "Ana\ufe0f" and "A\U000e0100na" are drawn as "Ana": four seats all read "Ana".
@@ -148,21 +157,20 @@ def imitates_computer(name: str) -> bool:
     it: "Bot1", "CPU 01"; upside down too), or wears the computer players' robot."""
     if any(c in _ROBOTS for c in name):
         return True
+    return any(any(part in "".join(words) for part in _LABEL_PARTS)
+               or _spells_a_word(words) or _spells_a_word(bare)
+               for words, bare in _label_words(name))
+
+
+def _label_words(name: str) -> Iterator[tuple[list[str], list[str]]]:
+    """The runs of letters of the skeleton of each reading of ``name`` (as written, and
+    turned the right way up), as the label's words are compared: with digits read as
+    letters ("B0t"), and with digits as what they are, numbers between the words
+    ("Bot1")."""
     for reading in _readings(name):
-        words, bare = _label_words(reading)
-        if (any(part in "".join(words) for part in _LABEL_PARTS)
-                or _spells_a_word(words) or _spells_a_word(bare)):
-            return True
-    return False
-
-
-def _label_words(name: str) -> tuple[list[str], list[str]]:
-    """The runs of letters of ``name``'s skeleton, as the label's words are compared: with
-    digits read as letters ("B0t"), and with digits as what they are, numbers between the
-    words ("Bot1")."""
-    words = re.findall(r"[a-z]+", _label_form(skeleton(name)))
-    bare = re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", name))))
-    return words, bare
+        words = re.findall(r"[a-z]+", _label_form(skeleton(reading)))
+        bare = re.findall(r"[a-z]+", _label_form(skeleton(re.sub(r"\d+", " ", reading))))
+        yield words, bare
 
 
 # Names the site's own messages or people would go by, in our languages: a player so
@@ -178,11 +186,8 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
 def imitates_site(name: str) -> bool:
     """True when the letters of ``name`` spell one of the site's own names, nothing else
     ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
-    for reading in _readings(name):
-        words, bare = _label_words(reading)
-        if "".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES:
-            return True
-    return False
+    return any("".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES
+               for words, bare in _label_words(name))
 
 
 def hidden_or_smeared(name: str) -> str | None:
@@ -203,4 +208,4 @@ def hidden_or_smeared(name: str) -> str | None:
     return None
 
 
-__all__ = ["hidden_or_smeared", "imitates_computer", "skeleton"]
+__all__ = ["hidden_or_smeared", "imitates_computer", "skeleton", "table_forms"]
