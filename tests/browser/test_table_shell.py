@@ -798,6 +798,26 @@ def test_a_shortcut_with_nothing_to_do_says_so(open_page, game, preset, keys):
     assert len(table.sent) == sent
 
 
+@pytest.mark.parametrize(("seed", "key"), [(5, "table.notYourTurn"), (3, "table.cantDrawNow")])
+def test_the_draw_pile_clicked_when_it_cannot_draw_says_why(open_page, seed, key):
+    """A hand card clicked out of turn said "It is not your turn"; the draw pile clicked
+    then did nothing at all. It says so now: not your turn, or (a card just drawn, to play
+    or keep) that you can't draw now; nothing is sent."""
+    table = ScriptedTable(open_page, preset="standard", seats=2, seed=seed, viewport=DESKTOP)
+    page = table.page
+    table.others()
+    table.act(0, {"type": "draw"})
+    table.wait_view()
+    assert (0 in table.game.to_act) == (key == "table.cantDrawNow")
+    sent = len(table.sent)
+    box = page.locator(".draw-pile-btn").bounding_box()  # (aria-disabled: a pointer's click)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("(w) => document.getElementById('live').textContent.includes(w)",
+                           arg=EN[key])
+    assert page.inner_text(".tip-bubble") == EN[key]
+    assert len(table.sent) == sent
+
+
 def test_a_seat_a_substitute_won_says_so_in_the_headline(open_page):
     """A player who walked out and came back after the end read "You win!" (their computer
     substitute had won), and the one who stayed read "Hana wins"."""

@@ -236,9 +236,15 @@ function piles(model, act) {
       "aria-label": `${drawLabel}. ${t("table.drawCount", { n: view.draw_count ?? 0 })}`,
       "aria-disabled": canDraw ? "false" : "true",
       dataset: { focusKey: "pile:draw" },
-      onclick: () => {
+      onclick: (e) => {
         if (hasLegal(view, "take")) act.action({ type: "take" });
         else if (hasLegal(view, "draw")) act.action({ type: "draw" });
+        else {
+          // said, as a hand card out of turn says it (the pile did nothing, silently)
+          const why = legalOf(view).length ? t("table.cantDrawNow") : t("table.notYourTurn");
+          announce(why);
+          tip(e.currentTarget, why);
+        }
       },
     },
     renderBack(),
