@@ -399,6 +399,13 @@ def test_a_guests_room_says_why_it_holds_fewer_seats_than_the_game(open_page):
     offered 2-4 seats with no word why: five friends did not know what was missing."""
     page = open_page(PHONE)
     page.fill("#player-name", "Ana")
+    cap = catalog("en")["room.seatsCap"].replace("{n}", "4")
+    # said on the Private room card before the room is made, where the game picker says
+    # "2–5 players" (the lobby alone said it: the fifth friend had been invited by then)
+    page.click("label[data-game=coloretto]")
+    assert cap in page.inner_text("section[aria-labelledby=h-private]")
+    page.click("label[data-game=rainbow]")  # a game of two: nothing to say
+    assert cap not in page.inner_text("section[aria-labelledby=h-private]")
     page.click("label[data-game=coloretto]")
     page.click("#btn-create")
     page.wait_for_selector("#set-seats")
@@ -408,7 +415,7 @@ def test_a_guests_room_says_why_it_holds_fewer_seats_than_the_game(open_page):
     # in the player's words: the browser has no way to give a host key, so the lobby
     # no longer names one (a player did not know what a "host key" was)
     note = page.inner_text(".seats-cap")
-    assert note == catalog("en")["room.seatsCap"].replace("{n}", "4"), note
+    assert note == cap, note
     assert "key" not in note
     assert not cut_controls(page), cut_controls(page)
     # a game whose tables are no larger (Rainbow: two) says nothing of it

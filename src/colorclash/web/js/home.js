@@ -100,6 +100,14 @@ function seatsText(def) {
     : t("home.seatsRange", { min: def.seats.min, max: def.seats.max });
 }
 
+// A room made here seats fewer than its game may (the site's limit for rooms opened
+// without a host key): said before the room is made, where the game picker said "2–6
+// players" and the lobby then stopped at 4.
+function privateSeatsText(def) {
+  const most = def && def.guest_max_seats;
+  return most && most < def.seats.max ? ` ${t("room.seatsCap", { n: most })}` : null;
+}
+
 // When a Quick Match table starts. A game whose Quick Match table is its smallest (Rainbow:
 // two players) never starts one with fewer after a wait.
 function quickSeatsText(def) {
@@ -243,7 +251,7 @@ export function renderHome(ctx, act) {
         "section.panel",
         { "aria-labelledby": "h-private" },
         h("h3", { id: "h-private" }, t("home.privateRoom")),
-        h("p.muted", t("home.privateHelp")),
+        h("p.muted", t("home.privateHelp"), privateSeatsText(def)),
         presetSelect(game, def, "room-preset", form.roomPreset, (p) => act.form({ roomPreset: p, roomOptions: {} })),
         h(
           "div.row",
