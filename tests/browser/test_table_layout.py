@@ -365,6 +365,28 @@ def test_the_history_heading_stays_while_its_list_scrolls(open_page, scene, view
     shot(page, f"history-heading-{scene}-{viewport['width']}-{lang}")
 
 
+@pytest.mark.parametrize(("scene", "viewport"), [
+    ("history-open-6", {"width": 360, "height": 640}),
+    ("history-open-6", {"width": 844, "height": 390}),
+    ("history-open", {"width": 390, "height": 844}),
+])
+def test_the_moves_opened_on_a_phone_are_sized_from_the_screen(open_page, scene, viewport):
+    """On a phone the open moves were sized from the table's middle: at six seats, 98 px
+    for the panel, one line of moves. Now the sheet takes up to 70% of the screen, above
+    its bottom edge and below its top."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => {
+      const p = document.querySelector('#history').getBoundingClientRect();
+      const l = document.querySelector('#history .history-list');
+      return {top: p.top, bottom: p.bottom, height: p.height, innerHeight: window.innerHeight,
+              listLines: Math.floor(l.clientHeight / parseFloat(getComputedStyle(l).lineHeight || 20))};
+    }""")
+    assert got["height"] >= 0.6 * got["innerHeight"], got  # (the list overflows: it is full)
+    assert got["top"] >= 0 and got["bottom"] <= got["innerHeight"], got
+    shot(page, f"history-sheet-{scene}-{viewport['width']}")
+
+
 TOAST_OVER = """async (text) => {
   const { toast } = await import('/js/ui.js');
   toast(text, 60000);

@@ -8,7 +8,7 @@ import { renderJoin, renderRoom } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
 import { settleFocus } from "./shell/focus.js";
-import { historyPanel, historyToggle } from "./shell/history.js";
+import { HISTORY_SIZE, historyPanel, historyToggle } from "./shell/history.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
 import { rulesDialog, rulesPage } from "./shell/rules.js";
@@ -498,6 +498,8 @@ SCENES.leave = () => ({ ...SCENES.table(), leave: true });
 SCENES.faces = () => ({ ...SCENES["day-night-6"](), ui: { faces: 2 } });
 SCENES.rules = () => ({ ...SCENES.siege(), rules: "siege" });
 SCENES["history-open"] = () => ({ ...SCENES.window(), historyOpen: true });
+// six seats on a phone: a short middle (the open moves were sized from it: one line)
+SCENES["history-open-6"] = () => ({ ...SCENES["day-night-6"](), events: SCENES.window().events, historyOpen: true });
 for (const p of DEFAULT_GAME.presets) SCENES[`howto-${p}`] = () => ({ screen: "howto", preset: p });
 
 const ALL_CARDS = [
@@ -560,7 +562,7 @@ function render(scene) {
     model.lastLine = lines.slice(-2).join(" · ");
     model.history = historyPanel({
       title: t("history.title"),
-      lines: lines.slice(-8),
+      lines: lines.slice(-HISTORY_SIZE), // (as the app keeps them)
       open: !!s.historyOpen,
       empty: t("history.empty"),
       onClose: s.historyOpen ? () => {} : null,
