@@ -100,6 +100,26 @@ def test_on_redis_each_room_names_the_process_that_runs_it(redis_db):
     assert " alive01 " in text[2] and " 43m " in text[2]
 
 
+
+def test_a_computers_clock_that_waits_for_a_person_is_said_to_wait(tmp_path):
+    """With nobody at the table a computer's clock does not run out (it waits for a
+    person to open the table): past its deadline it read "turn seat 2 0s", as if stuck."""
+    from colorclash.server.roomlist import line_of
+
+    doc = _document("AAAAAA", "playing", 1000.0)
+    doc["clock"] = {"kind": "turn", "seat": 2, "deadline": 1030.0, "seconds": 30}
+    waiting = line_of(doc, now=3600.0)
+    assert waiting.clock == {"kind": "turn", "seat": 2, "left_s": 0.0, "waits": True}
+    assert " turn seat 2 waits " in table([waiting], now=3600.0)
+    running = line_of(doc, now=1010.0)
+    assert running.clock["waits"] is False and running.clock["left_s"] == 20.0
+    assert " turn seat 2 20s " in table([running], now=1010.0)
+    doc["clock"]["seat"] = 1  # a person's (who left): past its deadline, not waiting
+    assert line_of(doc, now=3600.0).clock["waits"] is False
+    doc["clock"]["seat"] = 0  # a person's seat a substitute plays: the computer's clock
+    assert line_of(doc, now=3600.0).clock["waits"] is True
+
+
 def test_a_redis_database_with_nothing_of_the_site_is_said_to_be_one(redis_db):
     """On Redis a wrong /DB number or ?prefix= printed "0 room(s)" as if the site had
     none (SQLite says "no such SQLite file"): a note now says the database holds nothing

@@ -61,6 +61,13 @@ def test_wrong_methods_elsewhere_in_the_api_name_the_methods_that_work(server):
         405, "method_not_allowed", "DELETE, GET, HEAD")
     status, body, headers = _request(server, "HEAD", "/api/rooms")
     assert (status, headers.get("allow")) == (405, "POST")
+    # a method outside the common seven got the static files' 405 "Allow: GET, HEAD"
+    for method in ("TRACE", "PROPFIND", "MKCOL"):
+        status, body, headers = _request(server, method, "/api/rooms")
+        assert (status, body["error"]["code"], headers.get("allow")) == (
+            405, "method_not_allowed", "POST"), method
+        status, body, _ = _request(server, method, "/api/nowhere")
+        assert (status, body["error"]["code"]) == (404, "not_found"), method
 
 
 def test_head_answers_what_get_answers_without_the_body(server):

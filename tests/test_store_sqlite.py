@@ -169,6 +169,36 @@ def test_a_folder_or_file_the_server_cannot_write_is_named(tmp_path, monkeypatch
         open_store(f"sqlite:///{theirs}")
 
 
+
+def test_a_store_file_the_system_will_not_make_is_a_clear_error(tmp_path, monkeypatch):
+    """/proc/x.sqlite3: a folder the access checks call writable, where no file can be
+    made. The OSError was a traceback (and exit 1), not the store's one line."""
+    import errno
+    import os
+
+    import colorclash.store.sqlite as sqlite_store
+
+    real = os.open
+
+    def refuse(path, flags, mode=0o777):
+        if str(path).endswith("refused.sqlite3"):
+            raise OSError(errno.ENOENT, "No such file or directory")
+        return real(path, flags, mode)
+
+    monkeypatch.setattr(sqlite_store.os, "open", refuse)
+    with pytest.raises(StoreError, match="cannot make the SQLite store .*refused.sqlite3.*: "
+                                         "No such file or directory"):
+        open_store(f"sqlite:///{tmp_path}/refused.sqlite3")
+
+
+def test_a_store_in_memory_is_warned_of_at_start():
+    """sqlite:///:memory: was taken without a word: every game lost on a restart."""
+    s = SQLiteStore(":memory:")
+    warning = s.durability_warning()
+    s.close()
+    assert warning is not None and "in memory" in warning and "lost" in warning
+
+
 def _wait_for(predicate, timeout=5.0):
     import time
     end = time.monotonic() + timeout

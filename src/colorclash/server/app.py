@@ -26,6 +26,7 @@ from fastapi.routing import APIRoute
 from redis import exceptions as redis_errors
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from colorclash.server import games
 from colorclash.server.config import Settings
@@ -781,26 +782,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     # the static files (which would answer any GET or HEAD with 404, and any other method
     # with a 405 that allows GET): a known path with a wrong method is 405 with the methods
     # it does allow, an unknown one 404, both in the error format.
-    api_routes = [r for r in app.router.routes
-                  if isinstance(r, APIRoute) and r.path.startswith("/api/")]
-
-    async def api_fallback(request: Request) -> JSONResponse:
-        path = request.url.path
-        methods = {m for r in api_routes if r.path_regex.match(path) for m in (r.methods or ())}
-        if "GET" in methods:
-            methods.add("HEAD")  # (HeadAsGet answers it: RFC 9110 lists it in Allow too)
-        allowed = sorted(methods)
-        if allowed:
-            return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
-                                content={"error": {"code": "method_not_allowed", "message":
-                                         f"{request.method} is not allowed on {path}; "
-                                         f"use {', '.join(allowed)}"}})
-        return JSONResponse(status_code=404, content={"error": {
-            "code": "not_found", "message": f"no such path: {path}"}})
-
-    every_method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    # Any method: TRACE or PROPFIND, left out of a list of seven, got the static files' 405
+    # "Allow: GET, HEAD" on an API path. (A route to an ASGI app, not to a function, is
+    # what matches every method: a function's route takes GET unless told.)
+    fallback = _ApiFallback([r for r in app.router.routes
+                             if isinstance(r, APIRoute) and r.path.startswith("/api/")])
     for pattern in ("/api", "/api/{rest:path}"):
-        app.add_route(pattern, api_fallback, methods=every_method, include_in_schema=False)
+        app.router.routes.append(Route(pattern, fallback, include_in_schema=False))
 
     if not settings.dev_pages:
         # The dev page renders every screen from fake data: for development and the
@@ -815,6 +803,32 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         app.mount("/", static, name="web")
 
     return app
+
+
+class _ApiFallback:
+    """The answer of an /api path the routes do not answer with this method: a known path
+    is 405 with the methods it does allow, an unknown one 404, both in the error format."""
+
+    def __init__(self, api_routes: list[APIRoute]) -> None:
+        self.api_routes = api_routes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.answer(Request(scope, receive))(scope, receive, send)
+
+    def answer(self, request: Request) -> JSONResponse:
+        path = request.url.path
+        methods = {m for r in self.api_routes if r.path_regex.match(path)
+                   for m in (r.methods or ())}
+        if "GET" in methods:
+            methods.add("HEAD")  # (HeadAsGet answers it: RFC 9110 lists it in Allow too)
+        allowed = sorted(methods)
+        if allowed:
+            return JSONResponse(status_code=405, headers={"Allow": ", ".join(allowed)},
+                                content={"error": {"code": "method_not_allowed", "message":
+                                         f"{request.method} is not allowed on {path}; "
+                                         f"use {', '.join(allowed)}"}})
+        return JSONResponse(status_code=404, content={"error": {
+            "code": "not_found", "message": f"no such path: {path}"}})
 
 
 async def _finish(conn: Conn) -> None:

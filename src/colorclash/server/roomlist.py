@@ -35,7 +35,9 @@ class RoomLine:
     seats: list[str]           # names; computer players and empty seats said as such
     created: float | None      # seconds since the epoch
     finished_at: float | None
-    clock: dict[str, Any] | None  # {"kind", "seat", "left_s"} of a running clock
+    # {"kind", "seat", "left_s", "waits"} of a running clock; ``waits``: a computer's clock
+    # past its deadline, which waits for a person to open the table (not run out)
+    clock: dict[str, Any] | None
     owner: str | None = None   # Redis: the process that runs the room
     owner_alive: bool | None = None
 
@@ -60,13 +62,25 @@ def seat_label(seat: dict[str, Any]) -> str:
     return name
 
 
+def _computers(data: dict[str, Any], seat: Any) -> bool:
+    """Whether a computer plays ``seat`` (a computer player, or a substitute for a person):
+    its clock past the deadline is one that waits for somebody to open the table."""
+    seats = data.get("seats") or []
+    if not isinstance(seat, int) or not 0 <= seat < len(seats):
+        return False
+    s = seats[seat]
+    return s.get("kind") == "bot" or bool(s.get("substitute"))
+
+
 def line_of(data: dict[str, Any], now: float) -> RoomLine:
     settings = data.get("settings") or {}
     clock = data.get("clock")
     running = None
     if isinstance(clock, dict) and clock.get("deadline") is not None:
+        left = float(clock["deadline"]) - now
         running = {"kind": clock.get("kind"), "seat": clock.get("seat"),
-                   "left_s": round(max(0.0, float(clock["deadline"]) - now), 1)}
+                   "left_s": round(max(0.0, left), 1),
+                   "waits": left <= 0 and _computers(data, clock.get("seat"))}
     return RoomLine(
         code=data["code"], kind=data.get("kind", "?"),
         game=str(settings.get("game") or "color-clash"), preset=settings.get("preset"),
@@ -158,7 +172,8 @@ def table(lines: list[RoomLine], now: float | None = None) -> str:
         clock = ""
         if r.clock:
             who = f" seat {r.clock['seat']}" if r.clock.get("seat") is not None else ""
-            clock = f"{r.clock['kind']}{who} {r.clock['left_s']:.0f}s"
+            left = "waits" if r.clock.get("waits") else f"{r.clock['left_s']:.0f}s"
+            clock = f"{r.clock['kind']}{who} {left}"
         game = r.game + (f"/{r.preset}" if r.preset else "")
         row = [r.code, r.status, game, r.kind, str(r.match),
                _age(now - r.created) if r.created else "?", clock, ", ".join(r.seats)]

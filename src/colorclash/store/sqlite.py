@@ -111,6 +111,9 @@ def _create_private(file: Path) -> None:
         os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
         pass
+    except OSError as exc:  # (/proc/x: a folder the checks call writable, a file refused)
+        raise StoreError(f"cannot make the SQLite store {str(file)!r}: "
+                         f"{exc.strerror or exc}") from exc
 
 
 class SQLiteStore:
@@ -233,6 +236,15 @@ class SQLiteStore:
                     f"{self.path!r} is not a Color Clash store: its table {table!r} has no "
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
+
+    def durability_warning(self) -> str | None:
+        """What the server says at start when its store is in memory: every room and game
+        is lost when it stops (it was taken without a word)."""
+        if self.path != ":memory:":
+            return None
+        return ("warning: the store is in memory (sqlite:///:memory:): every room and game "
+                "is lost when the server stops or restarts; give it a file for a site "
+                "(--store sqlite:///colorclash.sqlite3)")
 
     def privacy_warning(self) -> str | None:
         """What the server says at start when the store file is readable by other users
