@@ -566,6 +566,26 @@ async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(ser
             await c.request("POST", "/api/rooms", {"name": "Ana", "options": options})
         assert (err.value.status, err.value.code) == (422, code), err.value.message
         assert says in err.value.message
+    # the same at the top level, where clock and match may be given too (a top-level
+    # "30" got pydantic's "clock: Input should be a valid integer"), for a Practice table
+    # too; and a value of no option's kind is one sentence, not pydantic's three
+    for path in ("/api/rooms", "/api/practice"):
+        for body, says in (({"clock": "30"}, 'option clock takes a number (15, 20, 30, 45, '
+                                             '60, 600), not "30"'),
+                           ({"clock": True}, "option clock takes a number"),
+                           ({"match": True}, "option match takes text (1), not true"),
+                           ({"clock": [30]}, "clock: an option's value is a word, a whole "
+                                             "number, true or false, not a list"),
+                           ({"options": {"clock": {}}}, "options.clock: an option's value "
+                                                        "is a word, a whole number, true or "
+                                                        "false, not an object"),
+                           ({"match": "1" * 31}, "match: an option's value is at most 30 "
+                                                 "characters")):
+            with pytest.raises(ClientError) as err:
+                await c.request("POST", path, {"name": "Ana", **body})
+            assert (err.value.status, err.value.code) == (422, "bad_message"), body
+            assert err.value.message == says or says in err.value.message, err.value.message
+            assert "Input should be" not in err.value.message
     t = await c.create_room("Ana")
     async with await c.connect(t["code"], t["token"]) as me:
         await me.send("settings", settings={"options": {"match": True}})

@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PlainValidator,
     ValidationError,
     field_validator,
     model_validator,
@@ -151,7 +152,25 @@ class ReadyMsg(_Strict):
     ready: bool = True
 
 
-OptionValue = Annotated[str, Field(max_length=30)] | int | bool
+OPTION_TEXT_MAX = 30
+_JSON_KINDS = {list: "a list", dict: "an object", float: "a decimal number"}
+
+
+def _option_value(value: Any) -> str | int | bool:
+    """An option's value as a message may give it: a word, a whole number, true or false
+    (what the option takes is the game's to check). One sentence for anything else, where
+    pydantic's union listed three ("clock.constrained-str: … clock.int: … clock.bool: …")."""
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, str):
+        if len(value) > OPTION_TEXT_MAX:
+            raise ValueError(f"an option's value is at most {OPTION_TEXT_MAX} characters")
+        return value
+    kind = _JSON_KINDS.get(type(value), type(value).__name__)
+    raise ValueError(f"an option's value is a word, a whole number, true or false, not {kind}")
+
+
+OptionValue = Annotated[Any, PlainValidator(_option_value)]
 
 
 class SettingsPatch(_Strict):
@@ -519,8 +538,10 @@ class CreateRoomBody(_NameMixin, _OptionsMixin):
     # Ranges (seats, clock, match) are the room's to check: bad_settings, guest_limit.
     preset: Annotated[str, Field(max_length=30)] | None = None
     seats: int | None = None
-    clock: int | None = None
-    match: Annotated[str, Field(max_length=8)] | None = None
+    # (options of the preset, given at the top level: any option value, so that a wrong
+    # one is told in the option's words, as in ``options``: "takes a number (15, 20, …)")
+    clock: OptionValue | None = None
+    match: OptionValue | None = None
     host_key: Annotated[str, Field(max_length=200)] | None = None
 
 
@@ -532,8 +553,8 @@ class PracticeBody(_NameMixin, _OptionsMixin):
     bots: int | None = None  # default: the game's usual table (Color Clash: 3)
     level: Annotated[str, Field(max_length=20)] | None = None  # default: the game's
     preset: Annotated[str, Field(max_length=30)] | None = None
-    clock: int | None = None
-    match: Annotated[str, Field(max_length=8)] | None = None
+    clock: OptionValue | None = None  # (as in CreateRoomBody)
+    match: OptionValue | None = None
 
 
 class PlayNowBody(_NameMixin, _GameMixin):
