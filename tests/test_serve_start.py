@@ -326,7 +326,10 @@ def test_two_processes_alone_on_one_redis_prefix_are_refused(redis_db):
     cluster = ServerProcess(redis_db).start()
     took = time.monotonic() - began
     cluster.stop()
-    assert took < 6.5  # (not the 6 s of a lease left to run out)
+    # not the 6 s of a lease left to run out: it never said it waited (a start alone took
+    # 8.9 s on a machine loaded 4 to 1, so the time is only a loose bound)
+    assert "waiting up to" not in cluster.output(), cluster.output()
+    assert took < 15
 
 
 def test_a_process_alone_is_refused_beside_a_cluster(redis_db):
