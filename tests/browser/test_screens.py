@@ -114,6 +114,23 @@ def test_a_game_a_computer_substitute_ended_says_why_nobody_won(open_page):
     assert cat["results.howNobody"] in page.inner_text(".results")
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+@pytest.mark.parametrize("scene", ["game-over", "game-over-quick"])
+def test_the_results_buttons_read_on_one_line_on_a_desktop(open_page, scene, lang):
+    """"Jugar otra vez" broke over two lines of its 195 px button, and a Quick Match's
+    "Yeni oyuncular bul" over three: each label now fits its button, the three of one
+    size."""
+    page = open_page(DESKTOP, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => [...document.querySelectorAll('.results .dialog-actions .btn')]
+      .map((b) => { const r = document.createRange(); r.selectNodeContents(b);
+        const box = b.getBoundingClientRect();
+        return [b.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size,
+                Math.round(box.width), Math.round(box.height)]; })""")
+    assert len(got) == 3 and all(lines == 1 for _, lines, _, _ in got), got
+    assert len({(w, h) for _, _, w, h in got}) == 1, got
+
+
 def test_who_went_home_from_the_results_keeps_their_name_there(open_page):
     """A person who left after the end freed their seat, and the others' results, seat
     chips and history renamed them "Seat 3": the seat's ``former`` name stands."""
