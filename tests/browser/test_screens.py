@@ -131,6 +131,24 @@ def test_the_results_buttons_read_on_one_line_on_a_desktop(open_page, scene, lan
     assert len({(w, h) for _, _, w, h in got}) == 1, got
 
 
+def test_a_lone_computer_is_named_once_in_the_results(open_page):
+    """A duel's or a table's one computer read "Computer [Computer]" in the results (its
+    name is the label); computers numbered among themselves keep the tag."""
+    cat = catalog("en")
+    rows = """() => [...document.querySelectorAll('.results-table tbody th.player')].map((th) => {
+      const name = [...th.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+      return [name, [...th.querySelectorAll('.tag.bot')].map((t) => t.textContent)]; })"""
+    page = open_page(DESKTOP, path="/dev.html?scene=game-over&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(rows)
+    assert [cat["seat.computer"], []] in got, got
+    page.goto("/dev.html?scene=game-over-6&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(rows)
+    numbered = [tags for name, tags in got if name.startswith(cat["seat.computer"] + " ")]
+    assert numbered and all(tags == [cat["seat.computerLabel"]] for tags in numbered), got
+
+
 def test_who_went_home_from_the_results_keeps_their_name_there(open_page):
     """A person who left after the end freed their seat, and the others' results, seat
     chips and history renamed them "Seat 3": the seat's ``former`` name stands."""

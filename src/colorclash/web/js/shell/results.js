@@ -6,15 +6,20 @@ import { h } from "../ui.js";
 import { dialogButton, modal } from "./dialog.js";
 import { isComputer, seatName } from "./seats.js";
 
-// A player's name in the results, tagged: you, a computer player, a substitute.
-export function resultsName(model, seat) {
+// A player's name in the results, tagged: you, a computer player, a substitute (by the
+// room's seats, unless the game says who was played for: `substituted(seat)`). A lone
+// computer is named "Computer" already: its tag said it twice, "Computer [Computer]".
+export function resultsName(model, seat, substituted = null) {
   const { room } = model;
   const s = room && room.seats ? room.seats[seat] : null;
+  const name = seatName(room, seat);
+  const bot = isComputer(room, seat);
+  const sub = substituted ? substituted(seat) : !!(s && s.substitute);
   return [
-    seatName(room, seat),
+    name,
     seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
-    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
-    s && s.substitute && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
+    bot && name !== t("seat.computerLabel") ? h("span.tag.bot", t("seat.computerLabel")) : null,
+    sub && !bot ? h("span.tag.bot", t("seat.substitute")) : null,
   ];
 }
 

@@ -2,8 +2,8 @@
 // to the shell's results dialog (shell/results.js).
 import { t } from "../../i18n.js";
 import { dialogButton } from "../../shell/dialog.js";
-import { gameOverActions, gameOverHeadline, rankRows, resultsDialog } from "../../shell/results.js";
-import { isComputer, seatName } from "../../shell/seats.js";
+import { gameOverActions, gameOverHeadline, rankRows, resultsDialog, resultsName } from "../../shell/results.js";
+import { seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { isMatch } from "./events.js";
 
@@ -45,16 +45,6 @@ function pointsNote(view, points, winners) {
     else lines.push(t("results.howRounds", { n: o.rounds }));
   }
   return lines;
-}
-
-function nameCell(model, seat, subs) {
-  const { room } = model;
-  return [
-    seatName(room, seat),
-    seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
-    isComputer(room, seat) ? h("span.tag.bot", t("seat.computerLabel")) : null,
-    subs.includes(seat) && !isComputer(room, seat) ? h("span.tag.bot", t("seat.substitute")) : null,
-  ];
 }
 
 export function colorClashResults(model, act) {
@@ -106,7 +96,7 @@ export function colorClashResults(model, act) {
     cells.push(String((match ? totals : over ? totals : points)[s] ?? 0));
     return {
       ...r,
-      name: nameCell(model, s, subs),
+      name: resultsName(model, s, (x) => subs.includes(x)),
       cells,
       winner: winners.includes(s),
       winnerText: t("results.winnerTag"),
