@@ -57,7 +57,7 @@ GOLDEN = {
     "checks": {"shadow": 7, "error": 5, "rainbow": 1, "pass": 23},
     "result": {"scores": [28, 21], "winners": [0], "draw": False},
     "events": "2a13523a31b5d625",
-    "views": "4337607b1a6106cd",  # (with rounds_won)
+    "views": "7fa834be9da92152",  # (with rounds_won, then check)
     "opening": [
         {"type": "deal", "round": 1, "first": 1, "hand_counts": [3, 3], "deck": 51},
         {"type": "play", "seat": 1, "hand": 0, "place": 0, "face": "green", "turned": False},

@@ -142,6 +142,25 @@ def test_a_turned_card_must_be_followed_by_a_play():
                                        "placed": [0], "flipped": [0]}
 
 
+def test_the_view_says_what_the_check_of_the_row_would_give_now():
+    """Before an End turn that loses the round the table warns the player: the view
+    carries the check of the row as it shows (the engine's words, not the client's)."""
+    g = game(table=[["red", "orange"], ["blue", "indigo"]],
+             hands=[[["yellow", "white"], ["red", "blue"], ["green", "violet"]],
+                    [["orange", "white"]] * 3])
+    assert g.view(0)["check"] == {"kind": "pass", "places": []}
+    g.apply(0, play(0))  # yellow: still fine if the turn ended here
+    assert g.view(0)["check"] == g.view(1)["check"] == {"kind": "pass", "places": []}
+    g.apply(0, flip(2))  # white shows where the yellow was
+    g.apply(0, play(0))  # red beside the red: an error if the turn ended now
+    assert g.view(0)["check"] == {"kind": "error", "places": [0, 3]}
+    assert g.view(None)["check"] == dict(zip(
+        ("kind", "places"), check_row([f for f in g.view(None)["table"] if f]), strict=True))
+    before = state(g)
+    g.view(0)
+    assert state(g) == before  # (a view changes nothing)
+
+
 def test_flip_before_the_first_card_is_refused():
     g = game(hands=[[["green", "white"]] * 3, [["orange", "white"]] * 3])
     before = state(g)

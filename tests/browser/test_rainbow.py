@@ -274,6 +274,34 @@ def lose_to_shadow(open_page, **kw) -> ScriptedTable:
     return table
 
 
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
+    """A player ended a turn with a black face showing and lost the round with no word
+    that it would: after the card, the turn message says why ending now loses, and how
+    to change it (turn a card over, play another); once it is changed, it says no more."""
+    cat = rb_catalog(locale[:2])
+    table = rb_table(open_page, shadow_setup(), viewport=PHONE, locale=locale)
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")  # the black front
+    table.wait_view()
+    warning = text(cat, "rainbow.msg.endLoses", why=cat["rainbow.msg.why.shadow"])
+    assert page.inner_text("#turn-msg").strip() == warning
+    assert page.evaluate("""() => { const m = document.querySelector('#turn-msg');
+      const r = m.getBoundingClientRect();
+      return m.scrollHeight <= m.clientHeight + 1 && m.scrollWidth <= m.clientWidth + 1
+        && r.top >= 0 && r.bottom <= innerHeight; }""")  # the whole of it, on the screen
+    shot(page, f"rainbow-end-loses-{locale}")
+    page.click(".rb-place[data-place='2'] .rb-flippable")  # the black turned over: red
+    table.wait_view()
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    assert page.evaluate("window.__cc.view.check.kind") == "error"  # two reds now
+    assert page.inner_text("#turn-msg").strip() == text(
+        cat, "rainbow.msg.endLoses", why=cat["rainbow.msg.why.error"])
+
+
 def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     table = lose_to_shadow(open_page, viewport=PHONE)
     page = table.page

@@ -478,6 +478,9 @@ class Rainbow(Game):
             "hands": hands,
             "table": showing + [None] * (PLACES - len(showing)),
             "next_place": len(showing) if len(showing) < PLACES and not over else None,
+            # what the check would say of the row as it shows now (the turn ended here):
+            # the table warns a player before an End turn that loses the round
+            "check": dict(zip(("kind", "places"), check_row(showing), strict=True)),
             "places": PLACES,
             "piles": [{"seat": s, "count": len(p), "faces": [up for up, _ in p]}
                       for s, p in enumerate(self.piles)],

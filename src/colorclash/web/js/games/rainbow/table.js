@@ -323,7 +323,12 @@ function turnMessage(model) {
   if (view.turn === model.me && legalOf(view).length) {
     const ts = view.turn_state || {};
     if (view.phase === "continue") {
-      return legalOf(view).some((a) => a.type === "flip") ? t("rainbow.msg.flipOrEnd") : t("rainbow.msg.end");
+      const canFlip = legalOf(view).some((a) => a.type === "flip");
+      // what ending now would do, as the engine's check says it (view.check): a player
+      // ended a turn that lost the round with no word that it would
+      const kind = view.check && view.check.kind;
+      if (kind === "shadow" || kind === "error") return t("rainbow.msg.endLoses", { why: t(`rainbow.msg.why.${kind}`) });
+      return canFlip ? t("rainbow.msg.flipOrEnd") : t("rainbow.msg.end");
     }
     if (chosen(model) !== null) return t("rainbow.msg.how");
     if (ts.flip_pending) return t("rainbow.msg.playAgain");
