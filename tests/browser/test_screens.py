@@ -338,6 +338,24 @@ def test_a_matchs_results_show_every_rounds_points(open_page, viewport):
     assert fits
 
 
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_leave_table_reads_on_one_line_on_a_phone(open_page, lang, width):
+    """"Dejar la mesa" and "Masadan ayrıl" broke over two lines of their button at 360 px
+    (54 px tall, the bar's only two-line control)."""
+    page = open_page({"width": width, "height": 640}, path=f"/dev.html?scene=table&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => { const b = document.querySelector('#leave-table');
+      const r = document.createRange(); r.selectNodeContents(b);
+      return {text: b.textContent, height: b.getBoundingClientRect().height,
+              lines: new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size,
+              spills: b.scrollWidth > b.clientWidth + 1,
+              pageWider: document.documentElement.scrollWidth > innerWidth}; }""")
+    assert got["text"] == catalog(lang)["table.leave"], got
+    assert got["lines"] == 1 and got["height"] <= 48 and not got["spills"], got
+    assert not got["pageWider"], got
+
+
 def test_the_top_bars_controls_are_a_fingers_size_on_a_phone(open_page):
     """On a phone the brand link shows its logo alone: it was 28x44 px, under the 44 px a
     finger needs (WCAG 2.5.5). Every control of the top bar is 44x44 at least, at home
