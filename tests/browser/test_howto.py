@@ -65,6 +65,19 @@ def test_every_table_has_a_how_to_play_page_in_every_language(open_page, lang):
     page.wait_for_selector("#btn-play-now")
 
 
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("path", ["/?rules=standard", "/?game=coloretto&rules=standard",
+                                  "/?game=rainbow&rules=standard"])
+def test_no_how_to_play_page_shows_a_blank_to_fill(open_page, lang, path):
+    """Coloretto's keys read "1 to {n} take that row" in every language: a line of the
+    table's, where the count is known, shown on the page, where it is not."""
+    page = open_page(PHONE, locale=LOCALES[lang], path=path)
+    page.wait_for_selector("article.howto h1")
+    text = page.inner_text("article.howto")
+    assert "{" not in text and "}" not in text, text
+    assert not page.evaluate("[...window.__i18nMissing]")
+
+
 def test_how_to_play_opens_over_the_table_and_keeps_the_seat(open_page):
     table = ScriptedTable(open_page, preset="siege", seats=3, viewport=DESKTOP, locale="es-ES")
     page = table.page

@@ -140,6 +140,16 @@ def test_banner_wording_follows_the_seeds():
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_how_to_play_names_each_colours_shape_as_the_table_does(lang):
+    """Turkish's rules said "yeşil baklava" where the table and the moves say "Yeşil 2
+    (karo)": the rules' sentence uses the table's word for every shape."""
+    cat = catalog(lang)
+    words = set(re.findall(r"\w+", cat["howto.colours"].lower()))
+    missing = [cat[f"shape.{c}"] for c in "RBYG" if cat[f"shape.{c}"].lower() not in words]
+    assert not missing, (missing, cat["howto.colours"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_language_follows_the_browser_and_nothing_is_untranslated(open_page, lang):
     cat = catalog(lang)
     page = open_page(PHONE, locale=LANGS[lang])

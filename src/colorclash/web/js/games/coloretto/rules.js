@@ -75,6 +75,8 @@ export function renderRules(preset, { headingLevel = 1 } = {}) {
       p("coloretto.howto.win"),
     ),
     section("clock", t("howto.h.clock"), p("howto.clock.bot"), p("coloretto.howto.away")),
-    section("keys", t("howto.h.keys"), p("coloretto.table.keyHelp")),
+    // (the table's own line names its last row, "1 to 4"; away from a table there is no
+    // count to give: it read "1 to {n}")
+    section("keys", t("howto.h.keys"), p("coloretto.howto.keys")),
   ];
 }
