@@ -158,6 +158,11 @@ def test_who_went_home_from_the_results_keeps_their_name_there(open_page):
     results = page.inner_text(".results")
     assert "Bo" in results, results
     assert cat["seat.n"].replace("{n}", "3") not in page.inner_text("body")
+    # and the others are told Bo left (the host pressed Play again for a table short
+    # of a player)
+    row = page.locator(".results-table tbody tr", has_text="Bo")
+    assert row.locator(".tag.away").inner_text() == cat["seat.left"]
+    assert page.locator(".results-table .tag.away").count() == 1
 
 
 def test_the_host_removes_a_guest_from_the_lobby(open_page):

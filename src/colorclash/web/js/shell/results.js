@@ -15,9 +15,13 @@ export function resultsName(model, seat, substituted = null) {
   const name = seatName(room, seat);
   const bot = isComputer(room, seat);
   const sub = substituted ? substituted(seat) : !!(s && s.substitute);
+  // gone Home after the end (the seat is free, its name kept as `former`): said, or the
+  // host pressed Play again for a table that had lost a player
+  const left = !!(s && s.kind === "empty" && s.former);
   return [
     name,
     seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
+    left ? h("span.tag.away", t("seat.left")) : null,
     bot && name !== t("seat.computerLabel") ? h("span.tag.bot", t("seat.computerLabel")) : null,
     sub && !bot ? h("span.tag.bot", t("seat.substitute")) : null,
   ];
