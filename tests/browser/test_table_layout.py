@@ -387,6 +387,22 @@ def test_the_moves_opened_on_a_phone_are_sized_from_the_screen(open_page, scene,
     shot(page, f"history-sheet-{scene}-{viewport['width']}")
 
 
+@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_opponents_names_are_whole_where_the_row_has_room(open_page, seats, locale):
+    """A phone held sideways with three computers read "C… 1", "C… 2", "C… 3" in chips
+    as wide as their names, with half the row empty: the fitting counted a 4 px margin
+    against a box that grows with its name."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=seats,
+                          viewport={"width": 844, "height": 390}, locale=locale)
+    page = table.page
+    table.wait_view()
+    names = page.evaluate("""() => [...document.querySelectorAll('.opp .name')]
+      .map((e) => [e.dataset.full, e.textContent, e.scrollWidth <= e.clientWidth])""")
+    assert len(names) == seats - 1, names
+    assert all(shown == full and whole for full, shown, whole in names), names
+
+
 TOAST_OVER = """async (text) => {
   const { toast } = await import('/js/ui.js');
   toast(text, 60000);

@@ -22,10 +22,16 @@ function fitLastMove(root, sep = " · ") {
 // number keeps the number: "Comp… 2".
 function fitNames(root) {
   const range = document.createRange();
+  // the text's own width (scrollWidth rounds a part away) against the box's content width,
+  // unrounded and without its padding (a name 2 px narrower than clientWidth, which counts
+  // the padding, still got Chrome's own ellipsis). A margin instead of the padding cut
+  // every name of a chip as wide as its name ("C… 1" in a 102 px chip, a sideways phone)
   const fits = (el) => {
-    range.selectNodeContents(el); // the text's own width (scrollWidth rounds a part away)
-    return range.getBoundingClientRect().width <= el.clientWidth - 4; // (and a margin: Chrome
-    // put its own ellipsis on a name 2 px narrower than its box)
+    range.selectNodeContents(el);
+    const cs = getComputedStyle(el);
+    const room = el.getBoundingClientRect().width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)
+      - parseFloat(cs.borderLeftWidth) - parseFloat(cs.borderRightWidth);
+    return range.getBoundingClientRect().width <= room + 0.01;
   };
   for (const el of root.querySelectorAll(".opp .name")) {
     if (el.dataset.full === undefined) el.dataset.full = el.textContent;
