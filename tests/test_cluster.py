@@ -17,7 +17,7 @@ import pytest
 
 from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
-from colorclash.fairness import log_hash
+from colorclash.fairness import log_hash, match_rules
 from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
 from colorclash.verify import verify_record
 from redis_server import RedisServer, available
@@ -191,7 +191,8 @@ def _check_shown(record: dict, conns) -> dict[int, str]:
     actions = [tuple(x) for x in record["actions"]]
     shown = {**_shown(conns[0]), **_shown(conns[1])}
     for seq, h in shown.items():
-        assert log_hash(record["commitment"], actions[:seq]) == h, seq
+        rules = match_rules(record["game"], record["preset"], record["seats"], record["options"])
+        assert log_hash(record["commitment"], rules, actions[:seq]) == h, seq
     return shown
 
 

@@ -387,12 +387,14 @@ def test_a_finished_game_verifies_from_its_record():
     while not g.over:
         seat = g.to_act[0]
         g.apply(seat, rng.choice(g.legal_actions(seat)))
-    from colorclash.fairness import log_hash
+    from colorclash.fairness import log_hash, match_rules
 
+    rules = match_rules("coloretto", "standard", 3, g.options)
     record = json.loads(json.dumps({
         "game": "coloretto", "preset": "standard", "seats": 3, "seed": "s3cret",
         "options": g.options, "commitment": g.commitment(), "actions": g.log,
-        "result": g.result, "log_hash": log_hash(g.commitment(), g.log)}))
+        "result": g.result, "log_hash_version": 2,
+        "log_hash": log_hash(g.commitment(), json.loads(json.dumps(rules)), g.log)}))
     ok, notes = verify_record(record)
     assert ok, notes
     placed = next(a for _, a in record["actions"] if a["type"] == "place")

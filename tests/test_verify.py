@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from colorclash.bots import make_bot
 from colorclash.cli import app
 from colorclash.engine import new_game
-from colorclash.fairness import log_hash, log_hash_next
+from colorclash.fairness import log_hash, log_hash_next, match_rules
 from colorclash.verify import verify_record, verify_record_file
 
 
@@ -23,10 +23,18 @@ def finished_record(seed="ab" * 32, preset="classic-table", seats=3):
     while not g.over:
         seat = g.to_act[0]
         g.apply(seat, bots[seat].act(g.view(seat), []))
-    return {"game": "color-clash", "preset": preset, "seats": seats, "options": {"match": "1"},
-            "seed": seed, "commitment": commitment,
-            "actions": [[s, a] for s, a in g.log], "result": g.result,
-            "log_hash": log_hash(commitment, g.log)}
+    rec = {"game": "color-clash", "preset": preset, "seats": seats, "options": {"match": "1"},
+           "seed": seed, "commitment": commitment,
+           "actions": [[s, a] for s, a in g.log], "result": g.result, "log_hash_version": 2}
+    return {**rec, "log_hash": rehash(rec)}
+
+
+def rehash(rec: dict, actions=None) -> str:
+    """The log hash of a record's actions (or ``actions``) under its own rules, as a
+    forger who rewrites the record would compute it."""
+    rules = match_rules(rec["game"], rec["preset"], rec["seats"], rec["options"])
+    return log_hash(rec["commitment"], rules,
+                    [tuple(x) for x in (rec["actions"] if actions is None else actions)])
 
 
 def test_a_true_record_verifies():
@@ -74,7 +82,7 @@ def test_an_action_with_a_field_added_is_caught_even_with_its_hash_recomputed():
              if a["type"] == "play" and not a["card"].startswith("W"))
     actions[i][1]["color"] = "Q"
     forged = {**rec, "actions": actions,
-              "log_hash": log_hash(rec["commitment"], [tuple(x) for x in actions])}
+              "log_hash": rehash(rec, actions)}
     ok, notes = verify_record(forged)
     assert not ok and "not a wild" in notes[-1], notes
 
@@ -108,7 +116,7 @@ def test_a_changed_colour_of_the_final_wild_is_caught():
     assert not ok and "log hash" in notes[-1]
     # and a player who compares with the hash they were shown catches a record whose
     # log_hash was rewritten to match
-    bad["log_hash"] = log_hash(bad["commitment"], [tuple(x) for x in bad["actions"]])
+    bad["log_hash"] = rehash(bad)
     assert verify_record(bad)[0]
     ok, notes = verify_record(bad, expected_log_hash=rec["log_hash"])
     assert not ok and "you were shown" in notes[-1]
@@ -173,3 +181,68 @@ def test_the_log_hash_of_ordinary_actions_is_its_documented_definition():
         canonical = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
         assert log_hash_next("", seat, action) == hashlib.sha256(
             f":{canonical}".encode()).hexdigest()
+
+
+def test_the_log_hash_starts_from_the_commitment_and_the_rules_as_documented():
+    rules = match_rules("color-clash", "standard", 3, {"match": "1", "clock": 30})
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    assert log_hash("c0ffee", rules, []) == hashlib.sha256(
+        f"colorclash-log:c0ffee:{canonical}".encode()).hexdigest()
+    # the first version, for records made before: the commitment alone
+    assert log_hash("c0ffee", None, []) == hashlib.sha256(
+        b"colorclash-log:c0ffee").hexdigest()
+
+
+def _coloretto_record(scoring="brown"):
+    import random
+
+    g = new_game("coloretto", seats=2, seed="s3cret", options={"scoring": scoring})
+    rng = random.Random(4)
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    rec = json.loads(json.dumps({
+        "game": "coloretto", "preset": "standard", "seats": 2, "options": g.options,
+        "seed": "s3cret", "commitment": g.commitment(), "actions": g.log,
+        "result": g.result, "log_hash_version": 2}))
+    return {**rec, "log_hash": rehash(rec)}
+
+
+def test_a_record_whose_rules_were_changed_after_the_match_is_caught():
+    """The commitment covers the seed and the deck order only: a record whose options (the
+    scoring side: another winner), preset or clock were changed after the match, with the
+    result replayed to match and the log hash recomputed, verified even against the hash
+    the player was shown (attacker QA). The hash now starts from the rules."""
+    rec = _coloretto_record()
+    assert verify_record(rec, expected_log_hash=rec["log_hash"])[0]
+    for change in ({"options": {**rec["options"], "scoring": "grey"}}, {"preset": {}},
+                   {"options": {**rec["options"], "clock": 90}}):
+        forged = {**json.loads(json.dumps(rec)), **change}
+        g = new_game("coloretto", preset="standard", seats=2, seed="s3cret",
+                     options=forged["options"])
+        assert g.commitment() == rec["commitment"]  # (what made it pass)
+        for seat, action in forged["actions"]:
+            g.apply(seat, action)
+        forged["result"] = g.result
+        forged["log_hash"] = rehash(forged)
+        ok, notes = verify_record(forged, expected_log_hash=rec["log_hash"])
+        assert not ok and "you were shown" in notes[-1], (change, notes)
+    cc = finished_record()
+    forged = {**cc, "options": {"match": "1", "clock": 600}}
+    forged["log_hash"] = rehash(forged)
+    assert not verify_record(forged, expected_log_hash=cc["log_hash"])[0]
+
+
+def test_a_record_of_the_first_version_verifies_and_says_what_its_hash_covers():
+    rec = finished_record()
+    old = {k: v for k, v in rec.items() if k != "log_hash_version"}
+    old["log_hash"] = log_hash(rec["commitment"], None, [tuple(x) for x in rec["actions"]])
+    ok, notes = verify_record(old)
+    assert ok and "not the rules" in notes[-1], notes
+    ok, notes = verify_record(rec)
+    assert ok and "and the rules" in notes[-1], notes
+    # a version-2 record passed off as the first version does not match its hash
+    assert not verify_record({k: v for k, v in rec.items() if k != "log_hash_version"})[0]
+    for bad in (3, "2", True, None):
+        ok, notes = verify_record({**rec, "log_hash_version": bad})
+        assert not ok and "log_hash_version" in notes[-1], (bad, notes)

@@ -6,14 +6,20 @@ from the record's actions. A player who notes the hash shown at the end of the m
 at any point: the hash after action ``n`` covers actions ``1..n``) can check that the
 published record holds exactly the actions they saw played.
 
-The chain starts from the deal's commitment (so it also names the deal) and adds one
-action at a time::
+The chain starts from the deal's commitment and the rules the match is played by (so it
+names the deal and the rules: the commitment covers only the seed and the deck order, and
+a record whose options were changed after the match, with a result to match, verified)
+and adds one action at a time::
 
-    h0 = SHA-256("colorclash-log:" + commitment)
+    h0 = SHA-256("colorclash-log:" + commitment + ":" + canonical JSON of
+                 {"game", "preset", "seats", "options"})
     h(i+1) = SHA-256(h(i) + ":" + canonical JSON of [seat, action])
 
 Canonical JSON: keys sorted, no spaces, ASCII only (``json.dumps(..., sort_keys=True,
-separators=(",", ":"))``). Hashes are hex.
+separators=(",", ":"))``). Hashes are hex. Records say ``"log_hash_version": 2``; a
+record without it was hashed before the rules were in the chain (version 1:
+``h0 = SHA-256("colorclash-log:" + commitment)``), which ``colorclash verify`` still
+checks, and says so.
 """
 
 from __future__ import annotations
@@ -25,9 +31,21 @@ from typing import Any
 
 import orjson
 
+LOG_HASH_VERSION = 2
 
-def log_hash_start(commitment: str) -> str:
-    return hashlib.sha256(f"colorclash-log:{commitment}".encode()).hexdigest()
+
+def match_rules(game: str, preset: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    """What of a match's record the log hash names besides the deal: its rules."""
+    return {"game": game, "preset": preset, "seats": seats, "options": options}
+
+
+def log_hash_start(commitment: str, rules: dict[str, Any] | None) -> str:
+    """``h0``: of the commitment and the rules (``match_rules``); ``rules=None`` is the
+    first version's, without them (records made before, for ``verify``)."""
+    text = f"colorclash-log:{commitment}"
+    if rules is not None:
+        text += ":" + json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # One encoder for every entry: json.dumps with options builds a new one per call.
@@ -56,12 +74,13 @@ def log_hash_next(previous: str, seat: int, action: dict[str, Any]) -> str:
     return hashlib.sha256(previous.encode() + b":" + _entry(seat, action)).hexdigest()
 
 
-def log_hash(commitment: str, actions: Iterable[tuple[int, dict[str, Any]]]) -> str:
-    """The hash of a whole log (``[(seat, action), ...]``)."""
-    h = log_hash_start(commitment)
+def log_hash(commitment: str, rules: dict[str, Any] | None,
+             actions: Iterable[tuple[int, dict[str, Any]]]) -> str:
+    """The hash of a whole log (``[(seat, action), ...]``) of a match of these rules."""
+    h = log_hash_start(commitment, rules)
     for seat, action in actions:
         h = log_hash_next(h, seat, action)
     return h
 
 
-__all__ = ["log_hash", "log_hash_next", "log_hash_start"]
+__all__ = ["LOG_HASH_VERSION", "log_hash", "log_hash_next", "log_hash_start", "match_rules"]

@@ -34,7 +34,7 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
                   ) -> tuple[bool, list[str]]:
     """Check one record. Returns (ok, findings); the findings say what was checked."""
     from colorclash.engine import IllegalAction, new_game
-    from colorclash.fairness import log_hash
+    from colorclash.fairness import LOG_HASH_VERSION, log_hash, match_rules
 
     notes: list[str] = []
     if not isinstance(record, dict):
@@ -48,6 +48,10 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
             return False, [f"the record's {key} is empty{why}"]
     if not isinstance(record["options"], dict):
         return False, ["the record's options must be an object"]
+    version = record.get("log_hash_version", 1)
+    if version.__class__ is not int or version not in (1, LOG_HASH_VERSION):
+        return False, [f"unknown log_hash_version {version!r} (this verify knows 1 and "
+                       f"{LOG_HASH_VERSION})"]
     try:
         game = new_game(record["game"], preset=record["preset"], seats=record["seats"],
                         seed=record["seed"], options=record["options"] or None)
@@ -83,11 +87,18 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
         return False, notes + [f"result mismatch: replay gives {game.result}, record says "
                                f"{record['result']}"]
     notes.append(f"result matches: {game.result}")
-    computed = log_hash(record["commitment"], pairs)
+    # (version 2 names the rules in the chain: a record whose game, preset, seats or
+    # options were changed after the match, the result replayed to match, verified)
+    rules = (match_rules(record["game"], record["preset"], record["seats"], record["options"])
+             if version == LOG_HASH_VERSION else None)
+    computed = log_hash(record["commitment"], rules, pairs)
     if computed != record["log_hash"]:
         return False, notes + [f"log hash mismatch: the actions hash to {computed}, the record "
                                f"says {record['log_hash']}"]
-    notes.append(f"log hash {computed} matches the record's")
+    notes.append(f"log hash {computed} matches the record's"
+                 + (" (it covers the actions and the rules: game, preset, seats, options)"
+                    if rules is not None else " (a record of the first version: its hash "
+                    "covers the actions, not the rules)"))
     if expected_log_hash is not None:
         if computed != expected_log_hash.strip().lower():
             return False, notes + [f"log hash mismatch: the record's actions hash to {computed}, "

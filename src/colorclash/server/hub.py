@@ -314,7 +314,7 @@ class Hub:
                 events = game.apply(seat, action)
                 if events:
                     recent.append((seq, list(events)))
-            room.log_hash = log_hash(room.commitment or "", actions)
+            room.log_hash = log_hash(room.commitment or "", room.rules, actions)
 
     # ------------------------------------------------------------------ look-ups
     def get(self, code: str) -> Room:

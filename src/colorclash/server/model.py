@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from colorclash.fairness import match_rules
 from colorclash.server.names import hash_token
 
 COMPUTER = "Computer"
@@ -157,6 +158,13 @@ class Room:
     @property
     def game_key(self) -> str:
         return self.settings["game"]
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules of the current match as its record names them (the log hash's start:
+        ``colorclash.fairness``)."""
+        return match_rules(self.game_key, self.settings["preset"], self.settings["seats"],
+                           self.options)
 
     @property
     def seq(self) -> int:

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from colorclash.fairness import log_hash_next, log_hash_start
+from colorclash.fairness import LOG_HASH_VERSION, log_hash_next, log_hash_start
 from colorclash.server import games
 from colorclash.server.model import Room, ms
 from colorclash.server.protocol import ProtocolError
@@ -52,7 +52,7 @@ class Table:
         room.seed = seed
         room.options = games.engine_options(room.settings)
         room.commitment = game.commitment()
-        room.log_hash = log_hash_start(room.commitment)
+        room.log_hash = log_hash_start(room.commitment, room.rules)
         room.match_no += 1
         room.status = "playing"
         room.result = None
@@ -449,7 +449,7 @@ class Table:
                 "preset": room.settings["preset"], "seats": room.settings["seats"],
                 "options": room.options, "seed": room.seed, "commitment": room.commitment,
                 "result": room.result, "log_hash": room.log_hash,
-                "finished_at": ms(room.finished_at)}
+                "log_hash_version": LOG_HASH_VERSION, "finished_at": ms(room.finished_at)}
 
     def record(self, room: Room, match: int | None = None) -> dict[str, Any]:
         """The fairness record of finished match ``match`` (default: the latest)."""
