@@ -282,3 +282,36 @@ def test_a_room_everyone_left_before_it_started_is_said_to_be_closed(hub):
     hub.join(other.code, "Bo")
     hub.lobby.leave(other, 0)
     assert hub.get(other.code) is other and other.code not in hub.closed
+
+
+class _Socket:
+    """A queue socket as the Quick Match sees one: it is sent messages and closed."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
+@pytest.mark.asyncio
+async def test_closing_and_reopening_queue_sockets_makes_no_third_ticket(hub):
+    """Two tickets from one address, their sockets closed (their places held a few
+    seconds, for a reload), then a third ticket, then both reopened: three tickets of one
+    address in one queue (attacker QA). The held places count."""
+    address = "198.51.100.7"
+    tickets = [hub.quick.join("coloretto", None, address)["ticket"] for _ in range(2)]
+    sockets = [_Socket() for _ in tickets]
+    for ticket, sock in zip(tickets, sockets, strict=True):
+        hub.quick.attach(ticket, sock)
+        hub.quick.detach(ticket, sock)  # the tab closed: its place held GONE_GRACE s
+    with pytest.raises(ProtocolError) as e:
+        hub.quick.join("coloretto", None, address)
+    assert code(e) == "already_queued"
+    for ticket in tickets:  # reopened within the grace: the same two places
+        hub.quick.attach(ticket, _Socket())
+    assert sum(1 for t in hub.quick.queue.values() if not t.get("gone")) == 2
+    hub.quick.stop()

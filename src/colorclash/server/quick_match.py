@@ -63,8 +63,11 @@ class QuickMatch:
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
         net = network_of(address) if address else None
         network = hashlib.sha256(net.encode()).hexdigest()[:16] if net else source
+        # (a ticket whose sockets closed keeps its place a few seconds and comes back when
+        # one reopens: counted, or closing and reopening made a third, a fourth...)
+        held = [t for t in self.queue.values() if (t["game"], t["preset"]) == (d.key, preset)]
         if self.hub.settings.quick_match_distinct_addresses and sum(
-                1 for t in same_queue if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
+                1 for t in held if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up
             # the animal names); two let a household queue side by side.
             raise ProtocolError("already_queued", f"{self.TICKETS_PER_ADDRESS} places from "
