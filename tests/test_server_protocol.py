@@ -115,6 +115,9 @@ def test_names():
     "🅒🅞🅜🅟🅤🅣🅔🅡", "🅑🅞🅣", "🅲🅾🅼🅿🆄🆃🅴🆁", "🅱🅾🆃", "🇧🇴🇹",
     # written upside down (read from the end, each letter turned: "Computer", "bot")
     "ɹǝʇndɯoƆ", "ʇoq",
+    # circles drawn for an o, a B with a stroke, an 8 for a B, and the robot's own word
+    # (attacker QA: taken)
+    "B○t", "B◯t", "B⭕t", "B°t", "B◌t", "Ƀot", "8ot", "Robot", "R0b0t", "ROBOTS 2",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -124,7 +127,9 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
 @pytest.mark.parametrize("name", [
     "Admin", "ADMIN 2", "Sy$tem", "System", "Color Clash", "C0lor Clash", "colorclash",
     "Moderator", "Moderador", "Server", "Servidor", "Sunucu", "Yönetici", "Support",
-    "Staff", "Admín", "S y s t e m", "🅰🅳🅼🅸🅽", "uıɯpɐ"])
+    "Staff", "Admín", "S y s t e m", "🅰🅳🅼🅸🅽", "uıɯpɐ",
+    # (attacker QA: taken)
+    "Colour Clash", "Admins", "Mod", "MODS", "Moderators", "Operator"])
 def test_names_that_pass_for_the_site_are_refused(name):
     """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
     own (attacker QA: they were taken)."""
@@ -139,7 +144,8 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "Bo Tan", "Abbott 2", "Jo B. Oates", "R2D2", "Ana 1",
                                   "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",
-                                  "देवनागरी", "محمد", "Hana 🇹🇷", "pou", "Ŋoq"])
+                                  "देवनागरी", "محمद", "Hana 🇹🇷", "pou", "Ŋoq",
+                                  "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 

@@ -25,11 +25,11 @@ from pathlib import Path
 # Words of the computer players' label in the site's languages: a person's name may not
 # contain them. Long words are refused anywhere in the name, short ones as whole words.
 _COMPUTER_PARTS = ("computer", "computador", "ordenador", "bilgisayar", "komputer")
-_COMPUTER_WORDS = ("bot", "bots", "cpu")
+_COMPUTER_WORDS = ("bot", "bots", "cpu", "robot", "robots")
 # Digits and symbols written for letters ("C0mputer", "B0t", "$ergio" is fine as a
 # skeleton, since the comparison is only against the label's words).
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
-                       "@": "a", "$": "s", "ı": "i"})
+                       "8": "b", "@": "a", "$": "s", "ı": "i"})
 # Small capitals and modifier letters (ᴄᴏᴍᴘ, ʙᴏᴛ, ᵇᵒᵗ), the letters in black circles and
 # squares (🅒🅞🅜🅟, 🅱🅾🆃) and the regional indicators (🇧🇴🇹, drawn as letters when they make no
 # flag) are Latin letters that NFKD leaves alone: their Unicode names say which letter.
@@ -57,10 +57,13 @@ def _lookalikes() -> dict[str, str]:
 
 # Look-alikes Unicode's confusables leave out: small Greek letters drawn like Latin ones
 # ("βοτ" for "bot", where the capital Β is in the data), turned letters read the right
-# way up ("Compuʇer"), and an o crossed or barred, or Thai's ๏ ("Bøt", "B๏t").
+# way up ("Compuʇer"), an o crossed or barred, or Thai's ๏ ("Bøt", "B๏t"), circles
+# drawn for an o ("B○t", "B◯t", "B⭕t", "B°t", "B◌t") and a B with a stroke ("Ƀot").
 _MORE_LOOKALIKES = {"β": "b", "ε": "e", "ω": "w", "ʇ": "t", "ɐ": "a", "ɔ": "c", "ǝ": "e",
                     "ɹ": "r", "ʌ": "v", "ʍ": "w", "ʎ": "y", "ɯ": "m", "ɥ": "h",
-                    "ø": "o", "Ø": "o", "ɵ": "o", "Ɵ": "o", "๏": "o"}
+                    "ø": "o", "Ø": "o", "ɵ": "o", "Ɵ": "o", "๏": "o",
+                    "○": "o", "◯": "o", "⭕": "o", "°": "o", "◌": "o", "◦": "o", "Ƀ": "b",
+                    "ƀ": "b"}
 
 
 def _latin_of(ch: str) -> str:
@@ -178,8 +181,9 @@ def _label_words(name: str) -> Iterator[tuple[list[str], list[str]]]:
 # The whole name, its letters only, as a skeleton (look-alikes and digits for letters
 # read as in the computer players' label).
 _SITE_NAMES = frozenset(_label_form(w) for w in (
-    "admin", "administrator", "administrador", "moderator", "moderador", "system",
-    "sistema", "sistem", "server", "servidor", "sunucu", "colorclash", "support", "soporte",
+    "admin", "admins", "administrator", "administrador", "moderator", "moderators",
+    "moderador", "mod", "mods", "operator", "operador", "system", "sistema", "sistem",
+    "server", "servidor", "sunucu", "colorclash", "colourclash", "support", "soporte",
     "destek", "staff", "yonetici", "official", "oficial", "resmi"))
 
 
