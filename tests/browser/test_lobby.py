@@ -37,15 +37,24 @@ def test_quick_match_promises_only_tables_the_game_has(open_page, game):
         assert _plural(EN["home.quickSeats"], n) in text, text
 
 
+def _fewer(n: int, m: int) -> str:
+    """The host's status when the table could start now at ``m`` seats."""
+    return _plural(EN["room.waitingSeatsFewer"], n).replace("{m}", str(m))
+
+
 @pytest.mark.parametrize("scene, key", [("room-guest", "room.waitingSeatsGuest"),
-                                        ("room-host", "room.waitingSeats")])
+                                        ("room-host", "room.waitingSeatsFewer")])
 def test_only_the_host_is_told_to_add_computers(open_page, scene, key):
-    """A guest cannot add computer players: their lobby does not tell them to."""
+    """A guest cannot add computer players: their lobby does not tell them to. The host
+    of a table that could start now at fewer seats is told that too (two friends in a
+    room of the default four read "Waiting for 2 more players (or add computers)" and
+    waited for nobody)."""
     page = open_page(PHONE, path=f"/dev.html?scene={scene}&lang=en")
     status = page.wait_for_selector("#room-status")
     empty = page.locator(".seat-row[data-kind=empty]").count()
     assert empty, "the scene has an empty seat"
-    assert status.inner_text() == _plural(EN[key], empty)
+    taken = page.locator(".seat-row").count() - empty
+    assert status.inner_text() == _plural(EN[key], empty).replace("{m}", str(taken))
     if scene == "room-guest":
         assert page.locator("[data-focus-key^='add-bot']").count() == 0
         assert "or add" not in status.inner_text()
@@ -62,7 +71,7 @@ def test_a_lobby_message_does_not_stand_over_the_table(open_page):
     page.wait_for_selector(".seat-row[data-kind=empty]")
     page.click("#btn-start", force=True)  # aria-disabled: it says why instead
     toast = page.locator(".toast")
-    assert toast.is_visible() and toast.inner_text() == _plural(EN["room.waitingSeats"], 1)
+    assert toast.is_visible() and toast.inner_text() == _fewer(1, 2)
     table.deal()
     page.wait_for_selector(".table-screen")
     assert not toast.is_visible(), toast.inner_text()
@@ -80,11 +89,11 @@ def test_the_greyed_starts_toast_goes_when_the_seats_change(open_page):
     page.wait_for_selector(".seat-row[data-kind=empty]")
     page.click("#btn-start", force=True)  # aria-disabled: it says why instead
     toast = page.locator(".toast")
-    assert toast.is_visible() and toast.inner_text() == _plural(EN["room.waitingSeats"], 2)
+    assert toast.is_visible() and toast.inner_text() == _fewer(2, 2)
     table.room["seats"][2] = _seat(2, "bot")
     table.send([])
     page.wait_for_function(f"() => document.querySelector('#room-status').textContent"
-                           f" === {_plural(EN['room.waitingSeats'], 1)!r}")
+                           f" === {_fewer(1, 3)!r}")
     assert not toast.is_visible(), toast.inner_text()
 
 

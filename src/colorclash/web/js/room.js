@@ -180,7 +180,12 @@ export function renderRoom(ctx, act) {
   ).length;
   const mine = seats[me] || {};
   let statusText;
-  if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
+  // the table could start now at fewer seats: the host is told so (two friends in a room
+  // of the default four read "Waiting for 2 more players (or add computers)" and waited)
+  const { def } = gameOfRoom(room, games);
+  const taken = seats.length - empty;
+  if (empty && isHost && def && taken >= def.seats.min) statusText = t("room.waitingSeatsFewer", { n: empty, m: taken });
+  else if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
   // a guest who has not said ready is the one waited for: "Waiting for 1 player" was them
   else if (!isHost && mine.kind === "human" && !mine.ready) statusText = t("room.waitingForYou");
   else if (notReady) statusText = t("room.waitingReady", { n: notReady });
