@@ -273,6 +273,24 @@ def test_the_game_pickers_names_break_only_between_words(open_page, width, local
     assert len(names) == 3 and all(lines <= words for _, lines, words in names), names
 
 
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 700, "height": 900},
+                                      DESKTOP, {"width": 360, "height": 640}])
+@pytest.mark.parametrize("locale", ["tr-TR", "es-ES", "en-US"])
+def test_the_game_pickers_cards_hold_their_words(open_page, viewport, locale):
+    """On a phone held sideways in Spanish "De 2 a 6 jugadores" ran over its card's
+    border and Coloretto's was cut to "De 2 a 5 jugadore": every word is inside its card."""
+    page = open_page(viewport, locale=locale)
+    page.wait_for_selector(".game-seats")
+    out = page.evaluate("""() => [...document.querySelectorAll('.game-choice')].flatMap((card) => {
+      const box = card.getBoundingClientRect();
+      return [...card.querySelectorAll('.game-name, .game-seats')].filter((e) => {
+        const r = document.createRange(); r.selectNodeContents(e);
+        const t = r.getBoundingClientRect();
+        return t.right > box.right - 2 || e.scrollWidth > e.clientWidth + 1;
+      }).map((e) => e.textContent); })""")
+    assert out == [], out
+
+
 # The chosen choice of every menu on the page, and the room it has: the text's width
 # measured in the menu's own font, against the menu's width less its padding and arrow.
 SELECTS_CUT = """() => [...document.querySelectorAll('select')].filter((s) => s.offsetParent)
