@@ -447,6 +447,31 @@ _FACES_FANS = """() => {
 }"""
 
 
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, DESKTOP])
+def test_an_opponents_fan_of_faces_is_spaced_for_the_cards_it_shows(open_page, viewport):
+    """On a phone a fan shows 5 faces and "+N", but it was spaced for the 9 and "+N" of a
+    desktop (an inline count outranked the phone's rule): the corners ran together, "+5"
+    beside a "7" read "+57", with a third of the chip empty. Each fan is spaced for what
+    it shows and uses its width."""
+    page = open_page(viewport, path="/dev.html?scene=day-night-6&lang=es")
+    page.wait_for_function("window.__devReady === true")
+    fans = page.evaluate("""() => [...document.querySelectorAll('.opp .faces')].map((f) => {
+      const shown = [...f.querySelectorAll('.card.face')].filter((e) => e.offsetParent !== null);
+      const box = f.getBoundingClientRect();
+      const last = shown[shown.length - 1].getBoundingClientRect();
+      return {n: Number(getComputedStyle(f).getPropertyValue('--n')), shown: shown.length,
+              step: shown.length > 1 ? shown[1].getBoundingClientRect().left - shown[0].getBoundingClientRect().left : null,
+              width: shown[0].getBoundingClientRect().width, used: (last.right - box.left) / box.width}; })""")
+    assert fans and all(f["n"] == f["shown"] for f in fans), fans
+    full = [f for f in fans if f["shown"] >= 6]
+    assert full, fans  # (the scene has long hands)
+    # each card's corner shows 14 px or more (8 px ran the indices together), and on a
+    # phone a long fan reaches its box's end
+    assert all(f["step"] >= 14 for f in full), full
+    if viewport["width"] < 600:
+        assert all(f["used"] > 0.95 for f in full), full
+
+
 @pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, PHONE, DESKTOP])
 def test_an_opponents_other_faces_read_one_by_one_and_are_a_full_target(open_page, viewport):
     """Day & Night: in the fan of an opponent's other faces, "+1" ran onto the next card

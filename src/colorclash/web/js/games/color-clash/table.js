@@ -83,7 +83,9 @@ function otherFaces(model, act, seat, name) {
       type: "button",
       "aria-label": t("table.theirFacesShow", { name, n: list.length }),
       title: t("table.theirFacesShow", { name, n: list.length }), // what the small fan is
-      style: `--n:${fan(list.length, FAN_MAX)}; --n-narrow:${fan(list.length, FAN_MAX_NARROW)}`,
+      // (both counts, the stylesheet picks one: an inline --n outranked the phone's
+      // rule, and a fan of 6 shown was spaced for 10, its corners run together)
+      style: `--n-wide:${fan(list.length, FAN_MAX)}; --n-narrow:${fan(list.length, FAN_MAX_NARROW)}`,
       dataset: { focusKey: `faces:${seat}` },
       onclick: () => act.ui({ faces: seat }),
     },
