@@ -128,15 +128,21 @@ def test_cli_verify(tmp_path):
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 0, result.output
     assert "verified" in result.output
+    # verified against itself only: the hash a player saw ties it to the match played
+    assert "checked against itself only; give --log-hash" in result.output
     path.write_text(json.dumps({**finished_record(), "commitment": "1" * 64}))
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 1
     assert "NOT verified" in result.output
-    assert verify_record_file(str(tmp_path / "missing.json")) is False
+    assert verify_record_file(str(tmp_path / "missing.json")) is None
+    # no record to check (a usage error, as elsewhere): exit 2, not 1 ("not verified")
+    for where in (tmp_path / "missing.json", tmp_path):
+        result = CliRunner().invoke(app, ["verify", str(where)])
+        assert result.exit_code == 2 and "error: cannot read" in result.output, result.output
     rec = finished_record()
     path.write_text(json.dumps(rec))
-    assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", rec["log_hash"]]
-                              ).exit_code == 0
+    with_hash = CliRunner().invoke(app, ["verify", str(path), "--log-hash", rec["log_hash"]])
+    assert with_hash.exit_code == 0 and "itself only" not in with_hash.output
     assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", "0" * 64]
                               ).exit_code == 1
 
@@ -146,7 +152,7 @@ def test_hostile_files_get_one_clear_line(tmp_path, capsys):
                        ("nan.json", '{"seed": NaN'), ("bin.json", "\udcff")):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
-        assert verify_record_file(str(path)) is False, name
+        assert verify_record_file(str(path)) is None, name
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1, (name, err[:300])
 

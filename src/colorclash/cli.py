@@ -164,7 +164,7 @@ def verify(
     from colorclash.verify import verify_record_file
 
     ok = verify_record_file(source, log_hash)
-    raise typer.Exit(0 if ok else 1)
+    raise typer.Exit(2 if ok is None else 0 if ok else 1)  # (2: no record to check)
 
 
 @app.command("copy-store")

@@ -107,23 +107,31 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
     return True, notes
 
 
-def verify_record_file(source: str, expected_log_hash: str | None = None) -> bool:
-    """Read a record from a file (or '-' for stdin), check it, print the findings."""
+def verify_record_file(source: str, expected_log_hash: str | None = None) -> bool | None:
+    """Read a record from a file (or '-' for stdin), check it, print the findings: True
+    (verified), False (not), None (no record to check: the file cannot be read, or is not
+    JSON; ``colorclash verify`` exits 2 then, as for any usage error, and 1 when a record
+    does not verify)."""
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
         record = json.loads(text)
     except OSError as exc:
         print(f"error: cannot read {source}: {exc}", file=sys.stderr)
-        return False
+        return None
     except ValueError as exc:
         print(f"error: {source} is not JSON: {exc}", file=sys.stderr)
-        return False
+        return None
     except RecursionError:
         print(f"error: {source} is not a record (JSON nested too deeply)", file=sys.stderr)
-        return False
+        return None
     ok, notes = verify_record(record, expected_log_hash)
     for note in notes:
         print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + note)
     print("verified: the deal, every draw, the result and the action log follow from the "
           "revealed seed" if ok else "NOT verified")
+    if ok and expected_log_hash is None:
+        # (whoever publishes a record can rewrite it whole: only the hash a player saw
+        # during the match ties it to what was played)
+        print("note: checked against itself only; give --log-hash (the hash your table "
+              "showed) to know it holds the match you played")
     return ok
