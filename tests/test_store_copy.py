@@ -90,3 +90,20 @@ def test_a_source_file_that_does_not_exist_is_refused_and_not_made(tmp_path):
     out = _copy(str(missing), f"sqlite:///{tmp_path / 'to.sqlite3'}")
     assert out.returncode == 2 and "no such SQLite file" in out.stderr, out.stderr
     assert not missing.exists()
+
+
+def test_a_source_that_holds_no_rooms_is_refused_and_the_target_left_alone(tmp_path,
+                                                                         redis_db):
+    """A wrong /DB number "copied 0 room(s) … each read back and checked", exit 0, and made
+    the target file: in a migration, a silent loss (operator QA)."""
+    import redis
+
+    empty_db = redis_db.rsplit("/", 1)[0] + "/9"  # (another database of the same Redis)
+    redis.Redis.from_url(empty_db).flushdb()
+    target = tmp_path / "to.sqlite3"
+    for source in (empty_db, "sqlite:///:memory:"):
+        out = _copy(source, f"sqlite:///{target}")
+        assert out.returncode == 2, (source, out.stdout, out.stderr)
+        assert "holds no rooms: nothing to copy" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr and "copied" not in out.stdout
+        assert not target.exists()

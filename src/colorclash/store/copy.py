@@ -68,6 +68,12 @@ def copy_store(source_url: str, target_url: str,
     source = open_store(source_url, create=False)
     try:
         _claim(source, source_url, "source")
+        if not source.room_codes():
+            # (a wrong /DB number, ?prefix= or path "copied 0 rooms, each checked", exit 0,
+            # and made or claimed the target: in a migration, a silent loss)
+            raise StoreError(f"the source store {shown_url(source_url)} holds no rooms: "
+                             "nothing to copy (is it the site's store? check its path, "
+                             "/DB number and ?prefix= against the site's COLORCLASH_STORE)")
         target = open_store(target_url)
         try:
             _claim(target, target_url, "target")
