@@ -80,6 +80,7 @@ def test_play_game_reports_a_finished_game():
     (["--game", "chess"], "known: color-clash"),
     (["--option", "match"], "write --option NAME=VALUE"),
     (["--option", "match=7"], "match"),
+    (["--option", "match=3", "--option", "match=5"], "'match' is given twice"),
     (["--bots", "random,,hard"], "empty level in 'random,,hard'"),
     (["--bots", "random,"], "empty level"),
     (["--bots", " "], "needs at least one level"),

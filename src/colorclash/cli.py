@@ -84,6 +84,9 @@ def simulate(
         if not sep or not name.strip():
             raise typer.BadParameter(f"{item!r}: write --option NAME=VALUE",
                                      param_hint="--option")
+        if name.strip() in options:  # (the last one counted, without a word)
+            raise typer.BadParameter(f"{name.strip()!r} is given twice: give each option "
+                                     "once", param_hint="--option")
         options[name.strip()] = value.strip()  # typed as the game's choices are
 
     run_simulation(
