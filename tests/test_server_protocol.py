@@ -145,7 +145,8 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "Ömer", "José María", "Çağla Yıldırım", "Иван", "Мария",
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",
                                   "देवनागरी", "محمद", "Hana 🇹🇷", "pou", "Ŋoq",
-                                  "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C"])
+                                  "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C",
+                                  "Robot Ninja"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 

@@ -25,7 +25,10 @@ from pathlib import Path
 # Words of the computer players' label in the site's languages: a person's name may not
 # contain them. Long words are refused anywhere in the name, short ones as whole words.
 _COMPUTER_PARTS = ("computer", "computador", "ordenador", "bilgisayar", "komputer")
-_COMPUTER_WORDS = ("bot", "bots", "cpu", "robot", "robots")
+_COMPUTER_WORDS = ("bot", "bots", "cpu")
+# ...and whole names that are another word for one ("Robot", "R0b0t 2"; "Robot Ninja" is a
+# person's fun, not the label)
+_COMPUTER_NAMES = ("robot", "robots")
 # Digits and symbols written for letters ("C0mputer", "B0t", "$ergio" is fine as a
 # skeleton, since the comparison is only against the label's words).
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t",
@@ -124,6 +127,7 @@ def _label_form(text: str) -> str:
 
 _LABEL_PARTS = tuple(_label_form(p) for p in _COMPUTER_PARTS)
 _LABEL_WORDS = tuple(_label_form(w) for w in _COMPUTER_WORDS)
+_LABEL_NAMES = tuple(_label_form(w) for w in _COMPUTER_NAMES)
 
 
 # The computer players' avatar is a robot: a person's name may not wear one.
@@ -162,6 +166,7 @@ def imitates_computer(name: str) -> bool:
         return True
     return any(any(part in "".join(words) for part in _LABEL_PARTS)
                or _spells_a_word(words) or _spells_a_word(bare)
+               or "".join(words) in _LABEL_NAMES or "".join(bare) in _LABEL_NAMES
                for words, bare in _label_words(name))
 
 
