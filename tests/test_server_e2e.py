@@ -749,3 +749,20 @@ async def test_who_leaves_after_the_end_keeps_their_name_in_that_matchs_results(
     finally:
         await host.close()
         await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_without_a_token_is_told_it_has_none(server):
+    """It read "this token holds no seat in this room", as if one had been given."""
+    import json
+
+    import websockets
+
+    t = await client(server).create_room("Ana")
+    base = server.url.replace("http", "ws") + f"/ws/{t['code']}"
+    for path, says in ((base, "no token: open /ws/CODE?token=TOKEN"),
+                       (base + "?token=", "no token"),
+                       (base + "?token=nope", "this token holds no seat")):
+        async with websockets.connect(path) as ws:
+            msg = json.loads(await ws.recv())
+        assert msg["code"] == "bad_token" and says in msg["message"], (path, msg)

@@ -707,8 +707,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return
         seat = room.seat_of_token(token) if token else None
         if seat is None:
-            await miss(ProtocolError("bad_token", "this token holds no seat in this room"),
-                       4401)
+            # (no token at all is said as such: "holds no seat" read as if one were given)
+            why = ("this token holds no seat in this room" if token else
+                   "no token: open /ws/CODE?token=TOKEN with the token your seat was given")
+            await miss(ProtocolError("bad_token", why), 4401)
             return
         token_hash = hash_token(token)
         # A seat's own socket, opened and closed in a loop, sent every other player of
