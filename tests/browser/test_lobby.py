@@ -114,6 +114,13 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
     host.wait_for_function(f"{status} === {_plural(EN['room.waitingReady'], 1)!r}")
     guest.click("#btn-ready")
     guest.wait_for_function(f"{status} === {EN['room.waitHostStart']!r}")
+    # the host changes the table: the server asks for Ready again, and the guest is told
+    # why their Ready went back (it did so without a word)
+    host.select_option("#set-clock", "60")
+    guest.wait_for_function(f"{status} === {EN['room.waitingForYou']!r}")
+    toast = guest.locator(".toast")
+    toast.wait_for()
+    assert toast.inner_text() == EN["room.readyAgain"]
 
 
 # ------------------------------------------------------------ the lobby's first screen

@@ -640,6 +640,15 @@ function handleMessage(msg) {
     // the results gone and a clock already running
     toast(() => t("table.newGameByHost", { name: seatName(msg.room, msg.room.host) }), 5000);
   }
+  if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+      && prevRoom.status === "lobby" && state.me != null && msg.room.host !== state.me
+      && prevRoom.seats[state.me] && prevRoom.seats[state.me].ready
+      && msg.room.seats[state.me] && !msg.room.seats[state.me].ready
+      && JSON.stringify(prevRoom.settings) !== JSON.stringify(msg.room.settings)) {
+    // the host changed the table (seats, rules, clock): the server asks everyone to say
+    // ready again; the guest's "Ready" went back without a word
+    toast(() => t("room.readyAgain"), 6000);
+  }
   if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
       && msg.room.host === state.me && state.me != null) {
     // the host left or was away between games: their powers passed to this player
