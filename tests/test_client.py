@@ -203,6 +203,11 @@ async def test_the_client_command_has_one_line_for_every_other_failure(server):
     rc, lines = await run("--url", server.url, "--code", room["code"], "--token",
                           room["token"], "--level", "genius")
     assert rc == 1 and len(lines) == 1 and "unknown bot level" in lines[0], lines
+    # an address that is none: the option named, and what it takes (it read "unknown url
+    # type: 'notaurl/api/play-now'")
+    for bad in ("notaurl", "ftp://127.0.0.1", "http://"):
+        rc, lines = await run("--url", bad, "--play-now")
+        assert rc == 2 and "--url" in lines[-1] and "http://HOST:PORT" in lines[-1], lines
 
 
 def test_tokens_never_begin_with_a_dash(monkeypatch):

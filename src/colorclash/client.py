@@ -473,6 +473,11 @@ async def _main(argv: list[str] | None = None) -> int:
             argv[i:i + 2] = [f"--token={argv[i + 1]}"]
             break
     args = p.parse_args(argv)
+    scheme, _, rest = args.url.partition("://")
+    if scheme not in ("http", "https") or not rest.strip("/"):
+        # (urllib's "unknown url type: 'notaurl/api/play-now'" named neither the option
+        # nor what it takes)
+        p.error(f"--url {args.url!r}: give the site's address, http://HOST:PORT")
     if not args.play_now and not (args.code and args.token):
         p.error("give --code and --token, or --play-now")
     if args.play_now and args.level is not None:
