@@ -228,3 +228,34 @@ def test_an_empty_redis_prefix_is_refused(redis_db):
     """``?prefix=`` was taken for the default without a word."""
     with pytest.raises(StoreError, match="prefix must not be empty"):
         open_store(redis_db + ("&" if "?" in redis_db else "?") + "prefix=")
+
+
+def test_a_redis_password_where_redis_asks_for_none_is_named_at_start(redis_db):
+    """redis-py takes a password a Redis without requirepass does not ask for, without a
+    word: the operator believed Redis protected (operator QA)."""
+    import redis
+
+    with_password = redis_db.replace("redis://", "redis://:hunter2@")
+    s = open_store(with_password)
+    try:
+        warning = s.password_warning()
+        assert warning is not None and "asks for none" in warning
+        assert "hunter2" not in warning
+    finally:
+        s.close()
+    plain = open_store(redis_db)
+    try:
+        assert plain.password_warning() is None  # no password given: nothing to say
+    finally:
+        plain.close()
+    r = redis.Redis.from_url(redis_db)
+    try:
+        r.config_set("requirepass", "hunter2")
+        s = open_store(with_password)
+        try:
+            assert s.password_warning() is None  # Redis asks for it: fine
+        finally:
+            s.close()
+    finally:
+        redis.Redis.from_url(with_password).config_set("requirepass", "")
+        r.close()

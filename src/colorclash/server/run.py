@@ -54,7 +54,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     public = f"; invite links: {settings.public_url}/" if settings.public_url else ""
     if not settings.public_url and not _loopback(host):
         print(host_header_warning(), file=sys.stderr, flush=True)
-    for name in ("durability_warning", "privacy_warning"):
+    for name in ("durability_warning", "privacy_warning", "password_warning"):
         check = getattr(store, name, None)
         warning = check() if check is not None else None
         if warning:

@@ -381,6 +381,27 @@ class RedisStore:
     def room_codes(self) -> list[str]:
         return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))
 
+    def password_warning(self) -> str | None:
+        """What the server says at start when its URL gives a password and this Redis has
+        none: redis-py goes on without a word, and the operator believes Redis protected."""
+        import redis
+
+        password = self.redis.connection_pool.connection_kwargs.get("password")
+        if not password:
+            return None
+        try:
+            self.redis.execute_command("AUTH", password)
+        except (redis.ResponseError, redis.AuthenticationError) as exc:
+            if "without any password configured" not in str(exc):
+                return None
+            return ("warning: the store's URL gives a password, but this Redis asks for none "
+                    "(no requirepass): anyone who reaches its port can read and change every "
+                    "game. Set requirepass (or an ACL user) in redis.conf: "
+                    "docs/deployment.md, \"Redis durability\".")
+        except redis.RedisError:
+            return None
+        return None
+
     def durability_warning(self) -> str | None:
         """What the server says at start when this Redis keeps no append-only file (Debian's
         package keeps only snapshots): a restart of it then loses the last seconds or
