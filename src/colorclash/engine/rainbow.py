@@ -461,6 +461,7 @@ class Rainbow(Game):
                 hands.append({"seat": s, "count": len(h), "side": "back",
                               "faces": [b for _, b in h]})
         showing = self.showing()
+        check, decided = check_row(showing)
         over = self.phase == GAME_OVER
         return {
             "game": self.game_name,
@@ -480,7 +481,7 @@ class Rainbow(Game):
             "next_place": len(showing) if len(showing) < PLACES and not over else None,
             # what the check would say of the row as it shows now (the turn ended here):
             # the table warns a player before an End turn that loses the round
-            "check": dict(zip(("kind", "places"), check_row(showing), strict=True)),
+            "check": {"kind": check, "places": decided},
             "places": PLACES,
             "piles": [{"seat": s, "count": len(p), "faces": [up for up, _ in p]}
                       for s, p in enumerate(self.piles)],

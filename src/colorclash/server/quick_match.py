@@ -57,15 +57,15 @@ class QuickMatch:
                                 f"available: {', '.join(d.presets)}", status=422)
         ticket = new_token()
         now = self.hub.now()
-        same_queue = [t for t in self.queue.values()
-                      if (t["game"], t["preset"]) == (d.key, preset) and not t.get("gone")]
+        # this queue's tickets, those whose sockets closed a moment ago too (held)
+        held = [t for t in self.queue.values() if (t["game"], t["preset"]) == (d.key, preset)]
+        same_queue = [t for t in held if not t.get("gone")]
         # The address is kept only as a digest, and only to keep its tickets apart.
         source = hashlib.sha256((address or ticket).encode()).hexdigest()[:16]
         net = network_of(address) if address else None
         network = hashlib.sha256(net.encode()).hexdigest()[:16] if net else source
         # (a ticket whose sockets closed keeps its place a few seconds and comes back when
         # one reopens: counted, or closing and reopening made a third, a fourth...)
-        held = [t for t in self.queue.values() if (t["game"], t["preset"]) == (d.key, preset)]
         if self.hub.settings.quick_match_distinct_addresses and sum(
                 1 for t in held if t["source"] == source) >= self.TICKETS_PER_ADDRESS:
             # Its tickets never share a table, so more would only pile up (and use up

@@ -445,9 +445,10 @@ class Table:
     # ------------------------------------------------------------------ records
     def match_record(self, room: Room) -> dict[str, Any]:
         """The record of the room's current match (its actions excluded)."""
-        return {"match": room.match_no, "game": room.game_key,
-                "preset": room.settings["preset"], "seats": room.settings["seats"],
-                "options": room.options, "seed": room.seed, "commitment": room.commitment,
+        # (the rules from the one place the log hash takes them: the record names what the
+        # hash covers)
+        return {"match": room.match_no, **room.rules, "seed": room.seed,
+                "commitment": room.commitment,
                 "result": room.result, "log_hash": room.log_hash,
                 "log_hash_version": LOG_HASH_VERSION, "finished_at": ms(room.finished_at)}
 
