@@ -29,6 +29,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
+import orjson
 import websockets
 
 VERSION = 1
@@ -324,16 +325,18 @@ class SeatConnection:
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message (updates :attr:`state`, :attr:`errors`, :attr:`events`)."""
         try:
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            async with asyncio.timeout(timeout):
+                raw = await self.ws.recv()
         except websockets.ConnectionClosed as exc:
             self.close_code = exc.rcvd.code if exc.rcvd else None
             if not self._retryable(exc):
                 raise
             await self._reopen()
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            async with asyncio.timeout(timeout):
+                raw = await self.ws.recv()
         if self.frames is not None:
             self.frames.append(raw if isinstance(raw, str) else raw.decode())
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)
         self.messages += 1
         if msg["type"] == "state":
             self.state = complete_state(msg, self.state)
