@@ -92,6 +92,52 @@ async def test_a_failed_commit_is_never_announced(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_player_whose_action_the_store_refused_late_gets_time_to_play_again(tmp_path):
+    """A store that stalls (Redis paused for 12 s), then refuses: the turn clock ran out
+    meanwhile, and the player told "play again" was timed out in the same instant (a
+    computer played the turn). The time goes back, as after a restart."""
+    scale = 0.1  # the 15 s clock lasts 1.5 s
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0, clock_scale=scale)
+    with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        for _ in range(30):
+            t = await c.create_room("Ana", preset="classic-table", seats=2, clock=15)
+            me = await c.connect(t["code"], t["token"])
+            await me.send("add_bot", seat=1)
+            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+            await me.send("start")
+            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
+            if 0 in st["view"]["to_act"]:
+                break
+            await me.close()
+        store = srv.hub.store
+        real = store.save_many
+
+        def stalled(writes):
+            time.sleep(15 * scale + 0.5)  # longer than the whole turn
+            raise StoreError("the store timed out")
+
+        store.save_many = srv.hub.writer._save_many = stalled
+        try:
+            await me.act(st["view"]["legal"][0])
+            told = await me.wait_for(lambda m: m["type"] == "error", timeout=10)
+        finally:
+            store.save_many = srv.hub.writer._save_many = real
+        assert told["code"] == "internal" and told["ref"] == "action"
+        fresh = me.state
+        assert fresh["seq"] == 0 and 0 in fresh["view"]["to_act"]
+        assert fresh["clock"]["seat"] == 0
+        assert fresh["clock"]["remaining_ms"] >= 15 * scale * 1000 - 300  # the turn, whole
+        # and the player can play again: nobody plays the turn for them meanwhile
+        with pytest.raises(TimeoutError):
+            await me.wait_for(lambda m: m["type"] == "state" and m["seq"] > 0, timeout=0.8)
+        await me.act(fresh["view"]["legal"][0])
+        st = await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+        assert st["events"][0]["type"] != "time_up"
+        await me.close()
+
+
+@pytest.mark.asyncio
 async def test_a_room_whose_store_cannot_be_read_is_rebuilt_once_it_can(tmp_path, caplog):
     """A failed write rebuilds the room from the store; with the store unreadable too
     (Redis away), the rebuild raised in a callback and the room went on with the action

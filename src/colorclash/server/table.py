@@ -277,6 +277,11 @@ class Table:
         for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
             setattr(room, name, getattr(restored, name))
         self.hub.rebuild_game(room)
+        # The clock ran while the store held the action, and the store's clock is the one
+        # before it: the player told to play again found the turn spent and was timed out
+        # at once (a Redis that stalled for 12 s). The time goes back as after a restart.
+        if room.status == "playing":
+            self.hub.give_time_back(room, self.hub.now())
         self.hub.computers.seat_all(room)
         room.last_write = None  # what follows is what the store holds
         # The states prepared since the failed write were never sent: a socket opened
