@@ -138,3 +138,43 @@ def test_a_redis_database_with_nothing_of_the_site_is_said_to_be_one(redis_db):
         store.close()
     out = runner.invoke(app, ["rooms", "--store", redis_db])
     assert out.exit_code == 0 and "holds nothing" not in out.stderr, out.stderr
+
+
+def _a_store_with_damaged_rooms(path) -> None:
+    """Four rooms in a SQLite file: one whole, three whose documents were damaged by hand
+    (not JSON, a JSON list, a creation time that is text)."""
+    import sqlite3
+
+    from colorclash.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(str(path))
+    try:
+        for i, code in enumerate(("GOODAA", "NOJSON", "ALISTT", "BADTIM")):
+            store.save_room(code, _document(code, "lobby", 1000.0 + i))
+    finally:
+        store.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE rooms SET data='{not json' WHERE code='NOJSON'")
+        db.execute("UPDATE rooms SET data='[]' WHERE code='ALISTT'")
+        db.execute("UPDATE rooms SET data=json_set(data, '$.created', 'x') WHERE code='BADTIM'")
+    db.close()
+
+
+def test_a_damaged_room_is_named_and_the_others_are_listed(tmp_path):
+    """One damaged room (a document edited by hand) was a traceback and no room listed at
+    all (operator QA): now the others are listed, each damaged one named on stderr, and
+    the exit is 1."""
+    path = tmp_path / "damaged.sqlite3"
+    _a_store_with_damaged_rooms(path)
+    out = runner.invoke(app, ["rooms", "--store", f"sqlite:///{path}"])
+    assert out.exit_code == 1, out.output
+    assert "GOODAA" in out.stdout and "1 room(s)" in out.stdout, out.stdout
+    for code, why in (("NOJSON", "not JSON"), ("ALISTT", "JSON list, not an object"),
+                      ("BADTIM", "a time that is str")):
+        assert f"error: room {code}: its stored document is damaged" in out.stderr
+        assert why in out.stderr, out.stderr
+    assert "Traceback" not in out.output
+    out = runner.invoke(app, ["rooms", "--store", f"sqlite:///{path}", "--json"])
+    assert out.exit_code == 1
+    assert [json.loads(line)["code"] for line in out.stdout.splitlines()] == ["GOODAA"]

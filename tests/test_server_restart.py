@@ -107,3 +107,44 @@ async def test_sigkill_and_restart_keeps_every_room(store_url):
         await b.close()
     finally:
         srv.stop()
+
+
+def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_path, caplog):
+    """A room whose stored document was damaged (edited by hand) was a traceback in the
+    log at start, and one stored as ``null`` or ``[]`` was dropped without a word
+    (operator QA); now each is one line naming it, the other rooms come back, and its
+    code is not given to a new room."""
+    import logging
+    import sqlite3
+
+    from colorclash.server.config import Settings
+    from colorclash.server.testing import InProcessServer
+    from colorclash.store.sqlite import SQLiteStore
+
+    path = tmp_path / "site.sqlite3"
+    store = SQLiteStore(str(path))
+    doc = {"code": "GOODAA", "kind": "private", "status": "lobby", "match_no": 0,
+           "settings": {"game": "color-clash", "preset": "standard", "seats": 2},
+           "created": 1000.0, "seats": [{"kind": "human", "name": "Ana"}, {}]}
+    try:
+        for code in ("GOODAA", "NOJSON", "NULLLL", "ALISTT"):
+            store.save_room(code, dict(doc, code=code))
+    finally:
+        store.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE rooms SET data='{not json' WHERE code='NOJSON'")
+        db.execute("UPDATE rooms SET data='null' WHERE code='NULLLL'")
+        db.execute("UPDATE rooms SET data='[]' WHERE code='ALISTT'")
+    db.close()
+    caplog.set_level(logging.ERROR, logger="colorclash.server")
+    with InProcessServer(f"sqlite:///{path}", Settings()) as srv:
+        hub = srv.hub
+        assert "GOODAA" in hub.rooms
+        for code in ("NOJSON", "NULLLL", "ALISTT"):
+            assert code not in hub.rooms
+            lines = [r for r in caplog.records if code in r.getMessage()]
+            assert len(lines) == 1, [r.getMessage() for r in caplog.records]
+            assert "its stored document is damaged" in lines[0].getMessage()
+            assert lines[0].exc_info is None  # one line, no traceback
+            assert hub.code_taken(code)

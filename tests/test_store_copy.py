@@ -107,3 +107,47 @@ def test_a_source_that_holds_no_rooms_is_refused_and_the_target_left_alone(tmp_p
         assert "holds no rooms: nothing to copy" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr and "copied" not in out.stdout
         assert not target.exists()
+
+
+def test_a_damaged_source_room_is_named_and_nothing_is_copied(tmp_path):
+    """A damaged room stopped the copy halfway with a traceback, the target left holding
+    part of the rooms, and a second try refused as the target held rooms (operator QA):
+    every room is read before anything is written."""
+    from test_cli_rooms import _a_store_with_damaged_rooms
+
+    source = tmp_path / "damaged.sqlite3"
+    _a_store_with_damaged_rooms(source)
+    target = tmp_path / "to.sqlite3"
+    out = _copy(f"sqlite:///{source}", f"sqlite:///{target}")
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    # (the two it cannot read; a creation time that is text is copied as it is)
+    assert "2 room(s) of the source" in out.stderr and "nothing was copied" in out.stderr
+    assert "room NOJSON: its stored document is damaged" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    assert not target.exists()
+
+
+def test_a_copy_into_memory_is_refused(tmp_path):
+    """Into sqlite:///:memory: it said "copied 9 room(s) … each read back and checked",
+    exit 0, and kept nothing: an operator believed they had a backup (operator QA)."""
+    out = _copy("sqlite:///anything.sqlite3", "sqlite:///:memory:")
+    assert out.returncode == 2 and "keeps nothing once the copy ends" in out.stderr
+
+
+def test_one_store_written_two_ways_is_said_to_be_the_same(tmp_path, redis_db):
+    """A file named by its path and by a sqlite:/// URL, or one Redis as 127.0.0.1 and
+    localhost or with its default ?prefix=, was refused as "in use" by the copy's own
+    claim of it (operator QA)."""
+    from colorclash.store.copy import _where
+
+    f = tmp_path / "s.sqlite3"
+    assert _where(str(f)) == _where(f"sqlite:///{f}") == _where(f"sqlite:///{f}?synchronous=normal")
+    local = redis_db.replace("127.0.0.1", "localhost")
+    assert _where(redis_db) == _where(local) == _where(redis_db + "?prefix=cc")
+    assert _where(redis_db) != _where(redis_db + "?prefix=other")
+    assert _where(redis_db) != _where(redis_db.rsplit("/", 1)[0] + "/15")
+    for target in (f"sqlite:///{f}", local):
+        source = str(f) if target.startswith("sqlite") else redis_db
+        out = _copy(source, target)
+        assert out.returncode == 2, out.stderr
+        assert "the source and the target are the same store" in out.stderr, out.stderr

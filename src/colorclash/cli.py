@@ -224,11 +224,12 @@ def rooms(
     if status is not None and status not in STATUSES:
         raise typer.BadParameter(f"{status!r} is none of {', '.join(STATUSES)}",
                                  param_hint="'--status'")
+    damaged: list[str] = []
     try:
         opened = open_store(store, create=False)
         try:
-            lines = room_lines(opened, status)
-            note = None if lines else empty_store_note(opened)
+            lines = room_lines(opened, status, damaged=damaged)
+            note = None if lines or damaged else empty_store_note(opened)
         finally:
             opened.close()
     except StoreError as exc:
@@ -241,6 +242,10 @@ def rooms(
         typer.echo(table(lines))
     if note:
         typer.echo(note, err=True)
+    for reason in damaged:  # listed without them; exit 1: the store needs looking at
+        typer.echo(f"error: {reason} (not listed)", err=True)
+    if damaged:
+        raise typer.Exit(1)
 
 
 def main() -> None:  # console-script entry point

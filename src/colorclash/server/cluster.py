@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import redis
 
 from colorclash.server.protocol import ProtocolError, dumps
+from colorclash.store import StoreError
 
 if TYPE_CHECKING:
     from colorclash.server.hub import Hub
@@ -162,6 +163,7 @@ class Cluster:
         self.store = store
         self.r = store.redis
         self.id = secrets.token_hex(6)
+        self._damaged_said: set[str] = set()  # rooms whose damage is logged (take)
         self.ttl_ms = int(hub.settings.lease_ttl * 1000)
         self._acquire = self.r.register_script(_ACQUIRE)
         self._release = self.r.register_script(_RELEASE)
@@ -375,7 +377,13 @@ class Cluster:
         it)."""
         if code in self.hub.rooms:
             return self.hub.rooms[code]
-        if self.store.load_room(code) is None:
+        try:
+            if self.store.load_room(code) is None:
+                return None
+        except StoreError as exc:  # damaged: no process can run it (said once)
+            if code not in self._damaged_said:
+                self._damaged_said.add(code)
+                log.error("room %s cannot be taken: %s", code, exc)
             return None
         if self.acquire(code) is None:
             return None

@@ -126,6 +126,9 @@ class Hub:
             if room is None:
                 return None
             self.rebuild_game(room)
+        except StoreError as exc:  # a damaged room: the store's one line names it
+            log.error("room %s could not be restored: %s", code, exc)
+            return None
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
             return None
@@ -350,7 +353,10 @@ class Hub:
     def code_taken(self, code: str) -> bool:
         if self.cluster is not None:  # one code space for every process
             return code in self.rooms or not self.cluster.claim_new(code)
-        return code in self.rooms or self.store.load_room(code) is not None
+        try:
+            return code in self.rooms or self.store.load_room(code) is not None
+        except StoreError:  # a damaged room's: its code stays its own
+            return True
 
     # ------------------------------------------------------------------ where rooms are
     async def room_op(self, method: str, code: str, *args: Any) -> Any:

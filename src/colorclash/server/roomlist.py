@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from colorclash.server.model import COMPUTER
+from colorclash.store import StoreError
 
 STATUSES = ("lobby", "playing", "finished")
 #: the table's order: what is being played first, finished rooms last
@@ -90,17 +91,39 @@ def line_of(data: dict[str, Any], now: float) -> RoomLine:
         clock=running)
 
 
-def room_lines(store: Any, status: str | None = None, now: float | None = None
-               ) -> list[RoomLine]:
+def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
+    """``line_of`` a stored document, or the store's refusal naming a damaged one (a
+    field of the wrong type: a traceback, and no room listed at all)."""
+    try:
+        line = line_of(data, now)
+        for when in (line.created, line.finished_at):
+            if when is not None and not isinstance(when, int | float):
+                raise TypeError(f"a time that is {type(when).__name__}")
+        if not isinstance(line.status, str) or not isinstance(line.code, str):
+            raise TypeError("a status or code that is not text")
+        return line
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise StoreError(f"room {code}: its stored document is damaged ({exc})") from None
+
+
+def room_lines(store: Any, status: str | None = None, now: float | None = None,
+               damaged: list[str] | None = None) -> list[RoomLine]:
     """The rooms of ``store`` (optionally only those in ``status``), playing ones first,
-    the newest first within a status. A room deleted while this reads is left out."""
+    the newest first within a status. A room deleted while this reads is left out; a
+    damaged one too, its reason added to ``damaged`` (else raised)."""
     now = time.time() if now is None else now
     lines = []
     for code in store.room_codes():
-        data = store.load_room(code)
-        if data is None:
+        try:
+            data = store.load_room(code)
+            if data is None:
+                continue
+            line = _checked_line(code, data, now)
+        except StoreError as exc:
+            if damaged is None or "damaged" not in str(exc):
+                raise
+            damaged.append(str(exc))
             continue
-        line = line_of(data, now)
         if status is None or line.status == status:
             lines.append(line)
     _add_owners(store, lines)

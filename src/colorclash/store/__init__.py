@@ -31,6 +31,26 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad URL, unreadable file, ...)."""
 
 
+def decoded(code: str, what: str, raw: str | bytes, shape: type = dict) -> Any:
+    """A stored JSON text of room ``code`` (its ``what``: "document", "action log",
+    "record"), decoded. A damaged one (not JSON, or not of the ``shape`` stored) is the
+    store's refusal naming the room: it was a traceback in the operator's commands, which
+    stopped at it (``rooms`` listed nothing, ``copy-store`` left half a copy), and a
+    document stored as ``null`` or ``[]`` was taken for no room at all, without a word."""
+    import json
+
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise StoreError(f"room {code}: its stored {what} is damaged (not JSON: {exc})"
+                         ) from None
+    if not isinstance(value, shape):
+        kind = "an object" if shape is dict else "a list"
+        raise StoreError(f"room {code}: its stored {what} is damaged (JSON {type(value).__name__}"
+                         f", not {kind})")
+    return value
+
+
 class Store(Protocol):
     """What the server needs from a store. Keep it this small."""
 

@@ -54,6 +54,49 @@ def _room(store: Store, code: str) -> tuple[dict[str, Any], int | None, list[Any
     return data, match, actions, store.load_records(code)
 
 
+def _where(url: str) -> tuple[Any, ...]:
+    """Where a store URL points, as far as the URL tells: the SQLite file's real path
+    (``s.sqlite3``, ``sqlite:///s.sqlite3`` and ``sqlite:////abs/s.sqlite3`` are one file),
+    or the Redis host, port, database and prefix (``?prefix=cc`` is the default). The same
+    store written two ways was refused as "in use" by the copy's own claim of it."""
+    import os
+    from urllib.parse import parse_qs, urlsplit
+
+    if "://" not in url and url.strip():
+        url = "sqlite:///" + url
+    if url.startswith("sqlite://"):
+        path = url[len("sqlite://"):].partition("?")[0]
+        path = path[1:] if path.startswith("/") else path
+        return ("sqlite", path if path in ("", ":memory:") else os.path.realpath(path))
+    parts = urlsplit(url)
+    try:
+        port = parts.port or 6379
+    except ValueError:
+        return ("url", url)  # (open_store says what is wrong with it)
+    host = (parts.hostname or "localhost").lower()
+    host = "127.0.0.1" if host in ("localhost", "::1", "[::1]") else host
+    db = parts.path.strip("/") or "0"
+    prefix = (parse_qs(parts.query).get("prefix") or ["cc"])[0]
+    return ("redis", host, port, db, prefix)
+
+
+def _check_readable(source: Store, url: str) -> None:
+    """Read every room of the source before anything is written: a damaged one stopped
+    the copy halfway with a traceback, the target left holding part of the rooms (and a
+    second try refused, since the target then held rooms)."""
+    damaged = []
+    for code in source.room_codes():
+        try:
+            _room(source, code)
+        except StoreError as exc:
+            damaged.append(str(exc))
+    if damaged:
+        more = f" (and {len(damaged) - 3:,} more)" if len(damaged) > 3 else ""
+        raise StoreError(f"{len(damaged):,} room(s) of the source {shown_url(url)} are "
+                         f"damaged; nothing was copied: {'; '.join(damaged[:3])}{more}. "
+                         "Repair or delete them in the source first")
+
+
 def _same(room: Any) -> str:
     """A room as compared: its JSON (a log row read back is a list or a tuple)."""
     return json.dumps(room, sort_keys=True)
@@ -63,8 +106,13 @@ def copy_store(source_url: str, target_url: str,
                progress: Callable[[int, int], None] | None = None) -> Copied:
     """Copy every room of ``source_url`` into ``target_url`` (which holds none), each
     checked once written; ``progress(done, total)`` after each room."""
-    if source_url == target_url:
+    if source_url == target_url or _where(source_url) == _where(target_url):
         raise StoreError("the source and the target are the same store")
+    if _where(target_url) == ("sqlite", ":memory:"):
+        # ("copied 9 room(s) ... each read back and checked", exit 0: into memory that
+        # went with the command; an operator believed they had a backup)
+        raise StoreError("the target sqlite:///:memory: keeps nothing once the copy ends: "
+                         "give a file (sqlite:///PATH) or a Redis")
     source = open_store(source_url, create=False)
     try:
         _claim(source, source_url, "source")
@@ -74,6 +122,7 @@ def copy_store(source_url: str, target_url: str,
             raise StoreError(f"the source store {shown_url(source_url)} holds no rooms: "
                              "nothing to copy (is it the site's store? check its path, "
                              "/DB number and ?prefix= against the site's COLORCLASH_STORE)")
+        _check_readable(source, source_url)
         target = open_store(target_url)
         try:
             _claim(target, target_url, "target")
@@ -97,8 +146,15 @@ def _copy(source: Store, target: Store,
         if room is not None:
             data, match, actions, records = room
             rows = [(k, seat, action) for k, (seat, action) in enumerate(actions)]
-            target.save_room(code, data, match, rows, records, new_match=match is not None)
-            if _same(_room(target, code)) != _same(room):
+            try:
+                target.save_room(code, data, match, rows, records,
+                                 new_match=match is not None)
+                same = _same(_room(target, code)) == _same(room)
+            except Exception as exc:  # noqa: BLE001 - the target refused (full, away)
+                raise StoreError(f"room {code}: the target refused it ({exc}); it holds "
+                                 f"{done.rooms:,} of the {len(codes):,} rooms now: empty it "
+                                 "before copying again") from None
+            if not same:
                 raise StoreError(f"room {code}: the copy read back differs from the source")
             done.rooms += 1
             done.actions += len(actions)

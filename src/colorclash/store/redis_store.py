@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from colorclash.store import Action, StoreError, Write, shown_url
+from colorclash.store import Action, StoreError, Write, decoded, shown_url
 
 log = logging.getLogger("colorclash.store")
 
@@ -368,15 +368,22 @@ class RedisStore:
     # ------------------------------------------------------------------ reads
     def load_room(self, code: str) -> dict[str, Any] | None:
         raw = self.redis.get(self.key("room", code))
-        return json.loads(raw) if raw else None
+        return decoded(code, "document", raw) if raw else None
 
     def load_actions(self, code: str, match: int) -> list[tuple[int, Action]]:
         rows = self.redis.lrange(self.key("log", code, match), 0, -1)
-        return [tuple(json.loads(r)) for r in rows]  # type: ignore[misc]
+        out = []
+        for r in rows:
+            row = decoded(code, "action log", r, list)
+            if len(row) != 2 or not isinstance(row[1], dict):
+                raise StoreError(f"room {code}: its stored action log is damaged (a row "
+                                 "that is not [seat, action])")
+            out.append(tuple(row))
+        return out  # type: ignore[return-value]
 
     def load_records(self, code: str) -> list[dict[str, Any]]:
         stored = self.redis.hgetall(self.key("records", code))
-        return [json.loads(stored[m]) for m in sorted(stored, key=int)]
+        return [decoded(code, "record", stored[m]) for m in sorted(stored, key=int)]
 
     def room_codes(self) -> list[str]:
         return sorted(c.decode() for c in self.redis.smembers(self.key("rooms")))

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from colorclash.store import Action, StoreError, Write
+from colorclash.store import Action, StoreError, Write, decoded
 
 log = logging.getLogger("colorclash.store")
 
@@ -390,7 +390,7 @@ class SQLiteStore:
     def load_room(self, code: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute("SELECT data FROM rooms WHERE code=?", (code,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return decoded(code, "document", row[0]) if row else None
 
     def load_actions(self, code: str, match: int) -> list[tuple[int, Action]]:
         with self._lock:
@@ -402,14 +402,14 @@ class SQLiteStore:
         for expected, (idx, seat, action) in enumerate(rows):
             if idx != expected:
                 raise StoreError(f"room {code}: action log has a gap at {expected}")
-            out.append((seat, json.loads(action)))
+            out.append((seat, decoded(code, "action log", action)))
         return out
 
     def load_records(self, code: str) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT data FROM records WHERE code=? ORDER BY match", (code,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [decoded(code, "record", r[0]) for r in rows]
 
     def room_codes(self) -> list[str]:
         with self._lock:
