@@ -645,10 +645,34 @@ async def test_the_lobby_socket_refuses_a_setting_given_twice_as_rest_does(serve
             await me.send("settings", settings=settings)
             err = await me.wait_for(lambda m: m.get("type") == "error")
             assert err["code"] == "bad_settings" and says in err["message"], err
+            assert err["ref"] == "settings", err  # (seats inside options had none)
         assert (await c.room(t["code"]))["settings"]["clock"] == 30
         assert len((await c.room(t["code"]))["seats"]) == 3
         await me.send("settings", settings={"clock": 60, "options": {"clock": 60}})
         await me.wait_state(lambda s: s["room"]["settings"]["clock"] == 60)
+
+
+@pytest.mark.asyncio
+async def test_a_settings_change_that_changes_nothing_keeps_the_guests_ready(server):
+    """``{"settings": {}}``, or the clock the room already has, was stored, sent to every
+    seat and took back the guests' Ready (attacker QA): it is neither stored nor sent."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=2, clock=30)
+    g = await c.join(t["code"], "Bo")
+    async with await c.connect(t["code"], t["token"]) as host, \
+            await c.connect(t["code"], g["token"]) as guest:
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        seen = host.messages
+        for settings in ({}, {"clock": 30}, {"options": {"clock": 30}}, {"seats": 2}):
+            await host.send("settings", settings=settings)
+        await host.send("ping")
+        await host.wait_for(lambda m: m["type"] == "pong")
+        assert host.messages == seen + 1  # the pong alone: no state, no error
+        assert (await c.room(t["code"]))["seats"][1]["ready"] is True
+        await host.send("settings", settings={"clock": 60})  # a change does take it back
+        st = await host.wait_state(lambda s: s["room"]["settings"]["clock"] == 60)
+        assert st["room"]["seats"][1]["ready"] is False
 
 
 @pytest.mark.asyncio

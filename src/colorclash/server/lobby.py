@@ -178,6 +178,10 @@ class Lobby:
             exc.ref = "settings"
             exc.status = 400
             raise
+        if checked == room.settings:
+            # A change that changes nothing is neither stored nor sent, as a repeated
+            # ``ready``: it took back every guest's Ready and cost a write (attacker QA).
+            return
         n = checked["seats"]
         if n < len(room.seats):
             if any(s.kind != "empty" for s in room.seats[n:]):
