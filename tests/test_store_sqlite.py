@@ -170,6 +170,24 @@ def test_a_folder_or_file_the_server_cannot_write_is_named(tmp_path, monkeypatch
 
 
 
+def test_a_device_or_a_folder_is_refused_before_sqlite_touches_it(tmp_path):
+    """``--store /dev/null`` was refused, but only after SQLite had made
+    ``/dev/null-journal``, writable by everyone (operator QA)."""
+    from pathlib import Path
+
+    journal = Path("/dev/null-journal")
+    had = journal.exists()
+    try:
+        for path, what in (("/dev/null", "a device"), (str(tmp_path), "a folder")):
+            for create in (True, False):
+                with pytest.raises(StoreError, match=f"is {what}, not a file"):
+                    open_store(f"sqlite:///{path}", create=create)
+        assert had or not journal.exists()
+    finally:
+        if not had and journal.exists():
+            journal.unlink()
+
+
 def test_a_store_file_the_system_will_not_make_is_a_clear_error(tmp_path, monkeypatch):
     """/proc/x.sqlite3: a folder the access checks call writable, where no file can be
     made. The OSError was a traceback (and exit 1), not the store's one line."""

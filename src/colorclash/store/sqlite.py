@@ -102,6 +102,24 @@ class _Checkpointer:
         self._thread.join(5.0)
 
 
+def _refuse_what_is_no_file(path: str) -> None:
+    """A store path that names a device, a folder or a pipe is refused before SQLite is
+    asked: given ``/dev/null`` it made ``/dev/null-journal``, writable by everyone, before
+    it failed."""
+    import stat
+
+    try:
+        mode = os.stat(Path(path).expanduser()).st_mode
+    except OSError:
+        return  # (not there yet, or out of reach: said where the file is opened)
+    if stat.S_ISREG(mode):
+        return
+    what = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode)
+            or stat.S_ISBLK(mode) else "a pipe" if stat.S_ISFIFO(mode) else "no file")
+    raise StoreError(f"the SQLite store {path!r} is {what}, not a file: give the path of "
+                     "a store file (a new one is made)")
+
+
 def _create_private(file: Path) -> None:
     """Make a new store file readable by its owner only (0600). It holds every live game's
     secret seed, which gives away every hand and the draw pile: made by SQLite under the
@@ -131,6 +149,8 @@ class SQLiteStore:
         self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
         self._checkpointer: _Checkpointer | None = None
         self._owner_fd: int | None = None
+        if self.path != ":memory:":
+            _refuse_what_is_no_file(self.path)
         if read_only and self.path != ":memory:":
             self._open_read_only()
             return
