@@ -118,6 +118,8 @@ def test_names():
     # circles drawn for an o, a B with a stroke, an 8 for a B, and the robot's own word
     # (attacker QA: taken)
     "B○t", "B◯t", "B⭕t", "B°t", "B◌t", "Ƀot", "8ot", "Robot", "R0b0t", "ROBOTS 2",
+    # a B with a hook, the German ß for a B, letters drawn with symbols (attacker QA)
+    "ɓot", "ßot", "Bo+", "|3ot", "l3ot", "|3o+",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -146,7 +148,8 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "Ελένη", "Nguyễn Thị Ánh", "山田太郎", "Ngô Việt", "สมชาย",
                                   "देवनागरी", "محمद", "Hana 🇹🇷", "pou", "Ŋoq",
                                   "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C",
-                                  "Robot Ninja"])
+                                  "Robot Ninja", "Ross", "Jesse", "Issa", "C++ Fan", "Boss",
+                                  "Straße"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 

@@ -237,7 +237,9 @@ def test_people_at_one_table_never_share_a_name(hub):
     assert [s.name for s in fourth.seats[1:]] == ["Ana\ufe0f 2", "A\U000e0100na 3", "An\u180ba 4"]
     # and so are plain ASCII look-alikes: a capital I drawn as a small l, "rn" as "m"
     # ...in any case, where a capital I is drawn as an l ("MIA" read "mla" beside "mia")
+    # ...and an 8 drawn for a B ("8ob" beside "Bob": attacker QA)
     for first, second in (("Lil", "LiI"), ("Ian", "lan"), ("Mia", "rnia"), ("Bob", "B0B"),
+                          ("Bob", "8ob"),
                           ("Mia", "MIA"), ("MIA", "mia"), ("Ian", "IAN"), ("ILKER", "Ilker")):
         room, _, _ = hub.create_private(first, preset="standard", seats=2)
         hub.join(room.code, second)

@@ -66,7 +66,7 @@ _MORE_LOOKALIKES = {"β": "b", "ε": "e", "ω": "w", "ʇ": "t", "ɐ": "a", "ɔ":
                     "ɹ": "r", "ʌ": "v", "ʍ": "w", "ʎ": "y", "ɯ": "m", "ɥ": "h",
                     "ø": "o", "Ø": "o", "ɵ": "o", "Ɵ": "o", "๏": "o",
                     "○": "o", "◯": "o", "⭕": "o", "°": "o", "◌": "o", "◦": "o", "Ƀ": "b",
-                    "ƀ": "b"}
+                    "ƀ": "b", "ɓ": "b", "Ɓ": "b"}
 
 
 def _latin_of(ch: str) -> str:
@@ -115,14 +115,21 @@ VARIATION_SELECTORS = frozenset([*map(chr, range(0xFE00, 0xFE10)),
                                  *map(chr, range(0x180B, 0x1810)),
                                  *map(chr, range(0xE0100, 0xE01F0))])
 # Capital I and small l (and "rn" and "m", 0 and O) read the same: see skeleton().
-_ASCII_ALIKE = str.maketrans({"I": "l", "0": "O"})
+_ASCII_ALIKE = str.maketrans({"I": "l", "0": "O", "8": "B"})
 # What the label's words are compared in: a skeleton's l may have been an I, and "cl"
 # and "vv" are drawn like "d" and "w" ("Computaclor").
 _LABEL_FOLD = str.maketrans({"l": "i"})
 
 
 def _label_form(text: str) -> str:
+    for drawn, letter in _DRAWN_LETTERS:
+        text = text.replace(drawn, letter)
     return text.translate(_LEET).replace("cl", "d").replace("vv", "w").translate(_LABEL_FOLD)
+
+
+# Letters drawn with symbols, in the label's words only ("Bo+", "|3ot", "l3ot", the
+# German ß for a B: "ßot", which the skeleton reads "ssot") (attacker QA: taken)
+_DRAWN_LETTERS = (("|3", "b"), ("l3", "b"), ("+", "t"), ("ss", "b"))
 
 
 _LABEL_PARTS = tuple(_label_form(p) for p in _COMPUTER_PARTS)
