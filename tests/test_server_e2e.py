@@ -676,6 +676,37 @@ async def test_a_settings_change_that_changes_nothing_keeps_the_guests_ready(ser
 
 
 @pytest.mark.asyncio
+async def test_taking_away_empty_seats_keeps_the_guests_ready_so_the_host_can_start(server):
+    """The lobby tells a host whose table could start at fewer seats to set Seats to that
+    number; doing so took back the guest's Ready, and Start stayed off (player QA). Only
+    empty seats taken away: the Ready stands. Any other change still takes it back."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=4, clock=30)
+    g = await c.join(t["code"], "Bo")
+    async with await c.connect(t["code"], t["token"]) as host, \
+            await c.connect(t["code"], g["token"]) as guest:
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("settings", settings={"seats": 3})
+        st = await host.wait_state(lambda s: len(s["room"]["seats"]) == 3)
+        assert st["room"]["seats"][1]["ready"] is True
+        await host.send("settings", settings={"seats": 2, "clock": 60})  # more than seats
+        st = await host.wait_state(lambda s: len(s["room"]["seats"]) == 2)
+        assert st["room"]["seats"][1]["ready"] is False
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("settings", settings={"seats": 3})  # a seat more: who will sit?
+        st = await host.wait_state(lambda s: len(s["room"]["seats"]) == 3)
+        assert st["room"]["seats"][1]["ready"] is False
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("settings", settings={"seats": 2})
+        await host.wait_state(lambda s: len(s["room"]["seats"]) == 2)
+        await host.send("start")
+        await host.wait_state(lambda s: s["room"]["status"] == "playing")
+
+
+@pytest.mark.asyncio
 async def test_searching_computer_players_think_in_worker_processes(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, bot_workers=1)
     with InProcessServer(f"sqlite:///{tmp_path / 'w.sqlite3'}", settings) as srv:

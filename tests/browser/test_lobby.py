@@ -123,6 +123,29 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
     assert toast.inner_text() == EN["room.readyAgain"]
 
 
+def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
+    """The host of two friends in a room of four is told to set Seats to 2 to play now;
+    doing so took back the guest's Ready and Start stayed off (player QA)."""
+    host = open_page(DESKTOP)
+    host.fill("#player-name", "Hana")
+    host.click("#btn-create")
+    host.wait_for_selector("#room-code")
+    code = host.inner_text("#room-code").strip()
+    guest = open_page(PHONE)
+    join_as_guest(guest, code, "Gus")
+    guest.click("#btn-ready")
+    status = "() => document.querySelector('#room-status').textContent"
+    host.wait_for_function(f"{status} === {_fewer(2, 2)!r}")
+    host.select_option("#set-seats", "2")
+    host.wait_for_function("() => document.querySelector('#btn-start')"
+                           ".getAttribute('aria-disabled') !== 'true'")
+    assert guest.inner_text("#room-status") == EN["room.waitHostStart"]
+    assert not guest.locator(".toast").is_visible()
+    host.click("#btn-start")
+    host.wait_for_selector(".table-screen")
+    guest.wait_for_selector(".table-screen")
+
+
 # ------------------------------------------------------------ the lobby's first screen
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}

@@ -183,6 +183,11 @@ class Lobby:
             # ``ready``: it took back every guest's Ready and cost a write (attacker QA).
             return
         n = checked["seats"]
+        # Only empty seats taken away (what the lobby's hint "set Seats to 2 to play now"
+        # asks for): the table is the one the seated people said they were ready for, and
+        # their Ready stands (it went back, and Start stayed off: player QA).
+        only_fewer = (n < len(room.seats)
+                      and {**checked, "seats": None} == {**room.settings, "seats": None})
         if n < len(room.seats):
             if any(s.kind != "empty" for s in room.seats[n:]):
                 raise ProtocolError("bad_settings", "free the last seats before removing them",
@@ -191,9 +196,10 @@ class Lobby:
         else:
             room.seats.extend(Seat() for _ in range(n - len(room.seats)))
         room.settings = checked
-        for i, s in enumerate(room.seats):
-            if s.kind == "human":
-                s.ready = i == room.host
+        if not only_fewer:
+            for i, s in enumerate(room.seats):
+                if s.kind == "human":
+                    s.ready = i == room.host
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 
