@@ -292,6 +292,33 @@ def test_computer_players_names_keep_their_numbers_when_cut(open_page, lang):
     assert len({shown for _, shown, _, _ in numbered}) == 2
 
 
+TURN_MARKER_JS = """() => {
+    const a = document.querySelector('.opp.turn .turn-arrow');
+    const chip = a.closest('.opp'), name = chip.querySelector('.name');
+    const ra = a.getBoundingClientRect(), rn = name.getBoundingClientRect();
+    const top = document.elementFromPoint(ra.left + ra.width / 2, ra.top + 1);
+    return {over: ra.bottom - rn.top, whole: top === a || a.contains(top)};
+}"""
+
+
+@pytest.mark.parametrize(("scene", "viewport", "lang"), [
+    ("their-turn-6", {"width": 844, "height": 390}, "es"),
+    ("their-turn-2", {"width": 667, "height": 375}, "en"),
+    ("their-turn-6", {"width": 360, "height": 640}, "tr"),
+    ("their-turn-2", PHONE, "es"),
+    ("their-turn-6", DESKTOP, "en"),
+])
+def test_the_turn_marker_sits_over_the_opponents_name_not_on_it(open_page, scene, viewport,
+                                                                lang):
+    """On a phone the TURN marker covered the top of the opponent's name ("TURNO" over
+    "Computadora 4", 6 px at 844x390) and, held sideways, its own top went under the bar
+    (player QA)."""
+    page = open_page(viewport=viewport, path=f"/dev.html?scene={scene}&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate(TURN_MARKER_JS)
+    assert got["over"] <= 0 and got["whole"], got
+
+
 def test_one_turn_marker_in_a_last_card_window(open_page):
     """In a last-card window the table waits on the seat that may still call; the next
     seat may not play yet. Both were marked as having the turn."""

@@ -440,6 +440,19 @@ SCENES["day-night-6"] = () => ({
     { type: "clock_set", seat: 5, turns: 3 },
   ],
 });
+// An opponent's turn, its chip wearing the turn marker: five opponents (two rows on a
+// phone, one sideways) and one.
+const THEIR_TURN = (seats, turn) => ({
+  screen: "table",
+  room: seats === 6 ? SIX("standard") : room("standard", "playing", seats),
+  view: view("standard", {
+    seats, counts: [7, 7, 7, 6, 6, 6].slice(0, seats), to_act: [turn], turn, legal: [],
+    one_card: [], substitutes: [],
+  }),
+  clock: { kind: "turn", seat: turn, remaining_ms: 20000, seconds: 30 },
+});
+SCENES["their-turn-6"] = () => THEIR_TURN(6, 3);
+SCENES["their-turn-2"] = () => THEIR_TURN(2, 1);
 // The end of a three-round match: every round's points in a column.
 SCENES["match-over"] = () => ({
   screen: "table",
