@@ -33,11 +33,35 @@ def test_back_from_a_game_offers_the_table_again(open_page):
     assert page.url.endswith(f"/r/{code}")
     page.wait_for_function("window.__cc.view && window.__cc.view.hand")
     assert page.evaluate("window.__cc.view.hand") == hand
-    # left on purpose (Leave table, then Leave): not offered back at once
+    # left on purpose (Leave table, then Leave): the dialog said to open the table's
+    # address again to take the seat back, and the home page offered nothing (player QA):
+    # it is offered back, said as a table left
     page.click("#leave-table")
     page.click("[role=dialog] button[data-focus-key='leave:yes']")
     page.wait_for_selector("#btn-practice")
-    page.wait_for_timeout(500)
+    page.wait_for_selector("#btn-resume")
+    panel = page.inner_text(".panel.resume")
+    assert panel.startswith(f"You left table {code}"), panel
+    page.click("#btn-resume")
+    wait_table(page)
+    page.wait_for_function("window.__cc.view && window.__cc.view.hand")
+    assert page.evaluate("window.__cc.view.hand") == hand
+
+
+def test_a_seat_that_cannot_be_taken_back_is_not_offered_after_leaving(open_page):
+    """A one-round Color Clash game: leaving gives the seat to a computer for good (the
+    dialog says so), and the home page does not offer it back."""
+    page = open_page(PHONE)
+    page.fill("#player-name", "Ana")
+    page.click("label[data-game=color-clash]")
+    page.click("#btn-practice")
+    wait_table(page)
+    page.click("#leave-table")
+    dialog = page.inner_text("[role=dialog]")
+    assert "cannot take the seat back" in dialog, dialog
+    page.click("[role=dialog] button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-practice")
+    page.wait_for_timeout(800)
     assert page.locator("#btn-resume").count() == 0
 
 

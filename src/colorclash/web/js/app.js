@@ -73,7 +73,8 @@ const state = {
   revealHand: false,
   resultsHidden: false, // a finished game's results put aside to see the table
   resume: null, // {code, status}: a table this browser holds a seat at (the home page's way back)
-  leftCode: null, // the table left with Leave: not offered back at once
+  leftCode: null, // the table left with Leave: offered back as left, or not at all
+  leftCanComeBack: false, // (a one-round game's seat cannot be taken back)
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
@@ -423,7 +424,8 @@ function route() {
 async function findResumable() {
   state.resume = null;
   for (const ticket of recentTickets(3)) {
-    if (ticket.code === state.leftCode) continue; // (left on purpose just now)
+    const left = ticket.code === state.leftCode; // (left on purpose)
+    if (left && !state.leftCanComeBack) continue;
     let room;
     try {
       room = await api("GET", `/api/rooms/${ticket.code}`);
@@ -433,7 +435,9 @@ async function findResumable() {
     }
     if (state.screen !== "home") return;
     if (room.status === "playing" || room.status === "lobby") {
-      state.resume = { code: ticket.code, status: room.status };
+      // The leave dialog said to open the table's address again to take the seat back:
+      // the home page offers it (it offered nothing, and the player had to remember it).
+      state.resume = { code: ticket.code, status: room.status, left: left && room.status === "playing" };
       render();
       return;
     }
@@ -1014,7 +1018,9 @@ const tableActs = {
   confirmLeave() {
     state.confirmLeave = false;
     send({ type: "leave" });
-    state.leftCode = state.code; // (the home page does not offer it back at once)
+    const game = gameOf(state.view);
+    state.leftCode = state.code; // (the home page offers it back as a table left)
+    state.leftCanComeBack = !(game.canComeBack && !game.canComeBack(state.view));
     navigate("/");
   },
   openRules() {

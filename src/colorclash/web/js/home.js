@@ -337,7 +337,8 @@ function resumePanel(resume, act) {
   return h(
     "div.panel.resume",
     { role: "status" },
-    h("p", t(playing ? "home.resumePlaying" : "home.resumeLobby", { code: resume.code })),
+    h("p", t(resume.left ? "home.resumeLeft" : playing ? "home.resumePlaying" : "home.resumeLobby",
+      { code: resume.code })),
     h(
       "a.btn.primary#btn-resume",
       { href: `/r/${resume.code}`, dataset: { focusKey: "home:resume" },

@@ -26,6 +26,8 @@ export const colorClash = {
   // last round, has none
   leaveText: ({ view, link }) =>
     noNextRound(view) ? t("table.leaveConfirmOneRound") : t("table.leaveConfirm", { link }),
+  // whether a player who leaves now can take the seat back (the home page then offers it)
+  canComeBack: (view) => !noNextRound(view),
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   onState, // ({prev, view, ui}) -> patch of ui, at each new state
