@@ -140,25 +140,33 @@ def test_a_redis_database_with_nothing_of_the_site_is_said_to_be_one(redis_db):
     assert out.exit_code == 0 and "holds nothing" not in out.stderr, out.stderr
 
 
-def _a_store_with_damaged_rooms(path) -> None:
-    """Four rooms in a SQLite file: one whole, three whose documents were damaged by hand
-    (not JSON, a JSON list, a creation time that is text)."""
+def damaged_store(path, documents: dict, damage: dict) -> None:
+    """A SQLite store at ``path`` holding ``documents`` (code -> document), then each room
+    of ``damage`` (code -> an SQL expression of ``data``) damaged by hand."""
     import sqlite3
 
     from colorclash.store.sqlite import SQLiteStore
 
     store = SQLiteStore(str(path))
     try:
-        for i, code in enumerate(("GOODAA", "NOJSON", "ALISTT", "BADTIM")):
-            store.save_room(code, _document(code, "lobby", 1000.0 + i))
+        for code, doc in documents.items():
+            store.save_room(code, doc)
     finally:
         store.close()
     db = sqlite3.connect(path)
     with db:
-        db.execute("UPDATE rooms SET data='{not json' WHERE code='NOJSON'")
-        db.execute("UPDATE rooms SET data='[]' WHERE code='ALISTT'")
-        db.execute("UPDATE rooms SET data=json_set(data, '$.created', 'x') WHERE code='BADTIM'")
+        for code, expression in damage.items():
+            db.execute(f"UPDATE rooms SET data={expression} WHERE code=?", (code,))
     db.close()
+
+
+def _a_store_with_damaged_rooms(path) -> None:
+    """Four rooms in a SQLite file: one whole, three whose documents were damaged by hand
+    (not JSON, a JSON list, a creation time that is text)."""
+    codes = ("GOODAA", "NOJSON", "ALISTT", "BADTIM")
+    damaged_store(path, {c: _document(c, "lobby", 1000.0 + i) for i, c in enumerate(codes)},
+                  {"NOJSON": "'{not json'", "ALISTT": "'[]'",
+                   "BADTIM": "json_set(data, '$.created', 'x')"})
 
 
 def test_a_damaged_room_is_named_and_the_others_are_listed(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -652,17 +653,24 @@ async def test_the_lobby_socket_refuses_a_setting_given_twice_as_rest_does(serve
         await me.wait_state(lambda s: s["room"]["settings"]["clock"] == 60)
 
 
-@pytest.mark.asyncio
-async def test_a_settings_change_that_changes_nothing_keeps_the_guests_ready(server):
-    """``{"settings": {}}``, or the clock the room already has, was stored, sent to every
-    seat and took back the guests' Ready (attacker QA): it is neither stored nor sent."""
-    c = client(server)
-    t = await c.create_room("Ana", seats=2, clock=30)
+@contextlib.asynccontextmanager
+async def _a_lobby_with_a_ready_guest(c: Client, seats: int):
+    """Ana's room (a 30 s clock) with Bo seated and ready: (ticket, host, guest)."""
+    t = await c.create_room("Ana", seats=seats, clock=30)
     g = await c.join(t["code"], "Bo")
     async with await c.connect(t["code"], t["token"]) as host, \
             await c.connect(t["code"], g["token"]) as guest:
         await guest.send("ready")
         await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        yield t, host, guest
+
+
+@pytest.mark.asyncio
+async def test_a_settings_change_that_changes_nothing_keeps_the_guests_ready(server):
+    """``{"settings": {}}``, or the clock the room already has, was stored, sent to every
+    seat and took back the guests' Ready (attacker QA): it is neither stored nor sent."""
+    c = client(server)
+    async with _a_lobby_with_a_ready_guest(c, seats=2) as (t, host, guest):
         seen = host.messages
         for settings in ({}, {"clock": 30}, {"options": {"clock": 30}}, {"seats": 2}):
             await host.send("settings", settings=settings)
@@ -681,12 +689,7 @@ async def test_taking_away_empty_seats_keeps_the_guests_ready_so_the_host_can_st
     number; doing so took back the guest's Ready, and Start stayed off (player QA). Only
     empty seats taken away: the Ready stands. Any other change still takes it back."""
     c = client(server)
-    t = await c.create_room("Ana", seats=4, clock=30)
-    g = await c.join(t["code"], "Bo")
-    async with await c.connect(t["code"], t["token"]) as host, \
-            await c.connect(t["code"], g["token"]) as guest:
-        await guest.send("ready")
-        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+    async with _a_lobby_with_a_ready_guest(c, seats=4) as (t, host, guest):
         await host.send("settings", settings={"seats": 3})
         st = await host.wait_state(lambda s: len(s["room"]["seats"]) == 3)
         assert st["room"]["seats"][1]["ready"] is True

@@ -115,28 +115,17 @@ def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_pat
     (operator QA); now each is one line naming it, the other rooms come back, and its
     code is not given to a new room."""
     import logging
-    import sqlite3
 
     from colorclash.server.config import Settings
     from colorclash.server.testing import InProcessServer
-    from colorclash.store.sqlite import SQLiteStore
+    from test_cli_rooms import damaged_store
 
     path = tmp_path / "site.sqlite3"
-    store = SQLiteStore(str(path))
     doc = {"code": "GOODAA", "kind": "private", "status": "lobby", "match_no": 0,
            "settings": {"game": "color-clash", "preset": "standard", "seats": 2},
            "created": 1000.0, "seats": [{"kind": "human", "name": "Ana"}, {}]}
-    try:
-        for code in ("GOODAA", "NOJSON", "NULLLL", "ALISTT"):
-            store.save_room(code, dict(doc, code=code))
-    finally:
-        store.close()
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("UPDATE rooms SET data='{not json' WHERE code='NOJSON'")
-        db.execute("UPDATE rooms SET data='null' WHERE code='NULLLL'")
-        db.execute("UPDATE rooms SET data='[]' WHERE code='ALISTT'")
-    db.close()
+    damaged_store(path, {c: dict(doc, code=c) for c in ("GOODAA", "NOJSON", "NULLLL", "ALISTT")},
+                  {"NOJSON": "'{not json'", "NULLLL": "'null'", "ALISTT": "'[]'"})
     caplog.set_level(logging.ERROR, logger="colorclash.server")
     with InProcessServer(f"sqlite:///{path}", Settings()) as srv:
         hub = srv.hub

@@ -36,11 +36,11 @@ async def test_many_tables_share_commits_and_every_action_is_stored(tmp_path):
             await conn.close()
 
 
-async def _a_table_where_we_start(c: Client, compact: bool = False):
+async def _a_table_where_we_start(c: Client, compact: bool = False, **settings):
     """A 2-seat table against a computer player, dealt so that we play first (the first
     player is drawn by lot): (ticket, our connection, the first state)."""
     for _ in range(30):
-        t = await c.create_room("Ana", preset="classic-table", seats=2)
+        t = await c.create_room("Ana", preset="classic-table", seats=2, **settings)
         me = await c.connect(t["code"], t["token"], compact=compact)
         await me.send("add_bot", seat=1)
         await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
@@ -99,17 +99,7 @@ async def test_a_player_whose_action_the_store_refused_late_gets_time_to_play_ag
     scale = 0.1  # the 15 s clock lasts 1.5 s
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0, clock_scale=scale)
     with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
-        c = Client(srv.url)
-        for _ in range(30):
-            t = await c.create_room("Ana", preset="classic-table", seats=2, clock=15)
-            me = await c.connect(t["code"], t["token"])
-            await me.send("add_bot", seat=1)
-            await me.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
-            await me.send("start")
-            st = await me.wait_state(lambda s: s["room"]["status"] == "playing")
-            if 0 in st["view"]["to_act"]:
-                break
-            await me.close()
+        t, me, st = await _a_table_where_we_start(Client(srv.url), clock=15)
         store = srv.hub.store
         real = store.save_many
 

@@ -123,9 +123,8 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
     assert toast.inner_text() == EN["room.readyAgain"]
 
 
-def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
-    """The host of two friends in a room of four is told to set Seats to 2 to play now;
-    doing so took back the guest's Ready and Start stayed off (player QA)."""
+def _a_room_with_a_ready_guest(open_page):
+    """Hana's room of four on a desktop, Gus seated from a phone and ready: (host, guest)."""
     host = open_page(DESKTOP)
     host.fill("#player-name", "Hana")
     host.click("#btn-create")
@@ -133,7 +132,15 @@ def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
     code = host.inner_text("#room-code").strip()
     guest = open_page(PHONE)
     join_as_guest(guest, code, "Gus")
+    guest.wait_for_selector("#btn-ready")
     guest.click("#btn-ready")
+    return host, guest
+
+
+def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
+    """The host of two friends in a room of four is told to set Seats to 2 to play now;
+    doing so took back the guest's Ready and Start stayed off (player QA)."""
+    host, guest = _a_room_with_a_ready_guest(open_page)
     status = "() => document.querySelector('#room-status').textContent"
     host.wait_for_function(f"{status} === {_fewer(2, 2)!r}")
     host.select_option("#set-seats", "2")
@@ -398,15 +405,7 @@ def test_a_host_who_closes_the_lobby_passes_the_host_on(open_page):
     """The host closed the page before the start: the guest is told the host is away
     (not "The host starts the game"), then hosts (the browser tests' host grace is 2 s):
     Start and the settings are theirs, and a toast says so."""
-    host = open_page(DESKTOP)
-    host.fill("#player-name", "Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
-    guest = open_page(PHONE)
-    join_as_guest(guest, code, "Gus")
-    guest.wait_for_selector("#btn-ready")
-    guest.click("#btn-ready")
+    host, guest = _a_room_with_a_ready_guest(open_page)
     host.wait_for_function("() => window.__cc.room.seats[1].ready")
     assert guest.locator("#btn-start").count() == 0
     host.close()
