@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from colorclash.server.model import COMPUTER
-from colorclash.store import StoreError
+from colorclash.store import DamagedRoom
 
 STATUSES = ("lobby", "playing", "finished")
 #: the table's order: what is being played first, finished rooms last
@@ -103,7 +103,7 @@ def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
             raise TypeError("a status or code that is not text")
         return line
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise StoreError(f"room {code}: its stored document is damaged ({exc})") from None
+        raise DamagedRoom(f"room {code}: its stored document is damaged ({exc})") from None
 
 
 def room_lines(store: Any, status: str | None = None, now: float | None = None,
@@ -119,8 +119,8 @@ def room_lines(store: Any, status: str | None = None, now: float | None = None,
             if data is None:
                 continue
             line = _checked_line(code, data, now)
-        except StoreError as exc:
-            if damaged is None or "damaged" not in str(exc):
+        except DamagedRoom as exc:
+            if damaged is None:
                 raise
             damaged.append(str(exc))
             continue

@@ -31,6 +31,11 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad URL, unreadable file, ...)."""
 
 
+class DamagedRoom(StoreError):
+    """A room whose stored data cannot be read as a room (edited by hand, cut short): the
+    message names the room and what of it is damaged."""
+
+
 def decoded(code: str, what: str, raw: str | bytes, shape: type = dict) -> Any:
     """A stored JSON text of room ``code`` (its ``what``: "document", "action log",
     "record"), decoded. A damaged one (not JSON, or not of the ``shape`` stored) is the
@@ -42,12 +47,12 @@ def decoded(code: str, what: str, raw: str | bytes, shape: type = dict) -> Any:
     try:
         value = json.loads(raw)
     except ValueError as exc:
-        raise StoreError(f"room {code}: its stored {what} is damaged (not JSON: {exc})"
-                         ) from None
+        raise DamagedRoom(f"room {code}: its stored {what} is damaged (not JSON: {exc})"
+                          ) from None
     if not isinstance(value, shape):
         kind = "an object" if shape is dict else "a list"
-        raise StoreError(f"room {code}: its stored {what} is damaged (JSON {type(value).__name__}"
-                         f", not {kind})")
+        raise DamagedRoom(f"room {code}: its stored {what} is damaged "
+                          f"(JSON {type(value).__name__}, not {kind})")
     return value
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from colorclash.store import Action, StoreError, Write, decoded, shown_url
+from colorclash.store import Action, DamagedRoom, StoreError, Write, decoded, shown_url
 
 log = logging.getLogger("colorclash.store")
 
@@ -376,8 +376,8 @@ class RedisStore:
         for r in rows:
             row = decoded(code, "action log", r, list)
             if len(row) != 2 or not isinstance(row[1], dict):
-                raise StoreError(f"room {code}: its stored action log is damaged (a row "
-                                 "that is not [seat, action])")
+                raise DamagedRoom(f"room {code}: its stored action log is damaged (a row "
+                                  "that is not [seat, action])")
             out.append(tuple(row))
         return out  # type: ignore[return-value]
 

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from colorclash.store import Action, StoreError, Write, decoded
+from colorclash.store import Action, DamagedRoom, StoreError, Write, decoded
 
 log = logging.getLogger("colorclash.store")
 
@@ -421,7 +421,8 @@ class SQLiteStore:
         out: list[tuple[int, Action]] = []
         for expected, (idx, seat, action) in enumerate(rows):
             if idx != expected:
-                raise StoreError(f"room {code}: action log has a gap at {expected}")
+                raise DamagedRoom(f"room {code}: its stored action log is damaged (a gap at "
+                                  f"{expected})")
             out.append((seat, decoded(code, "action log", action)))
         return out
 
