@@ -42,10 +42,17 @@ def test_back_from_a_game_offers_the_table_again(open_page):
     page.wait_for_selector("#btn-resume")
     panel = page.inner_text(".panel.resume")
     assert panel.startswith(f"You left table {code}"), panel
+    page.reload()  # (the mark is the browser's, not the page's)
+    page.wait_for_selector("#btn-resume")
+    assert page.inner_text(".panel.resume").startswith(f"You left table {code}")
     page.click("#btn-resume")
     wait_table(page)
     page.wait_for_function("window.__cc.view && window.__cc.view.hand")
     assert page.evaluate("window.__cc.view.hand") == hand
+    # back at the seat: once home again, it is a game still on, not a table left
+    page.go_back()
+    page.wait_for_selector("#btn-resume")
+    assert "still on" in page.inner_text(".panel.resume")
 
 
 def test_a_seat_that_cannot_be_taken_back_is_not_offered_after_leaving(open_page):
@@ -60,6 +67,11 @@ def test_a_seat_that_cannot_be_taken_back_is_not_offered_after_leaving(open_page
     dialog = page.inner_text("[role=dialog]")
     assert "cannot take the seat back" in dialog, dialog
     page.click("[role=dialog] button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-practice")
+    page.wait_for_timeout(800)
+    assert page.locator("#btn-resume").count() == 0
+    # nor after a reload (it said "your seat is waiting for you": the mark was the page's)
+    page.reload()
     page.wait_for_selector("#btn-practice")
     page.wait_for_timeout(800)
     assert page.locator("#btn-resume").count() == 0

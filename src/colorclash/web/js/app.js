@@ -15,7 +15,7 @@ import {
   t,
   useCatalogs,
 } from "./i18n.js";
-import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, recentTickets, saveTicket } from "./net.js";
+import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, markBack, markLeft, recentTickets, saveTicket } from "./net.js";
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
@@ -73,8 +73,6 @@ const state = {
   revealHand: false,
   resultsHidden: false, // a finished game's results put aside to see the table
   resume: null, // {code, status}: a table this browser holds a seat at (the home page's way back)
-  leftCode: null, // the table left with Leave: offered back as left, or not at all
-  leftCanComeBack: false, // (a one-round game's seat cannot be taken back)
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
@@ -424,8 +422,8 @@ function route() {
 async function findResumable() {
   state.resume = null;
   for (const ticket of recentTickets(3)) {
-    const left = ticket.code === state.leftCode; // (left on purpose)
-    if (left && !state.leftCanComeBack) continue;
+    const left = Boolean(ticket.left); // (left with Leave: net.js markLeft)
+    if (left && !ticket.comeBack) continue;
     let room;
     try {
       room = await api("GET", `/api/rooms/${ticket.code}`);
@@ -578,6 +576,8 @@ function handleMessage(msg) {
     return;
   }
   if (msg.type !== "state") return;
+  const mine = msg.room && Array.isArray(msg.room.seats) ? msg.room.seats[state.me] : null;
+  if (mine && mine.kind === "human" && !mine.substitute) markBack(msg.room.code); // (back)
   const prevView = state.view;
   const prevRoom = state.room;
   const newMatch = !prevRoom || prevRoom.match !== msg.room.match || prevRoom.code !== msg.room.code;
@@ -1019,8 +1019,7 @@ const tableActs = {
     state.confirmLeave = false;
     send({ type: "leave" });
     const game = gameOf(state.view);
-    state.leftCode = state.code; // (the home page offers it back as a table left)
-    state.leftCanComeBack = !(game.canComeBack && !game.canComeBack(state.view));
+    markLeft(state.code, !(game.canComeBack && !game.canComeBack(state.view)));
     navigate("/");
   },
   openRules() {

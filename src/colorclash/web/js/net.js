@@ -48,7 +48,10 @@ export function saveTicket(ticket) {
   try {
     localStorage.setItem(
       TOKEN_PREFIX + ticket.code,
-      JSON.stringify({ token: ticket.token, seat: ticket.seat, ws: ticket.ws || null, at: Date.now() }),
+      JSON.stringify({
+        token: ticket.token, seat: ticket.seat, ws: ticket.ws || null, at: Date.now(),
+        ...(ticket.left ? { left: true, comeBack: Boolean(ticket.comeBack) } : {}),
+      }),
     );
   } catch {
     /* private mode: the seat lasts as long as the page */
@@ -83,6 +86,18 @@ export function recentTickets(n) {
     /* private mode */
   }
   return out.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, n);
+}
+
+// A seat left with Leave (a computer plays it): said so on the home page, and not offered
+// back at all when it cannot be taken back (``comeBack`` false), after a reload too. The
+// mark goes once the seat is the player's again (``markBack``).
+export function markLeft(code, comeBack) {
+  const ticket = loadTicket(code);
+  if (ticket) saveTicket({ ...ticket, left: true, comeBack: Boolean(comeBack) });
+}
+export function markBack(code) {
+  const ticket = loadTicket(code);
+  if (ticket && ticket.left) saveTicket({ code, token: ticket.token, seat: ticket.seat, ws: ticket.ws });
 }
 
 export function forgetTicket(code) {
