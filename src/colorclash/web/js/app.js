@@ -72,7 +72,7 @@ const state = {
   rulesGame: null, // and its game
   revealHand: false,
   resultsHidden: false, // a finished game's results put aside to see the table
-  resume: null, // {code, status}: a table this browser holds a seat at (the home page's way back)
+  resume: null, // {code, status, left}: a table this browser holds a seat at (the home page's way back)
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
