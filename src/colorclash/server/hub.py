@@ -680,12 +680,7 @@ class Hub:
             else:
                 self.table.ready(room, seat, msg.ready)
         elif t == "settings":
-            try:
-                patch = msg.settings.to_patch()
-            except ProtocolError as exc:  # (preset inside options: the only one without)
-                exc.ref = "settings"
-                raise
-            self.lobby.change_settings(room, seat, patch)
+            self.lobby.change_settings(room, seat, msg.settings.to_patch())
         elif t == "add_bot":
             self.lobby.add_bot(room, seat, msg.seat, msg.level)
         elif t == "remove_bot":

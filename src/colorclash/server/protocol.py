@@ -188,7 +188,11 @@ class SettingsPatch(_Strict):
         both places they must agree, as when a room is made; the socket let ``options``
         win without a word)."""
         top = self.model_dump(exclude_none=True, exclude={"options"})
-        return merge_options(top, self.options)
+        try:
+            return merge_options(top, self.options)
+        except ProtocolError as exc:  # (refused as the settings message's, as the room's are)
+            exc.ref = "settings"
+            raise
 
 
 def option_value(name: str, value: Any) -> Any:

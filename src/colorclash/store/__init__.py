@@ -114,19 +114,27 @@ def shown_url(url: str) -> str:
     return parts._replace(netloc=f"{user}:[redacted]@{host}").geturl()
 
 
+def sqlite_path(url: str) -> tuple[str, str] | None:
+    """``(path, query)`` of a SQLite store URL (``sqlite:///rel/path``, ``sqlite:////abs``,
+    or a bare path with no ``scheme://``); None for any other URL."""
+    if "://" not in url and url.strip():
+        url = "sqlite:///" + url
+    if not url.startswith("sqlite://"):
+        return None
+    path, _, query = url[len("sqlite://"):].partition("?")
+    return (path[1:] if path.startswith("/") else path), query
+
+
 def open_store(url: str, create: bool = True) -> Store:
     """Open the store named by ``url`` (``sqlite:///path``, ``sqlite:///:memory:``, ``redis://``).
     A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first.
     ``create=False``: a SQLite file that does not exist is an error, not a new store, and
     one that does is opened read-only (nothing in it is changed)."""
-    if "://" not in url and url.strip():
-        return open_store("sqlite:///" + url, create)
-    if url.startswith("sqlite://"):
+    sqlite = sqlite_path(url)
+    if sqlite is not None:
         from colorclash.store.sqlite import SQLiteStore
 
-        path, _, query = url[len("sqlite://"):].partition("?")
-        if path.startswith("/"):
-            path = path[1:]  # sqlite:///rel/path -> rel/path ; sqlite:////abs -> /abs
+        path, query = sqlite  # sqlite:///rel/path -> rel/path ; sqlite:////abs -> /abs
         if not path:
             raise StoreError("sqlite store needs a path: sqlite:///colorclash.sqlite3")
         params = dict(p.partition("=")[::2] for p in query.split("&") if p)

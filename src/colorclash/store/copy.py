@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from colorclash.store import Store, StoreError, open_store, shown_url
+from colorclash.store import Store, StoreError, open_store, shown_url, sqlite_path
 
 
 @dataclass
@@ -62,11 +62,9 @@ def _where(url: str) -> tuple[Any, ...]:
     import os
     from urllib.parse import parse_qs, urlsplit
 
-    if "://" not in url and url.strip():
-        url = "sqlite:///" + url
-    if url.startswith("sqlite://"):
-        path = url[len("sqlite://"):].partition("?")[0]
-        path = path[1:] if path.startswith("/") else path
+    sqlite = sqlite_path(url)
+    if sqlite is not None:
+        path = sqlite[0]
         return ("sqlite", path if path in ("", ":memory:") else os.path.realpath(path))
     parts = urlsplit(url)
     try:
@@ -106,9 +104,10 @@ def copy_store(source_url: str, target_url: str,
                progress: Callable[[int, int], None] | None = None) -> Copied:
     """Copy every room of ``source_url`` into ``target_url`` (which holds none), each
     checked once written; ``progress(done, total)`` after each room."""
-    if source_url == target_url or _where(source_url) == _where(target_url):
+    target_is = _where(target_url)
+    if source_url == target_url or _where(source_url) == target_is:
         raise StoreError("the source and the target are the same store")
-    if _where(target_url) == ("sqlite", ":memory:"):
+    if target_is == ("sqlite", ":memory:"):
         # ("copied 9 room(s) ... each read back and checked", exit 0: into memory that
         # went with the command; an operator believed they had a backup)
         raise StoreError("the target sqlite:///:memory: keeps nothing once the copy ends: "
