@@ -121,6 +121,14 @@ def set_room(page, **settings) -> None:
             f"() => window.__cc.room.settings.{name} === {json.dumps(value)}")
 
 
+def create_room(page, name: str) -> str:
+    """On the home page: a private room made under ``name``; its code."""
+    page.fill("#player-name", name)
+    page.click("#btn-create")
+    page.wait_for_selector("#room-code")
+    return page.inner_text("#room-code").strip()
+
+
 def join_as_guest(page, code: str, name: str) -> None:
     """From the home screen: join the private room ``code`` (typed in lower case) and take
     a seat."""

@@ -12,6 +12,7 @@ from browser_helpers import (
     PHONE,
     axe_check,
     catalog,
+    create_room,
     join_as_guest,
     listen_to_live_region,
     my_turn,
@@ -151,10 +152,7 @@ def test_practice_offers_the_turn_clock(open_page, game):
 
 def test_private_room_two_players_and_a_computer(open_page):
     host = open_page(DESKTOP)
-    host.fill("#player-name", "Host Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Host Hana")
     assert re.fullmatch(r"[A-Z]{6}", code)
     assert host.input_value("#invite-link").endswith(f"/r/{code}")
     assert host.locator("img.qr").get_attribute("src") == f"/api/rooms/{code}/qr.svg"
@@ -384,10 +382,7 @@ def test_an_away_players_later_turns_move_on_quickly(open_page):
     turns in that absence get the short away clock (5 s), not the whole turn clock, and the
     table shows it on their seat."""
     host = open_page(DESKTOP)
-    host.fill("#player-name", "Host Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Host Hana")
     set_room(host, preset="classic-table", seats=2,
              clock=15)  # 7.5 s at the test server's clock scale
     guest = open_page(PHONE)

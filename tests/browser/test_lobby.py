@@ -5,7 +5,7 @@ not follow the player onto the table."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, catalog, cut_controls, join_as_guest, shot
+from browser_helpers import DESKTOP, PHONE, catalog, create_room, cut_controls, join_as_guest, shot
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -101,10 +101,7 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
     """A guest who had not pressed "I'm ready" read "Waiting for 1 player to be ready":
     the one waited for was themselves."""
     host = open_page(DESKTOP)
-    host.fill("#player-name", "Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Hana")
     host.select_option("#set-seats", "2")
     guest = open_page(PHONE)
     join_as_guest(guest, code, "Gus")
@@ -126,10 +123,7 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
 def _a_room_with_a_ready_guest(open_page):
     """Hana's room of four on a desktop, Gus seated from a phone and ready: (host, guest)."""
     host = open_page(DESKTOP)
-    host.fill("#player-name", "Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Hana")
     guest = open_page(PHONE)
     join_as_guest(guest, code, "Gus")
     guest.wait_for_selector("#btn-ready")

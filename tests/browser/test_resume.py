@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, shot, wait_table
+from browser_helpers import DESKTOP, PHONE, create_room, shot, wait_table
 
 pytestmark = pytest.mark.browser
 
@@ -79,10 +79,7 @@ def test_a_seat_that_cannot_be_taken_back_is_not_offered_after_leaving(open_page
 
 def test_a_room_left_by_back_is_offered_as_a_room(open_page):
     page = open_page(DESKTOP, locale="es-ES")
-    page.fill("#player-name", "Ana")
-    page.click("#btn-create")
-    page.wait_for_selector("#room-code")
-    code = page.inner_text("#room-code").strip()
+    code = create_room(page, "Ana")
     page.go_back()
     page.wait_for_selector("#btn-resume")
     assert code in page.inner_text(".panel.resume")

@@ -4,7 +4,16 @@ an axe-core check with no serious or critical violations."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, shot, wait_table
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    axe_check,
+    catalog,
+    create_room,
+    cut_controls,
+    shot,
+    wait_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -169,10 +178,7 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     """A seat taken by someone who never came (or anyone with the code) held a lobby for
     good; the host now frees it, and the guest is told why the table closed."""
     host = open_page()
-    host.fill("#player-name", "Dana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Dana")
     guest = open_page(path=f"/r/{code}", locale="es-ES")
     guest.fill("#join-name", "Eli")
     guest.click("#btn-join-room")

@@ -9,6 +9,7 @@ from browser_helpers import (
     DESKTOP,
     PHONE,
     catalog,
+    create_room,
     cut_controls,
     join_as_guest,
     set_room,
@@ -68,10 +69,7 @@ def test_a_guest_who_goes_home_after_the_game_frees_the_seat_for_a_rematch(open_
     with that seat free, instead of dealing in an empty chair."""
     cat = catalog("en")
     host = open_page(DESKTOP)
-    host.fill("#player-name", "Hana")
-    host.click("#btn-create")
-    host.wait_for_selector("#room-code")
-    code = host.inner_text("#room-code").strip()
+    code = create_room(host, "Hana")
     set_room(host, seats=2)
     guest = open_page(PHONE)
     join_as_guest(guest, code, "Gus")
