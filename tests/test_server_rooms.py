@@ -299,6 +299,23 @@ class _Socket:
         pass
 
 
+def test_a_path_that_is_no_room_code_is_said_to_be_none(hub):
+    """``/ws/QUICK-MATCH`` (the queue's path in capitals) was answered "no room with code
+    'QUICK-MATC'": a code cut to ten letters that the player never typed."""
+    from colorclash.server.protocol import ProtocolError
+
+    for path, shown in [("quick-match", "'QUICK-MATCH'"), ("ABCDEFGHIJKLMNOP", "'ABCDEFGHIJKL...'"),
+                        ("ab1", "'AB1'")]:
+        with pytest.raises(ProtocolError) as err:
+            hub.get(path)
+        msg = err.value.to_message()
+        assert (msg["code"], msg["reason"], err.value.status) == ("room_not_found", "not_a_code", 404)
+        assert msg["message"] == f"{shown} is not a room code: a room code is 6 letters"
+    with pytest.raises(ProtocolError) as err:  # a well-made code that is no room's: whole
+        hub.get("zzzzzz")
+    assert err.value.message == "no room with code 'ZZZZZZ'"
+
+
 @pytest.mark.asyncio
 async def test_closing_and_reopening_queue_sockets_makes_no_third_ticket(hub):
     """Two tickets from one address, their sockets closed (their places held a few

@@ -41,7 +41,7 @@ from colorclash.server.lobby import Lobby
 from colorclash.server.logs import TroubleLines
 from colorclash.server.metrics import LatencyWindow, Summary
 from colorclash.server.model import COMPUTER, Room, Seat, ms
-from colorclash.server.names import normalize_code, valid_code
+from colorclash.server.names import CODE_LENGTH, normalize_code, valid_code
 from colorclash.server.protocol import VERSION, ProtocolError, dumps, merge_options
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
@@ -348,7 +348,11 @@ class Hub:
         if closed:
             return ProtocolError("room_not_found", f"room {code!r} was closed: everyone left "
                                  "it before its game started", status=404, reason="closed")
-        return ProtocolError("room_not_found", f"no room with code {code[:10]!r}", status=404)
+        if not valid_code(code):  # "/ws/QUICK-MATCH" was "no room with code 'QUICK-MATC'"
+            shown = code if len(code) <= 12 else code[:12] + "..."
+            return ProtocolError("room_not_found", f"{shown!r} is not a room code: a room code "
+                                 f"is {CODE_LENGTH} letters", status=404, reason="not_a_code")
+        return ProtocolError("room_not_found", f"no room with code {code!r}", status=404)
 
     def code_taken(self, code: str) -> bool:
         if self.cluster is not None:  # one code space for every process
