@@ -334,3 +334,27 @@ async def test_closing_and_reopening_queue_sockets_makes_no_third_ticket(hub):
         hub.quick.attach(ticket, _Socket())
     assert sum(1 for t in hub.quick.queue.values() if not t.get("gone")) == 2
     hub.quick.stop()
+
+
+@pytest.mark.asyncio
+async def test_another_socket_on_a_ticket_is_told_the_count_alone(hub):
+    """A second tab on a queue ticket re-sent ``queue`` to the ticket's open tabs too (an
+    attacker's loop of sockets made a message to each of them every time); a tab reopened
+    within the grace counts again, and every socket hears the new count."""
+    first = hub.quick.join("coloretto", None, "198.51.100.7")["ticket"]
+    second = hub.quick.join("coloretto", None, "203.0.113.9")["ticket"]
+    a, b = _Socket(), _Socket()
+    hub.quick.attach(first, a)
+    hub.quick.attach(second, b)
+    assert [m["waiting"] for m in a.sent] == [2] and [m["waiting"] for m in b.sent] == [2]
+    tab = _Socket()
+    hub.quick.attach(first, tab)
+    assert [m["waiting"] for m in tab.sent] == [2]
+    assert len(a.sent) == 1 and len(b.sent) == 1
+    hub.quick.detach(second, b)  # the other person's tab closes: held, out of the count
+    assert a.sent[-1]["waiting"] == tab.sent[-1]["waiting"] == 1
+    back = _Socket()
+    hub.quick.attach(second, back)  # reopened within the grace: counted again, all told
+    assert a.sent[-1]["waiting"] == tab.sent[-1]["waiting"] == back.sent[-1]["waiting"] == 2
+    assert len(back.sent) == 1
+    hub.quick.stop()

@@ -136,8 +136,10 @@ class QuickMatch:
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
         else:
-            t.pop("told", None)  # the new socket is told the count, whatever it is
-            self.notify()
+            told = t.get("told")
+            self.notify()  # every socket, if the count changed (a reload counts again)
+            if t.get("told") == told:  # it did not: the new socket alone is told the count
+                conn.send({"v": VERSION, "type": "queue", "waiting": told, "name": t["name"]})
 
     def detach(self, ticket: str, conn: Conn) -> None:
         t = self.tickets.get(ticket)
