@@ -197,7 +197,7 @@ async def test_an_empty_level_is_refused_like_any_unknown_level(server, game):
         assert st["room"]["seats"][1]["level"] == listed[game]["default_level"]
 
 
-HUGE = (2**63, 10**30, -(10**30))
+HUGE = (2**63, -(2**63) - 1, 10**30, -(10**30))
 
 
 @pytest.mark.asyncio

@@ -322,7 +322,7 @@ def _bounded_int(text: str) -> int:
 # Twenty digits in a row: possibly an integer beyond 64 bits, which orjson reads as a
 # float (10**30 became 1e30, and a seat or a clock of that size was refused as a value of
 # the wrong type, bad_message, instead of out of range).
-_LONG_DIGITS = re.compile(r"[0-9]{20}")
+_LONG_DIGITS = re.compile(r"[0-9]{19}")  # past 64 bits, orjson reads an integer as a float
 
 
 def loads_strict(raw: str | bytes) -> Any:
