@@ -918,6 +918,112 @@ async def test_a_message_published_while_redis_restarts_is_one_line_in_the_log(r
         hub.store.close()
 
 
+class _ProxiedSocket:
+    """A player's socket on a gateway process: what it is sent, and how it was closed."""
+
+    compact = False
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.closed: int | None = None
+
+    def send(self, msg: dict) -> None:
+        self.sent.append(msg)
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str = "") -> None:
+        self.closed = code
+
+    def errors(self) -> list[tuple[str, str | None, str | None]]:
+        return [(m["code"], m.get("ref"), m.get("reason")) for m in self.sent
+                if m["type"] == "error"]
+
+
+async def _until(check, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("not in time")
+
+
+@pytest.mark.asyncio
+async def test_an_action_lost_between_the_processes_is_said_to_its_player(redis_db):
+    """An action passed on to the room's owner went nowhere, in silence, when Redis did not
+    take the message (the player heard nothing until Redis was back, then a state without
+    it) or when the owner had just handed the room over (SIGTERM): the player waited for
+    an answer that never came (attacker/operator QA). Now they are told at once."""
+    import redis
+
+    from colorclash.server.names import hash_token
+
+    a, b = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
+    try:
+        room, _, _ = a.create_private("Ana", preset="standard", seats=2)
+        _, seat, token = a.join(room.code, "Bo")
+        draw = {"v": 1, "type": "action", "action": {"type": "draw"}}
+
+        def proxied() -> tuple[object, _ProxiedSocket]:
+            sock = _ProxiedSocket()
+            proxy = b.cluster.open_proxy(room.code, seat, sock, a.cluster.id, hash_token(token))
+            return proxy, sock
+
+        proxy, sock = proxied()
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        # answered (the lobby refuses it): nothing more is said when a later ping is lost
+        b.cluster.forward(proxy, draw)
+        await _until(lambda: sock.errors())
+        assert sock.errors() == [("not_playing", "action", None)]
+
+        class Down:
+            def publish(self, *args):
+                pass
+
+            async def execute(self):
+                raise redis.ConnectionError("Connection refused.")
+
+        working = b.cluster._aredis.pipeline
+        b.cluster._aredis.pipeline = lambda **kw: Down()
+        b.cluster.forward(proxy, {"v": 1, "type": "ping"})
+        await asyncio.sleep(0.2)
+        assert len(sock.errors()) == 1
+        b.cluster.forward(proxy, draw)  # Redis does not take it: said at once
+        await _until(lambda: len(sock.errors()) == 2)
+        assert sock.errors()[1] == ("internal", "action", "not_delivered")
+        assert "may not have reached the table" in sock.sent[-1]["message"]
+        b.cluster._aredis.pipeline = working
+
+        # the owner has let go of the room (a stop hands it over): told, and reconnected
+        proxy, sock = proxied()
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        a.rooms.pop(room.code)
+        b.cluster.forward(proxy, draw)
+        await _until(lambda: sock.closed is not None)
+        assert sock.closed == 1012 and sock.errors() == [("internal", "action", "not_delivered")]
+
+        # the owner died with the action on its way: the process that takes the room says so
+        room, _, _ = a.create_private("Ana", preset="standard", seats=2)
+        _, seat, token = a.join(room.code, "Bo")
+        proxy, sock = proxied()
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        post = b.cluster.post
+        b.cluster.post = lambda pid, msg: None  # published to a process that is gone
+        b.cluster.forward(proxy, draw)
+        b.cluster.post = post
+        b.store.redis.delete(b.store.key("proc", a.cluster.id))  # its lease ran out
+        sent = len(sock.sent)
+        b.cluster._check_proxies()
+        assert room.code in b.rooms and [m["type"] for m in sock.sent[sent:]] == [
+            "welcome", "state", "error"]
+        assert sock.errors() == [("internal", "action", "not_delivered")]
+    finally:
+        for hub in (a, b):
+            await hub.cluster.stop()
+            hub.store.close()
+
+
 @pytest.mark.asyncio
 async def test_people_queued_through_a_process_are_told_when_the_leader_dies(redis_db):
     """Quick Match lives on one process; when it died, people waiting through another

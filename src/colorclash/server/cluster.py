@@ -20,7 +20,8 @@ calls to the owner the same way. Pub/sub loses nothing that matters: every ``sta
 complete, a gateway whose owner died re-attaches its players to the new owner (or
 takes the room itself), and one whose subscription dropped (a Redis restart: whatever
 was published meanwhile, both ways, is lost) re-attaches them to the same owner, which
-sends them a welcome and a complete state (``Proxy.confirmed``).
+sends them a welcome and a complete state (``Proxy.confirmed``). A player whose action
+may have been lost so is told (``Proxy.unanswered``): it is played again, not waited for.
 
 **Failover.** Each heartbeat looks for processes whose key expired (or was deleted: a
 process stopping cleanly deletes its own, so its rooms are handed over the same way) and
@@ -155,6 +156,10 @@ class Proxy:
         # subscribed (a Redis restart), an attach included, and the player got nothing.
         self.confirmed = False
         self.attached_at = time.monotonic()
+        # An action passed on to the owner and nothing back since: if the owner turns out
+        # to be gone (it stopped, died, or Redis did not take the message), the player is
+        # told that it may not have reached the table (pub/sub delivers at most once).
+        self.unanswered = False
 
 
 class Cluster:
@@ -397,6 +402,7 @@ class Cluster:
                 self.proxies.pop(proxy.conn_id, None)
                 if self.hub.holds_seat(room, proxy.seat, proxy.token_hash):
                     self.hub.attach(room, proxy.seat, proxy.conn)
+                    self._not_delivered(proxy)  # (sent to the owner that died)
                 else:
                     proxy.conn.close(4401, "this token holds no seat in this room")
         self.hub.clocks.schedule(room)
@@ -593,8 +599,33 @@ class Cluster:
                 self.hub.trouble.warning(
                     log, "publishing %d messages failed: Redis does not answer (%s)",
                     len(batch), exc)
+                self._actions_not_delivered(batch)
             except Exception:  # noqa: BLE001 - pub/sub is at most once; states are complete
                 log.exception("publishing %d messages failed", len(batch))
+                self._actions_not_delivered(batch)
+
+    def _actions_not_delivered(self, batch: list[tuple[str, str]]) -> None:
+        """Our players whose actions were in a batch Redis did not take: told at once (an
+        action lost so said nothing at all until Redis came back, and then a state without
+        it; attacker/operator QA)."""
+        for _channel, text in batch:
+            if not text.startswith("{"):
+                continue
+            m = json.loads(text)
+            if m.get("op") == "msg" and m.get("from") == self.id:
+                proxy = self.proxies.get(m.get("conn"))
+                if proxy is not None:
+                    self._not_delivered(proxy)
+
+    @staticmethod
+    def _not_delivered(proxy: Proxy) -> None:
+        """Tell a proxied player that their last action may not have reached the table."""
+        if proxy.unanswered:
+            proxy.unanswered = False
+            proxy.conn.send(ProtocolError(
+                "internal", "your action may not have reached the table (the server "
+                "holding it did not answer): look at the table, and play again if it is "
+                "still your turn", ref="action", reason="not_delivered").to_message())
 
     async def _listen(self, ready: asyncio.Event) -> None:
         channel = self.key("to", self.id)
@@ -639,6 +670,7 @@ class Cluster:
         proxy = self.proxies.get(data[1:1 + CONN_ID_LEN].decode())
         if proxy is not None:
             proxy.confirmed = True
+            proxy.unanswered = False
             proxy.conn.send_text(data[1 + CONN_ID_LEN:].decode())
 
     def _dispatch(self, m: dict[str, Any]) -> None:
@@ -646,6 +678,8 @@ class Cluster:
         if op == "close":
             proxy = self.proxies.pop(m["conn"], None)
             if proxy is not None:
+                if m["code"] == 1012:  # the room moved: what was on its way to it is lost
+                    self._not_delivered(proxy)
                 proxy.conn.close(m["code"], m.get("reason", ""))
         elif op == "reply":
             future = self.calls.pop(m["id"], None)
@@ -717,6 +751,8 @@ class Cluster:
             self.hub.handle(room, proxy.seat, parse_client_message(json.dumps(data)))
             return
         if proxy.owner is not None:
+            if data.get("type") == "action":
+                proxy.unanswered = True
             self.post(proxy.owner, {"op": "msg", "code": proxy.code, "seat": proxy.seat,
                                     "conn": proxy.conn_id, "data": data, "from": self.id})
 
@@ -755,7 +791,15 @@ class Cluster:
                 self.hub.detach(room, seat, remote)
         elif op == "msg":
             remote = self.remote.get(conn_id)
-            if room is None or remote is None or room.conns.get(seat) is not remote:
+            if room is None or remote is None:
+                # Not ours (any more: it was handed over as we stopped), or the player's
+                # attach never came: the gateway is told to reconnect the player, who
+                # finds the room where it is now (the message was dropped in silence,
+                # an action with it, and the player waited for an answer)
+                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
+                                      "reason": "the room moved; reconnect"})
+                return
+            if room.conns.get(seat) is not remote:  # a socket replaced since (closed 4409)
                 return
             try:
                 self.hub.handle(room, seat, parse_client_message(json.dumps(m["data"])))
@@ -802,6 +846,7 @@ class Cluster:
                 if owner is not None and not self.alive(owner):
                     continue
             if owner is not None and owner != self.id:
+                self._not_delivered(proxy)  # to an owner that died, moved or did not answer
                 proxy.owner = owner
                 proxy.confirmed = False
                 proxy.attached_at = time.monotonic()
