@@ -633,3 +633,79 @@ async def test_health_fails_while_the_store_refuses_its_commits(tmp_path, caplog
         assert len(back) == 1 and "it refused them for 0 s" in back[0], back
         assert health(srv.url)[0] == 200
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_an_idle_writer_tries_the_store_until_it_takes_writes_again(caplog):
+    """The store's refusal was over only at the next commit: an idle process stayed 503 on
+    /healthz after Redis was back, and a load balancer that sent it nobody kept it so
+    (attacker/operator QA). While it refuses and nothing is written, the store's probe is
+    tried; the refusal is said as it is now, and its end once."""
+    import logging
+
+    from colorclash.server.writer import StoreWriter
+
+    answers = [StoreError("Redis did not take a write: Connection refused"),
+               StoreError("Redis did not take a write: Timeout reading from socket")]
+    tries = []
+
+    def probe():
+        tries.append(time.monotonic())
+        if answers:
+            raise answers.pop(0)
+
+    def refuse(writes):
+        raise StoreError("Redis did not take 1 write(s): Connection refused")
+
+    writer = StoreWriter(refuse, asyncio.get_running_loop(), probe=probe)
+    writer.PROBE_S = 0.05
+    await asyncio.sleep(0.2)
+    assert tries == []  # nothing refused: never tried
+    with pytest.raises(OSError):
+        await writer.submit(("R1", {}, None, None))
+    assert writer.refusing and "Connection refused" in writer.refusing
+    with caplog.at_level(logging.INFO, logger="colorclash.server"):
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if writer.refusing is None:
+                break
+    assert writer.refusing is None and len(tries) == 3  # refused twice, then taken
+    back = [r.getMessage() for r in caplog.records if "takes writes again" in r.getMessage()]
+    assert len(back) == 1, back
+    await asyncio.sleep(0.2)
+    assert len(tries) == 3  # taken again: no more tries
+    writer.stop()
+
+
+def test_the_stores_probes_write_no_room_and_say_when_refused(tmp_path):
+    from colorclash.store import open_store
+    from colorclash.store.redis_store import RedisStore
+
+    store = open_store(f"sqlite:///{tmp_path / 'p.sqlite3'}")
+    store.save_room("ABCDEF", {"code": "ABCDEF"})
+    store.probe()
+    store.probe()
+    assert store.room_codes() == ["ABCDEF"]
+    store.close()
+    down = RedisStore.__new__(RedisStore)  # a Redis nobody answers on
+
+    class Refusing:
+        def set(self, *args, **kwargs):
+            import redis
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    down.redis, down.prefix = Refusing(), "cc:"
+    with pytest.raises(StoreError, match="Redis did not take a write: Error 111"):
+        down.probe()
+
+
+def test_the_redis_probe_writes_no_room(redis_db):
+    from colorclash.store.redis_store import RedisStore
+
+    store = RedisStore(redis_db)
+    try:
+        store.save_room("ABCDEF", {"code": "ABCDEF"})
+        store.probe()
+        assert store.room_codes() == ["ABCDEF"] and store.redis.pttl(store.key("probe")) > 0
+    finally:
+        store.close()

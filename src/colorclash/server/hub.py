@@ -166,7 +166,8 @@ class Hub:
     def start_background(self) -> None:
         save_many = getattr(self.store, "save_many", None)
         if self.settings.group_commit and save_many is not None and self.writer is None:
-            self.writer = StoreWriter(save_many, asyncio.get_running_loop(), self.trouble)
+            self.writer = StoreWriter(save_many, asyncio.get_running_loop(), self.trouble,
+                                      probe=getattr(self.store, "probe", None))
         for room in self.rooms.values():
             self.clocks.schedule(room)
         if self._janitor is None:

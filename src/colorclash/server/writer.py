@@ -48,11 +48,19 @@ class StoreWriter:
     """One thread committing queued writes in batches."""
 
     MAX_BATCH = 512
+    #: while the store refuses and nothing is written, it is tried this often (seconds)
+    PROBE_S = 2.0
 
     def __init__(self, save_many: Callable[[list[Write]], None],
                  loop: asyncio.AbstractEventLoop,
-                 trouble: TroubleLines | None = None) -> None:
+                 trouble: TroubleLines | None = None,
+                 probe: Callable[[], None] | None = None) -> None:
         self._save_many = save_many
+        # A small write of the store's own (``Store.probe``), tried while the store refuses
+        # and no write comes: the refusal was over only at the next commit, so an idle
+        # process stayed 503 on /healthz after Redis was back (a load balancer sent it
+        # nobody, and nobody ever wrote: attacker/operator QA)
+        self._probe = probe
         self._trouble = trouble or TroubleLines()
         self._loop = loop
         self._items: list[tuple[Write, asyncio.Future[CommitTiming]]] = []
@@ -108,10 +116,19 @@ class StoreWriter:
     def _run(self) -> None:
         while True:
             with self._cond:
+                idle_and_refused = False
                 while not self._items and not self._stopping:
-                    self._cond.wait()
+                    if self.refusing is None or self._probe is None:
+                        self._cond.wait()
+                    elif not self._cond.wait(self.PROBE_S):
+                        idle_and_refused = True
+                        break
                 if not self._items and self._stopping:
                     return
+            if idle_and_refused:
+                self._try_the_store()
+                continue
+            with self._cond:
                 batch = self._items[:self.MAX_BATCH]
                 del self._items[:self.MAX_BATCH]
                 failed = set(self._failed_rooms)
@@ -136,13 +153,28 @@ class StoreWriter:
                     with self._cond:
                         self._failed_rooms.update(w[0] for w, _ in live)
             if live and error is None and self.refusing is not None:
-                self.refusing = None
-                log.info("the store takes writes again (it refused them for %.0f s%s)",
-                         time.monotonic() - self._refusing_since, self._trouble.over_note())
+                self._taken_again()
             self.batches += 1
             self.writes += len(live)
             commit = CommitTiming(began, time.perf_counter(), len(live))
             self._loop.call_soon_threadsafe(self._resolve, live, error, doomed, commit)
+
+    def _taken_again(self) -> None:
+        self.refusing = None
+        log.info("the store takes writes again (it refused them for %.0f s%s)",
+                 time.monotonic() - self._refusing_since, self._trouble.over_note())
+
+    def _try_the_store(self) -> None:
+        """Idle while the store refuses: its probe write tells when it takes writes again."""
+        assert self._probe is not None
+        try:
+            self._probe()
+        except BaseException as exc:  # noqa: BLE001 - still refused: said as it is now
+            if self.refusing is not None:
+                self.refusing = str(exc) or type(exc).__name__
+            return
+        if self.refusing is not None:
+            self._taken_again()
 
     @staticmethod
     def _resolve(live: list[tuple[Write, asyncio.Future[CommitTiming]]],

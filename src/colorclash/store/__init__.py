@@ -94,6 +94,11 @@ class Store(Protocol):
     def delete_room(self, code: str) -> None:
         """Remove a room and its logs."""
 
+    def probe(self) -> None:
+        """A small write, no room's, the way a room's writes go (from the server's writer
+        thread): raises :class:`StoreError` while the store refuses writes. The server
+        tries it while idle after a refused commit, to know when the refusal is over."""
+
     def close(self) -> None:
         """Release the connection."""
 

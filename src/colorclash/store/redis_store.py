@@ -356,6 +356,15 @@ class RedisStore:
             if isinstance(result, Exception):
                 raise StoreError(f"room {code}: {result}") from result
 
+    def probe(self) -> None:
+        """A key of the store's own written, with a short expiry."""
+        import redis
+
+        try:
+            self.redis.set(self.key("probe"), "1", px=60_000)
+        except redis.RedisError as exc:
+            raise StoreError(f"Redis did not take a write: {exc}") from exc
+
     def _evalsha_all(self, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
         """Every write by its script's SHA, in one pipeline and one round trip. (redis-py's
         own script objects first ask Redis whether the script exists, in a round trip of

@@ -331,6 +331,12 @@ class SQLiteStore:
             with self._lock:
                 self._save_many(self._db, writes)
             return
+        self._save_many(self._writer_db(), writes)
+        if self._checkpointer is not None:
+            self._checkpointer.wrote()
+
+    def _writer_db(self) -> sqlite3.Connection:
+        """The writer thread's connection, opened at its first write."""
         if self._wdb is None:
             self._wdb = sqlite3.connect(self.path, isolation_level=None,
                                         check_same_thread=False)
@@ -343,9 +349,23 @@ class SQLiteStore:
                 self._wdb.execute("PRAGMA wal_autocheckpoint=0")
             except sqlite3.Error as exc:
                 log.warning("SQLite checkpoints stay in the commits: %s", exc)
-        self._save_many(self._wdb, writes)
-        if self._checkpointer is not None:
-            self._checkpointer.wrote()
+        return self._wdb
+
+    def probe(self) -> None:
+        """A write of the database header's ``user_version`` (unused: written as it is),
+        in a transaction of its own, as the writer thread commits a room's writes."""
+        if self.path == ":memory:":
+            return  # (no disk to refuse)
+        db = self._writer_db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version={int(version)}")
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise StoreError(f"SQLite did not take a write: {exc}") from exc
 
     @staticmethod
     def _save_many(db: sqlite3.Connection, writes: list[Write]) -> None:
