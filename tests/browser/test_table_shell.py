@@ -286,6 +286,23 @@ def test_the_leave_dialog_says_what_leaving_means_at_this_table(open_page, game,
         shot(page, f"leave-{game}-{preset}-{lang}")
 
 
+def test_the_leave_dialog_closes_when_the_game_ends_under_it(open_page):
+    """The dialog stayed open over "Game over", still saying a substitute would play the
+    seat until the game ends (player QA): a game over is left by going home, no dialog."""
+    setup = {"hands": [["B7", "G1"], ["R2"]], "top": "R3", "draw": ["Y5", "Y6", "Y7"],
+             "first": 1}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup)
+    page = table.page
+    page.wait_for_selector(".table-screen")
+    page.click("#leave-table")
+    page.locator("[role=dialog]").wait_for()
+    table.act(1, {"type": "play", "card": "R2"})  # the other seat goes out: game over
+    page.wait_for_selector(".results-table")
+    assert page.locator(".leave-overlay").count() == 0
+    assert page.evaluate("document.activeElement.closest('.leave-overlay')") is None
+    assert not [m for m in table.sent if m["type"] == "leave"]
+
+
 TIP = """() => { const e = document.querySelector('.tip-bubble');
   if (!e || e.hidden) return null;
   const r = e.getBoundingClientRect();

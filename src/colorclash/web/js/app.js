@@ -603,6 +603,9 @@ function handleMessage(msg) {
     state.confirmLeave = state.confirmLeave && !!view;
   }
   if (!view || view.phase !== "game_over" || newMatch) state.resultsHidden = false;
+  // a game that ends under the leave dialog: its words ("a substitute plays your seat
+  // until the game ends") no longer hold, and a finished table is left by going home
+  if (view && view.phase === "game_over") state.confirmLeave = false;
   if (view) {
     if (!prevView || prevView.round !== view.round || newMatch) state.nextReady = false;
     const game = gameOf(view);
