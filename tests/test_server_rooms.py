@@ -73,7 +73,8 @@ def test_host_commands_and_lobby_rules(hub):
     assert code(e) == "bad_seat"
     with pytest.raises(ProtocolError) as e:
         hub.change_settings(room, 0, {"seats": 2})
-    assert code(e) == "bad_settings"  # seat 2 is occupied
+    assert code(e) == "bad_settings"  # seat 2 is occupied: said so (the page's words)
+    assert (e.value.reason, e.value.ref) == ("seats_taken", "settings")
     with pytest.raises(ProtocolError) as e:
         hub.change_settings(room, 0, {"clock": 15})
     assert code(e) == "bad_settings"  # 15 s is a table clock, not a standard one

@@ -351,6 +351,27 @@ def test_a_refused_change_leaves_the_menu_showing_the_rooms_setting(open_page):
                            arg=EN["error.rate_limited"])
 
 
+def test_seats_that_would_take_away_a_taken_seat_are_not_offered(open_page):
+    """With three seated in a room of four, the Seats menu offered 2 and the server refused
+    it with "These settings are not possible" (player QA): the counts that would take away
+    a taken seat are greyed out, and such a refusal says why."""
+    table = ScriptedTable(open_page, preset="standard", seats=4, deal=False, answer=False)
+    table.room.update(kind="private", host=0)
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True), _seat(1, "human", "Bo"),
+                           _seat(2, "bot"), _seat(3, "empty")]
+    table.send([])
+    page = table.page
+    page.wait_for_selector("#set-seats")
+    offered = page.eval_on_selector_all(
+        "#set-seats option", "os => os.map((o) => [o.value, o.disabled])")
+    assert offered == [["2", True], ["3", False], ["4", False]]
+    table._push({"type": "error", "code": "bad_settings", "ref": "settings",
+                 "reason": "seats_taken", "message": "free the last seats before removing them"})
+    page.wait_for_function("(text) => [...document.querySelectorAll('.toast')]"
+                           ".some((el) => el.innerText.trim() === text)",
+                           arg=EN["error.bad_settings.seats_taken"])
+
+
 @pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])
 def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
     """Someone joins or gets ready while the host is on the invite link (selected, to copy

@@ -191,7 +191,7 @@ class Lobby:
         if n < len(room.seats):
             if any(s.kind != "empty" for s in room.seats[n:]):
                 raise ProtocolError("bad_settings", "free the last seats before removing them",
-                                    ref="settings")
+                                    ref="settings", reason="seats_taken")
             room.seats = room.seats[:n]
         else:
             room.seats.extend(Seat() for _ in range(n - len(room.seats)))

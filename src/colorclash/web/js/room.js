@@ -151,7 +151,13 @@ function settingsForm(room, games, isHost, act) {
             h(
               "select#set-seats",
               { dataset: { focusKey: "set:seats" }, onchange: (e) => act.settings({ seats: Number(e.target.value) }) },
-              seatChoices.map((n) => h("option", { value: String(n), selected: n === st.seats }, String(n))),
+              // fewer seats than someone's seat number cannot be set (the last seats
+              // must be empty: the server refuses it): not offered, greyed out
+              seatChoices.map((n) => h("option", {
+                value: String(n),
+                selected: n === st.seats,
+                disabled: n !== st.seats && (room.seats || []).slice(n).some((s) => s.kind !== "empty") || undefined,
+              }, String(n))),
             ),
           )
         : h("div.field.field-fixed#set-seats-fixed", h("span", t("room.seats")), h("strong", String(st.seats))),
