@@ -193,6 +193,13 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     guest.wait_for_function(
         "document.body.innerText.includes('El anfitrión te quitó de esta mesa')")
     axe_check(guest, "removed")
+    # the link lets them join again: offered here, not Home alone (player QA)
+    assert guest.inner_text("#btn-fatal-retry") == catalog("es")["join.again"]
+    guest.click("#btn-fatal-retry")
+    guest.fill("#join-name", "Eli")
+    guest.click("#btn-join-room")
+    guest.wait_for_selector("#room-code")
+    host.wait_for_selector('li.seat-row[data-seat="1"][data-kind="human"]')
 
 
 def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):

@@ -287,7 +287,8 @@ function render() {
           h(
             "div.row",
             state.fatal.retry
-              ? h("button.btn.primary", { type: "button", onclick: state.fatal.retry }, t("common.retry"))
+              ? h("button.btn.primary#btn-fatal-retry", { type: "button", onclick: state.fatal.retry },
+                t(state.fatal.retryLabel || "common.retry"))
               : null,
             h("button.btn", { type: "button", onclick: () => navigate("/") }, t("common.home")),
           ),
@@ -513,15 +514,18 @@ function onClosed(code, info) {
       connect(code, ticket.token);
     }
   };
+  // (taken off by the host: the link lets them join again while a seat is free, said
+  // and offered here, at the table's own address, not only Home)
+  const joinAgain = () => openRoom(code);
   const kind = {
     4404: ["error.room_not_found", null],
     4409: ["error.replaced", retry],
-    4410: ["error.removed", null],
+    4410: ["error.removed", joinAgain, "join.again"],
     4403: ["error.bad_origin", null],
     4429: ["error.flood", retry],
   }[info.code] || ["error.unknown", retry];
   if (info.code === 4404 || info.code === 4410) forgetTicket(code);
-  state.fatal = { title: "fatal.title", text: kind[0], retry: kind[1] };
+  state.fatal = { title: "fatal.title", text: kind[0], retry: kind[1], retryLabel: kind[2] || "common.retry" };
   state.screen = "fatal";
   render();
 }
