@@ -472,3 +472,23 @@ def test_escape_cancels_the_quick_match_queue(open_page):
     page.keyboard.press("Escape")
     box.wait_for(state="detached")
     assert page.evaluate("window.__cc.queue") in (None, False)
+
+
+@pytest.mark.parametrize("close", ["Escape", "#btn-quick-cancel"])
+def test_the_focus_goes_back_to_quick_match_when_its_dialog_closes(open_page, close):
+    """Reached with the keyboard, Find players disabled itself while its request ran and
+    lost the focus, so the closed dialog gave it to the page's body, where Tab starts from
+    the top (player QA); the focus goes back to the button, as after the other dialogs."""
+    page = open_page(DESKTOP)
+    page.focus("#btn-quick")
+    page.keyboard.press("Enter")
+    box = page.locator(".queue-box")
+    box.wait_for()
+    page.wait_for_function("() => document.querySelector('.queue-box').contains(document.activeElement)")
+    if close == "Escape":
+        page.keyboard.press("Escape")
+    else:
+        page.focus(close)
+        page.keyboard.press("Enter")
+    box.wait_for(state="detached")
+    page.wait_for_function("() => document.activeElement.id === 'btn-quick'")

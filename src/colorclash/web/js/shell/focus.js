@@ -12,6 +12,10 @@
 
 let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
 let held = null; // the element that had the focus when the last redraw settled
+let lastFocused = null; // the last element that took the focus, on any screen
+document.addEventListener("focusin", (ev) => {
+  lastFocused = ev.target;
+});
 
 export function initialTarget(root) {
   let best = null;
@@ -41,7 +45,10 @@ export function settleFocus(main, { newScreen = false } = {}) {
   const dialog = openDialog(main);
   if (dialog) {
     if (!dialog.contains(document.activeElement)) {
-      const a = document.activeElement;
+      // (the control that opened it may have lost the focus on the way: Quick Match's
+      // button, disabled and redrawn while its request ran; the focus goes back to it all
+      // the same, found again by its id or focus key)
+      const a = lost(main) && lastFocused ? lastFocused : document.activeElement;
       if (!returnTo && a && a !== document.body && a !== main) {
         returnTo = { id: a.id || null, focusKey: a.dataset ? a.dataset.focusKey || null : null };
       }
