@@ -140,6 +140,9 @@ def test_the_results_buttons_read_on_one_line_on_a_desktop(open_page, scene, lan
     assert len({(w, h) for _, _, w, h in got}) == 1, got
 
 
+PHONE_640 = {"width": 360, "height": 640}
+
+
 def test_a_lone_computer_is_named_once_in_the_results(open_page):
     """A duel's or a table's one computer read "Computer [Computer]" in the results (its
     name is the label); computers numbered among themselves keep the tag."""
@@ -156,6 +159,20 @@ def test_a_lone_computer_is_named_once_in_the_results(open_page):
     got = page.evaluate(rows)
     numbered = [tags for name, tags in got if name.startswith(cat["seat.computer"] + " ")]
     assert numbered and all(tags == [cat["seat.computerLabel"]] for tags in numbered), got
+    # on a phone the numbered ones leave it out (their names say it), and the six rows fit
+    # above the buttons (the sixth went under them: player QA)
+    for lang in ("en", "tr"):
+        page.set_viewport_size(PHONE_640)
+        page.goto(f"/dev.html?scene=game-over-6-bots&lang={lang}")
+        page.wait_for_function("window.__devReady === true")
+        fit = page.evaluate("""() => {
+          const rows = [...document.querySelectorAll('.results-table tbody tr')];
+          const buttons = document.querySelector('.results .dialog-actions').getBoundingClientRect();
+          return {rows: rows.length, last: rows[rows.length - 1].getBoundingClientRect().bottom,
+                  buttons: buttons.top,
+                  tags: [...document.querySelectorAll('.results-table .tag.bot')]
+                    .filter((t) => t.getClientRects().length).length}; }""")
+        assert fit["rows"] == 6 and fit["tags"] == 0 and fit["last"] <= fit["buttons"], (lang, fit)
 
 
 def test_who_went_home_from_the_results_keeps_their_name_there(open_page):

@@ -492,6 +492,33 @@ SCENES["game-over-6"] = () => {
     events: [{ type: "game_over", scores, winners: [1] }],
   };
 };
+// Practice against five computers, under the longest name a field takes that wraps (a
+// phone's six rows went under the buttons, each computer's tag on a line of its own).
+SCENES["game-over-6-bots"] = () => {
+  const r = room("day-night", "finished", 1, { kind: "practice" });
+  r.seats[0].name = "Şükrü Çağlayan-Muñoz";
+  for (let i = 1; i < 6; i += 1) {
+    r.seats.push({ seat: i, kind: "bot", name: "Computer", label: "Computer", level: "hard", connected: true, ready: true, substitute: false });
+  }
+  r.settings.seats = 6;
+  const scores = [70, 101, 95, 86, 82, 71];
+  return {
+    screen: "table",
+    room: r,
+    view: view("day-night", {
+      seats: 6,
+      phase: "game_over",
+      turn: null,
+      legal: [],
+      counts: [3, 0, 1, 4, 4, 3],
+      scores,
+      round_scores: [scores],
+      out: [1],
+      result: { scores, winners: [1] },
+    }),
+    events: [{ type: "game_over", scores, winners: [1] }],
+  };
+};
 SCENES["long-hand"] = () => ({
   screen: "table",
   room: room("classic-table", "playing", 2),

@@ -22,7 +22,9 @@ export function resultsName(model, seat, substituted = null) {
     name,
     seat === model.me ? h("span.tag.you", t("seat.youTag")) : null,
     left ? h("span.tag.away", t("seat.left")) : null,
-    bot && name !== t("seat.computerLabel") ? h("span.tag.bot", t("seat.computerLabel")) : null,
+    // (numbered: "Computer 2" is tagged on a wide screen; a phone leaves the tag out, as
+    // its name says it and six rows of two lines did not fit above the buttons)
+    bot && name !== t("seat.computerLabel") ? h("span.tag.bot.numbered", t("seat.computerLabel")) : null,
     sub && !bot ? h("span.tag.bot", t("seat.substitute")) : null,
   ];
 }
