@@ -4,6 +4,7 @@ store is closed, so SQLite folds its WAL back into the file and removes it."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import sqlite3
@@ -55,3 +56,31 @@ def test_a_stop_signal_closes_the_store(tmp_path, stop):
     assert not (tmp_path / "site.sqlite3-shm").exists()
     rooms = sqlite3.connect(db).execute("SELECT code FROM rooms").fetchall()
     assert (code,) in rooms
+
+
+def test_the_tests_server_processes_stop_when_paused_or_left_running(tmp_path):
+    """A test that paused its server (SIGSTOP) and was interrupted left it paused for good,
+    holding its port (a stop sent SIGTERM, which a paused process does not act on, then
+    waited 10 s and killed it). A paused one now stops as asked, and one left running is
+    stopped when the tests' process exits."""
+    from colorclash.server.testing import ServerProcess
+
+    paused = ServerProcess(f"sqlite:///{tmp_path / 'a.sqlite3'}").start()
+    paused.proc.send_signal(signal.SIGSTOP)
+    paused.stop()
+    assert paused.proc.returncode != -signal.SIGKILL  # stopped by its SIGTERM, not killed
+    script = ("from colorclash.server.testing import ServerProcess; "
+              f"p = ServerProcess('sqlite:///{tmp_path / 'b.sqlite3'}').start(); "
+              "print(p.proc.pid, flush=True)")  # and exits without stopping it
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=True)
+    pid = int(out.stdout.split()[0])
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError("the server process outlived the tests' process")

@@ -3,6 +3,7 @@ a separate process (so that it can be killed with SIGKILL)."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import socket
@@ -108,6 +109,17 @@ class InProcessServer:
         self.stop()
 
 
+#: the children started and not yet stopped: stopped when the tests' process exits, even
+#: after an interrupt (one left paused by SIGSTOP held its port and its rooms for good)
+_RUNNING: set[ServerProcess] = set()
+
+
+@atexit.register
+def _stop_children_left() -> None:
+    for proc in list(_RUNNING):
+        proc.kill()
+
+
 class ServerProcess:
     """``colorclash serve`` in a child process, with ``COLORCLASH_*`` settings in env."""
 
@@ -137,6 +149,7 @@ class ServerProcess:
         finally:  # the child has its own copy: a stopped child leaves the port free
             self._socket.close()
             self._socket = None
+        _RUNNING.add(self)
         _wait_healthy(self.url, timeout, self.proc)
         return self
 
@@ -146,12 +159,15 @@ class ServerProcess:
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
+        _RUNNING.discard(self)
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
 
     def stop(self) -> None:
+        _RUNNING.discard(self)
         if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # (a test may have paused it: SIGSTOP)
             self.proc.terminate()
             try:
                 self.proc.wait(10)
