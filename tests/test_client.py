@@ -157,6 +157,26 @@ async def test_a_bot_whose_every_action_is_refused_is_stopped_with_the_reason(se
     assert "refused 20 actions in a row" in err.value.message and "R99" in err.value.message
 
 
+@pytest.mark.asyncio
+async def test_a_bot_of_another_game_is_refused_at_once_and_play_waits_an_hour(server):
+    """A Color Clash bot at a Coloretto table failed with KeyError: 'hand' in its own code,
+    leaving the room playing; and play() gave up after 120 s, which a match of several
+    rounds outlasts (operator/bot-author QA)."""
+    import inspect
+
+    from colorclash.bots import make_bot
+    from colorclash.client import SeatConnection
+
+    assert inspect.signature(SeatConnection.play).parameters["timeout"].default == 3600.0
+    ticket = await Client(server.url).practice("Ana", bots=1, game="coloretto")
+    async with await Client(server.url).connect(ticket["code"], ticket["token"]) as seat:
+        with pytest.raises(ValueError, match="this bot plays color-clash and this table "
+                                             "plays coloretto: .*make_bot\\('coloretto', level\\)"):
+            await seat.play(make_bot("easy"))
+        state = await seat.play(make_bot("coloretto", "random", seed=1), timeout=120)
+    assert state["room"]["status"] == "finished"
+
+
 def test_python_m_colorclash_client_exits_1_without_a_traceback(server):
     src = Path(__file__).resolve().parent.parent / "src"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(

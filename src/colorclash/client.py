@@ -374,12 +374,20 @@ class SeatConnection:
     #: the bot's actions refused while the game does not move, before play() gives up
     REFUSED_IN_A_ROW = 20
 
-    async def play(self, bot: Any, timeout: float = 120.0,
+    async def play(self, bot: Any, timeout: float = 3600.0,
                    until: Callable[[dict[str, Any]], bool] | None = None,
                    pace: float = 0.0) -> dict[str, Any]:
         """Let ``bot`` (anything with ``act(view, events)``) play this seat until the match
         is over (or ``until(state)``), waiting ``pace`` seconds before each action;
-        returns the last state."""
+        returns the last state. ``TimeoutError`` after ``timeout`` seconds (an hour, as the
+        command line's: a match of several rounds at a computer's pace takes minutes). A
+        bot made for another game than the table's is refused at once (``ValueError``):
+        it failed deep in its own code, on a view of another shape."""
+        table = ((self.state or {}).get("room") or {}).get("game")
+        made_for = getattr(bot, "game", None)
+        if table and isinstance(made_for, str) and made_for != table:
+            raise ValueError(f"this bot plays {made_for} and this table plays {table}: make "
+                             f"one for it with make_bot({table!r}, level)")
         until = until or (lambda st: st["room"]["status"] == "finished")
         deadline = time.monotonic() + timeout
         acted_at: tuple[int, int] | None = None
