@@ -512,6 +512,44 @@ def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
     page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
 
 
+def test_the_last_player_left_draws_again_with_the_focus_off_the_row(open_page):
+    """The last player left in a round draws as long as they like: the card put in a row
+    with the keyboard left the focus on that row, which then said "Take row 1", and the
+    next Enter took it and ended the round (player QA). The focus goes to DRAW."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=2,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.keyboard.press("Tab")
+    page.keyboard.press("d")
+    table.wait_view()
+    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    take = next(a for a in table.game.legal_actions(1) if a["type"] == "take")
+    table.act(1, take)  # the other takes a row: we are the last one left
+    assert table.game.to_act == [0]
+    table.wait_view()
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
+    page.keyboard.press("d")
+    table.wait_view()
+    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
+    page.keyboard.press("Enter")  # placed: still our turn, the row now takeable
+    table.wait_view()
+    assert table.game.to_act == [0] and table.game.view(0)["drawn"] is None
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
+    # we take the last row with Enter: the next round is ours, the focus on DRAW again
+    # (it stayed on the row we took, empty now: Enter said it had no card)
+    round_no = table.game.view(0)["round"]
+    take = next(a for a in table.game.legal_actions(0) if a["type"] == "take")
+    page.focus(f".ct-row[data-row='{take['row']}']")
+    page.keyboard.press("Enter")
+    table.wait_view()
+    assert table.game.view(0)["round"] == round_no + 1 and table.game.to_act == [0]
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_the_other_players_scores_say_they_are_points(open_page, lang):
     """The other players' scores were bare numbers ("42"), taken for cards held; your own

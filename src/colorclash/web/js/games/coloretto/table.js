@@ -427,7 +427,13 @@ export function renderTable(model, act) {
 }
 
 // A new state: a newly drawn card enters with a little motion.
-export function onState({ prev, view }) {
+export function onState({ prev, view, me }) {
+  // Your turn goes on, but what the focus was on is not what it was: you put your card in
+  // a row (the last one left in a round draws again: the row it stayed on said "Take row
+  // 2" and Enter ended the round), or a new round began with you (it stayed on the row you
+  // took, now empty). It goes to the turn's most useful control (afterRender).
+  const mine = view.turn === me && prev && prev.turn === me;
+  if (mine && ((prev.drawn && !view.drawn) || prev.round !== view.round)) refocus = true;
   return { drawnChanged: !!view.drawn && (!prev || prev.drawn !== view.drawn || prev.supply !== view.supply) };
 }
 
@@ -437,7 +443,10 @@ export function onState({ prev, view }) {
 // reaches during the others' turns: Enter at your turn took the row the focus had
 // waited on, instead of drawing).
 let cardWaited = false;
+let refocus = false; // (onState)
 export function afterRender(root, { revealPlayable = false } = {}) {
+  if (refocus) revealPlayable = true;
+  refocus = false;
   const firstPlace = root.querySelector(".ct-row.can-place");
   const newlyWaiting = !!firstPlace && !cardWaited;
   cardWaited = !!firstPlace;
