@@ -161,8 +161,8 @@ def test_a_lone_computer_is_named_once_in_the_results(open_page):
     assert numbered and all(tags == [cat["seat.computerLabel"]] for tags in numbered), got
     # on a phone the numbered ones leave it out (their names say it), and the six rows fit
     # above the buttons (the sixth went under them: player QA)
-    for lang in ("en", "tr"):
-        page.set_viewport_size(PHONE_640)
+    for lang, size in (("en", PHONE_640), ("tr", PHONE_640), ("es", {"width": 844, "height": 390})):
+        page.set_viewport_size(size)
         page.goto(f"/dev.html?scene=game-over-6-bots&lang={lang}")
         page.wait_for_function("window.__devReady === true")
         fit = page.evaluate("""() => {
@@ -172,7 +172,9 @@ def test_a_lone_computer_is_named_once_in_the_results(open_page):
                   buttons: buttons.top,
                   tags: [...document.querySelectorAll('.results-table .tag.bot')]
                     .filter((t) => t.getClientRects().length).length}; }""")
-        assert fit["rows"] == 6 and fit["tags"] == 0 and fit["last"] <= fit["buttons"], (lang, fit)
+        assert fit["rows"] == 6 and fit["tags"] == 0, (lang, fit)
+        if size is PHONE_640:  # (sideways, the dialog scrolls: no screen holds six rows)
+            assert fit["last"] <= fit["buttons"], (lang, fit)
 
 
 def test_who_went_home_from_the_results_keeps_their_name_there(open_page):
