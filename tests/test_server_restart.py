@@ -124,13 +124,14 @@ def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_pat
     doc = {"code": "GOODAA", "kind": "private", "status": "lobby", "match_no": 0,
            "settings": {"game": "color-clash", "preset": "standard", "seats": 2},
            "created": 1000.0, "seats": [{"kind": "human", "name": "Ana"}, {}]}
-    damaged_store(path, {c: dict(doc, code=c) for c in ("GOODAA", "NOJSON", "NULLLL", "ALISTT")},
-                  {"NOJSON": "'{not json'", "NULLLL": "'null'", "ALISTT": "'[]'"})
+    rooms = {c: dict(doc, code=c) for c in ("GOODAA", "NOJSON", "NULLLL", "ALISTT")}
+    rooms["SEATSN"] = dict(doc, code="SEATSN", seats=5)  # JSON, a field of the wrong type
+    damaged_store(path, rooms, {"NOJSON": "'{not json'", "NULLLL": "'null'", "ALISTT": "'[]'"})
     caplog.set_level(logging.ERROR, logger="colorclash.server")
     with InProcessServer(f"sqlite:///{path}", Settings()) as srv:
         hub = srv.hub
         assert "GOODAA" in hub.rooms
-        for code in ("NOJSON", "NULLLL", "ALISTT"):
+        for code in ("NOJSON", "NULLLL", "ALISTT", "SEATSN"):
             assert code not in hub.rooms
             lines = [r for r in caplog.records if code in r.getMessage()]
             assert len(lines) == 1, [r.getMessage() for r in caplog.records]

@@ -47,7 +47,7 @@ from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
 from colorclash.server.writer import StoreWriter
-from colorclash.store import Store, StoreError
+from colorclash.store import DamagedRoom, Store, StoreError
 
 log = logging.getLogger("colorclash.server")
 
@@ -117,7 +117,14 @@ class Hub:
         data = self.store.load_room(code)
         if not data:
             return None
-        return Room.from_data(data).with_records(self.store.load_records(code))
+        try:
+            room = Room.from_data(data)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            # a field of the wrong type (`"seats": 5`): named in one line, as `rooms` does
+            # (it was "could not be restored" and a traceback)
+            raise DamagedRoom(f"room {code}: its stored document is damaged "
+                              f"({type(exc).__name__}: {exc})") from None
+        return room.with_records(self.store.load_records(code))
 
     def load_room(self, code: str) -> Room | None:
         """One stored room into memory: its game rebuilt by replay, the same deadlines."""
