@@ -711,6 +711,20 @@ def test_a_card_chosen_by_its_number_is_played_by_enter(open_page):
     assert table.sent[-1]["action"] == {"type": "play", "hand": 0, "turned": False}
 
 
+def test_escape_puts_a_chosen_card_back(open_page):
+    """Chosen with its number, a card stayed chosen on Escape, the focus on As seen (player
+    QA): Escape puts it back and the focus on it again; nothing is sent."""
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP, locale="en-US")
+    page = table.page
+    page.keyboard.press("2")
+    assert page.locator(".rb-hand .picked").count() == 1
+    sent = len(table.sent)
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.querySelectorAll('.rb-hand .picked').length === 0")
+    assert page.evaluate("document.activeElement === document.querySelectorAll('.rb-hand .rb-card')[1]")
+    assert len(table.sent) == sent
+
+
 def test_a_lone_computer_is_not_numbered(open_page):
     """A duel's one computer player was "Computer 2" (its seat), which read as a mistake and,
     in Turkish, put two numbers side by side: "Bilgisayar 2 2 kart çekti"."""

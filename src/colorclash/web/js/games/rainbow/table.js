@@ -506,6 +506,13 @@ export function tableKeydown(ev, model, act) {
   } else if (key === "h") {
     const first = document.querySelector(".rb-hand .rb-card.playable") || document.querySelector(".rb-hand .rb-card");
     if (first) first.focus();
+  } else if (key === "escape" && chosen(full) !== null) {
+    // the chosen card put back, the focus on it again (Escape did nothing: the card
+    // stayed chosen, the focus on "As seen"; player QA)
+    const pick = chosen(full);
+    act.ui(choose(view, null));
+    const card = document.querySelectorAll(".rb-hand .rb-card")[pick];
+    if (card) card.focus();
   } else {
     return;
   }
