@@ -387,6 +387,15 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert page.locator(".rb-place[data-place='0'] .rb-flipped-badge").count() == 1
     assert EN["rainbow.msg.playAgain"] in page.inner_text("#turn-msg")
     assert page.locator("[data-focus-key='act:end']").count() == 0  # a card is owed now
+    # E now says a card is owed ("That key does nothing now" said nothing of why)
+    sent = len(table.sent)
+    page.wait_for_timeout(600)  # (the turn's own words said first)
+    page.evaluate("document.getElementById('live').textContent = ''")
+    page.keyboard.press("e")
+    page.wait_for_function("(w) => document.getElementById('live').textContent.includes(w)",
+                           arg=EN["rainbow.msg.playAgain"])
+    assert EN["table.keyNothing"] not in page.inner_text("#live")
+    assert len(table.sent) == sent
     # the second card, turned over: keys 1 then T
     page.keyboard.press("1")
     assert page.locator(".rb-hand .picked").count() == 1

@@ -501,7 +501,13 @@ export function tableKeydown(ev, model, act) {
     if (!a) return keyDoesNothing(model);
     act.action(a);
   } else if (key === "e") {
-    if (!endAction(view)) return keyDoesNothing(model);
+    if (!endAction(view)) {
+      // a card owed after a table card was turned over: said so, not "does nothing"
+      const owed = (view.turn_state || {}).flip_pending && legalOf(view).length > 0;
+      if (owed) announce(t("rainbow.msg.playAgain"));
+      else keyDoesNothing(model);
+      return;
+    }
     act.action(endAction(view));
   } else if (key === "h") {
     const first = document.querySelector(".rb-hand .rb-card.playable") || document.querySelector(".rb-hand .rb-card");
