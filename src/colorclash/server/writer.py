@@ -116,22 +116,19 @@ class StoreWriter:
     def _run(self) -> None:
         while True:
             with self._cond:
-                idle_and_refused = False
                 while not self._items and not self._stopping:
                     if self.refusing is None or self._probe is None:
                         self._cond.wait()
                     elif not self._cond.wait(self.PROBE_S):
-                        idle_and_refused = True
-                        break
+                        break  # idle while the store refuses: it is tried (below)
                 if not self._items and self._stopping:
                     return
-            if idle_and_refused:
-                self._try_the_store()
-                continue
-            with self._cond:
                 batch = self._items[:self.MAX_BATCH]
                 del self._items[:self.MAX_BATCH]
                 failed = set(self._failed_rooms)
+            if not batch:
+                self._try_the_store()
+                continue
             doomed = [(w, f) for w, f in batch if w[0] in failed]
             live = [(w, f) for w, f in batch if w[0] not in failed]
             error: BaseException | None = None
@@ -170,11 +167,9 @@ class StoreWriter:
         try:
             self._probe()
         except BaseException as exc:  # noqa: BLE001 - still refused: said as it is now
-            if self.refusing is not None:
-                self.refusing = str(exc) or type(exc).__name__
+            self.refusing = str(exc) or type(exc).__name__
             return
-        if self.refusing is not None:
-            self._taken_again()
+        self._taken_again()
 
     @staticmethod
     def _resolve(live: list[tuple[Write, asyncio.Future[CommitTiming]]],
