@@ -47,7 +47,7 @@ from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
 from colorclash.server.writer import StoreWriter
-from colorclash.store import DamagedRoom, Store, StoreError
+from colorclash.store import Store, StoreError, read_as_stored
 
 log = logging.getLogger("colorclash.server")
 
@@ -117,13 +117,8 @@ class Hub:
         data = self.store.load_room(code)
         if not data:
             return None
-        try:
+        with read_as_stored(code):  # (a field of the wrong type was a traceback at start)
             room = Room.from_data(data)
-        except (TypeError, ValueError, KeyError, AttributeError) as exc:
-            # a field of the wrong type (`"seats": 5`): named in one line, as `rooms` does
-            # (it was "could not be restored" and a traceback)
-            raise DamagedRoom(f"room {code}: its stored document is damaged "
-                              f"({type(exc).__name__}: {exc})") from None
         return room.with_records(self.store.load_records(code))
 
     def load_room(self, code: str) -> Room | None:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from colorclash.server.model import COMPUTER
-from colorclash.store import DamagedRoom
+from colorclash.store import DamagedRoom, read_as_stored
 
 STATUSES = ("lobby", "playing", "finished")
 #: the table's order: what is being played first, finished rooms last
@@ -94,7 +94,7 @@ def line_of(data: dict[str, Any], now: float) -> RoomLine:
 def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
     """``line_of`` a stored document, or the store's refusal naming a damaged one (a
     field of the wrong type: a traceback, and no room listed at all)."""
-    try:
+    with read_as_stored(code):
         line = line_of(data, now)
         for when in (line.created, line.finished_at):
             if when is not None and not isinstance(when, int | float):
@@ -102,8 +102,6 @@ def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
         if not isinstance(line.status, str) or not isinstance(line.code, str):
             raise TypeError("a status or code that is not text")
         return line
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise DamagedRoom(f"room {code}: its stored document is damaged ({exc})") from None
 
 
 def room_lines(store: Any, status: str | None = None, now: float | None = None,

@@ -18,6 +18,8 @@ loses nothing either way) or
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 Action = dict[str, Any]
@@ -54,6 +56,18 @@ def decoded(code: str, what: str, raw: str | bytes, shape: type = dict) -> Any:
         raise DamagedRoom(f"room {code}: its stored {what} is damaged "
                           f"(JSON {type(value).__name__}, not {kind})")
     return value
+
+
+@contextmanager
+def read_as_stored(code: str) -> Iterator[None]:
+    """Reading room ``code``'s stored document into its fields: one of the wrong type or
+    missing (`"seats": 5`) is the store's refusal naming the room (``DamagedRoom``), as
+    :func:`decoded` makes of one that is not JSON, not a traceback."""
+    try:
+        yield
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise DamagedRoom(f"room {code}: its stored document is damaged "
+                          f"({type(exc).__name__}: {exc})") from None
 
 
 class Store(Protocol):
