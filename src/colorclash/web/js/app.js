@@ -288,7 +288,7 @@ function render() {
             "div.row",
             state.fatal.retry
               ? h("button.btn.primary#btn-fatal-retry", { type: "button", onclick: state.fatal.retry },
-                t(state.fatal.retryLabel || "common.retry"))
+                t(state.fatal.retryLabel))
               : null,
             h("button.btn", { type: "button", onclick: () => navigate("/") }, t("common.home")),
           ),

@@ -515,7 +515,7 @@ export function tableKeydown(ev, model, act) {
   } else if (key === "escape" && chosen(full) !== null) {
     // the chosen card put back, the focus on it again (Escape did nothing: the card
     // stayed chosen, the focus on "As seen"; player QA)
-    const pick = chosen(full);
+    const pick = full.ui.pick;
     act.ui(choose(view, null));
     const card = document.querySelectorAll(".rb-hand .rb-card")[pick];
     if (card) card.focus();
