@@ -379,6 +379,48 @@ def test_presets_are_data_and_options_are_checked():
     assert PRESETS["family"].clock == 60 and PRESETS["standard"].clock == 30
 
 
+@pytest.mark.parametrize("overrides, said", [
+    # a yes/no option given the text "no" was stored as "no", which reads as true: the
+    # W+4 restriction it was meant to turn off stayed on
+    ({"wild4_restricted": "no"}, "wild4_restricted must be true or false"),
+    ({"ties_share": "maybe"}, "ties_share must be true or false"),
+    ({"play_on": 0}, "play_on must be true or false"),
+    ({"last_card_effect": None}, "last_card_effect must be true or false"),
+    ({"call_window": -5}, "call_window must be a number of seconds"),
+    ({"drawn_choice": "6"}, "drawn_choice must be a number of seconds"),
+    ({"call_window": float("nan")}, "call_window must be a number of seconds"),
+    ({"target": 0}, "target must be at least 1"),
+    ({"clock": 30.5}, "turn clock 30.5 is not offered"),
+    ({"clock_choices": []}, "clock_choices must list whole numbers"),
+    ({"clock_choices": [30, "x"]}, "clock_choices must list whole numbers"),
+    ({"match_choices": ["3", "-1"]}, "match_choices must list match lengths"),
+    ({"clock_choices": [15, 20]}, "turn clock 30 is not offered by standard: 15, 20"),
+])
+def test_every_option_is_checked_and_a_bad_one_makes_no_game(overrides, said):
+    with pytest.raises(ValueError, match=said):
+        new_game("color-clash", preset="standard", seats=2, seed=1, options=overrides)
+
+
+def test_options_of_the_right_kind_are_taken():
+    g = new_game("color-clash", preset="standard", seats=2, seed=1, options={
+        "wild4_restricted": False, "call_window": 2.5, "drawn_choice": 4,
+        "clock_choices": [20, 40], "clock": 40, "match_choices": ["2"], "target": 100})
+    o = g.options
+    assert (o.wild4_restricted, o.call_window, o.drawn_choice) == (False, 2.5, 4)
+    assert (o.clock_choices, o.clock, o.match_choices, o.target) == ((20, 40), 40, ("2",), 100)
+
+
+def test_a_preset_named_empty_is_refused_and_none_named_plays_standard():
+    with pytest.raises(ValueError, match="unknown preset ''"):
+        new_game("color-clash", preset="", seats=2, seed=1)
+    assert new_game("color-clash", seats=2, seed=1).preset == "standard"
+
+
+def test_rainbow_takes_a_whole_number_of_seats():
+    with pytest.raises(ValueError, match="Rainbow is played by 2 seats"):
+        new_game("rainbow", seats=2.0, seed=1)
+
+
 def test_bad_new_game_arguments():
     with pytest.raises(ValueError):
         new_game("color-clash", preset="standard", seats=7, seed=1)

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from colorclash.cli import app
-from colorclash.simulate import play_game, simulate
+from colorclash.simulate import play_game, simulate, typed_options
 
 
 def test_a_small_tournament_adds_up():
@@ -159,6 +159,17 @@ def test_options_are_typed_as_the_game_has_them():
     report = simulate(game="coloretto", players=2, games=1, bots=["random"],
                       options={"clock": "45"})
     assert report["options"] == {"clock": 45}
+
+
+def test_a_house_rule_on_the_command_line_is_read_as_a_number_or_true_or_false():
+    """``wild4_restricted=false`` reached the game as the text "false" (refused now, it
+    was read as true before the engine checked yes/no options)."""
+    report = simulate(players=2, games=1, bots=["random"],
+                      options=typed_options("color-clash", "standard", {
+                          "wild4_restricted": "false", "call_window": "2.5",
+                          "first_card": "number"}))
+    assert report["options"] == {"wild4_restricted": False, "call_window": 2.5,
+                                 "first_card": "number"}
 
 
 def test_an_option_value_not_offered_is_named_with_the_choices_in_words():

@@ -68,15 +68,28 @@ def typed_options(game: str, preset: str | None, options: dict[str, Any] | None
     """Options written on the command line (text) as the game's own choices are typed:
     ``--option match=3`` is the match choice ``"3"``, as ``GET /api/games``, rooms and
     records have it, and a turn clock of ``30`` a number. Text that is no choice stays
-    as written, for the game to refuse by name."""
+    as written, for the game to refuse by name. A house rule the room screen does not
+    offer is read as JSON when it is a number or true/false (``wild4_restricted=false``,
+    ``call_window=2.5``)."""
     specs = {o.name: o for o in game_definition(game).options_for(preset)}
     out: dict[str, Any] = {}
     for name, value in (options or {}).items():
         spec = specs.get(name)
         if spec is not None and isinstance(value, str):
             value = next((c for c in spec.choices if str(c) == value), value)
+        elif isinstance(value, str):
+            value = _scalar(value)
         out[name] = value
     return out
+
+
+def _scalar(text: str) -> Any:
+    """``text`` as the number or true/false it spells, else as it is."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, (bool, int, float)) else text
 
 
 def seatings(bots: list[str], players: int) -> list[str]:

@@ -1410,7 +1410,8 @@ def _room_options(o: Options) -> tuple[OptionSpec, ...]:
 
 
 def _make(*, preset: str | None = None, **kwargs: Any) -> ColorClash:
-    return ColorClash(preset=preset or "standard", **kwargs)
+    # (no preset named plays "standard"; an empty name is refused as unknown, not read as none)
+    return ColorClash(preset="standard" if preset is None else preset, **kwargs)
 
 
 DEFINITION = GameDefinition(

@@ -130,18 +130,52 @@ def _make_options(preset: str, overrides: dict[str, Any] | None) -> Options:
     for key, value in overrides.items():
         if key not in fields:
             raise ValueError(f"unknown option {key!r}")
-        if key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
-            raise ValueError(f"option {key} must be one of "
-                             f"{', '.join(map(str, OPTION_CHOICES[key]))}, not {value!r}")
-        if key == "clock" and value not in options.clock_choices:
-            raise ValueError(
-                f"turn clock {value!r} is not offered by {preset}: "
-                f"{', '.join(map(str, options.clock_choices))} (seconds)"
-            )
-        if key in ("rounds", "hand_size", "target") and (
-            not isinstance(value, int) or isinstance(value, bool) or value < 0
+        overrides[key] = _checked(key, value)
+    options = replace(options, **overrides)
+    if not _is_int(options.clock, 1) or options.clock not in options.clock_choices:
+        raise ValueError(
+            f"turn clock {options.clock!r} is not offered by {preset}: "
+            f"{', '.join(map(str, options.clock_choices))} (seconds)"
+        )
+    return options
+
+
+_YES_NO = ("wild4_restricted", "last_card_effect", "play_on", "ties_share")
+_SECONDS = ("call_window", "drawn_choice")
+
+
+def _checked(key: str, value: Any) -> Any:
+    """One option's value as the engine reads it, or ValueError saying what it takes (a
+    yes/no option given "no" was read as true: any non-empty text is)."""
+    if key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
+        raise ValueError(f"option {key} must be one of "
+                         f"{', '.join(map(str, OPTION_CHOICES[key]))}, not {value!r}")
+    if key in _YES_NO and not isinstance(value, bool):
+        raise ValueError(f"option {key} must be true or false, not {value!r}")
+    if key in ("rounds", "hand_size", "target") and not _is_int(value, 0):
+        raise ValueError(f"option {key} must be a non-negative integer")
+    if key == "hand_size" and not 1 <= value <= 15:
+        raise ValueError("option hand_size must be between 1 and 15")
+    if key == "target" and value < 1:
+        raise ValueError("option target must be at least 1 point")
+    if key in _SECONDS and not (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 600
+    ):
+        raise ValueError(f"option {key} must be a number of seconds above 0, at most 600")
+    if key == "clock_choices":
+        if not isinstance(value, (list, tuple)) or not value or not all(
+            _is_int(v, 1) for v in value
         ):
-            raise ValueError(f"option {key} must be a non-negative integer")
-        if key == "hand_size" and not 1 <= value <= 15:
-            raise ValueError("option hand_size must be between 1 and 15")
-    return replace(options, **overrides)
+            raise ValueError("option clock_choices must list whole numbers of seconds")
+        return tuple(value)
+    if key == "match_choices":
+        if not isinstance(value, (list, tuple)) or not value or not all(
+            isinstance(v, str) and v.isdecimal() and v.isascii() and int(v) >= 1 for v in value
+        ):
+            raise ValueError('option match_choices must list match lengths such as "3" or "500"')
+        return tuple(value)
+    return value
+
+
+def _is_int(value: Any, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least

@@ -139,7 +139,7 @@ class Rainbow(Game):
         preset: str | None = None,
     ) -> None:
         super().__init__()
-        if seats != SEATS or isinstance(seats, bool):
+        if not isinstance(seats, int) or isinstance(seats, bool) or seats != SEATS:
             raise ValueError("Rainbow is played by 2 seats")
         self.options = DEFINITION.check_options(preset, options or {})
         self.seed = seed
