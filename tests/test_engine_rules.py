@@ -416,6 +416,16 @@ def test_a_preset_named_empty_is_refused_and_none_named_plays_standard():
     assert new_game("color-clash", seats=2, seed=1).preset == "standard"
 
 
+def test_a_setup_holds_only_cards_of_the_presets_deck():
+    """A Bomb in a `standard` setup lit a fuse; a Shield in a Bomb table was taken."""
+    with pytest.raises(ValueError, match="setup card 'R-bomb' is not in the standard deck"):
+        table("standard", [["R-bomb", "G1"], ["G9"]], "R5")
+    with pytest.raises(ValueError, match="'B-shield' is not in the classic-table deck"):
+        table("classic-table", [["G1"], ["G9"]], "R5", draw=["B-shield"])
+    g = table("classic-table", [["R-bomb", "G1"], ["G9"]], "R5")  # its own deck's card
+    assert g.hands[0] == ["R-bomb", "G1"]
+
+
 def test_rainbow_takes_a_whole_number_of_seats():
     with pytest.raises(ValueError, match="Rainbow is played by 2 seats"):
         new_game("rainbow", seats=2.0, seed=1)

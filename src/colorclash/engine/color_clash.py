@@ -28,6 +28,7 @@ including each skipped turn, counts one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from copy import deepcopy
 from typing import Any
@@ -343,6 +344,7 @@ class ColorClash(Game):
             raise ValueError("setup 'side' is 'day' or 'night' (night: Day & Night only)")
         self.side = 1 if side == "night" else 0
         self._face_tables(cards)
+        self._check_setup_cards(cards)
         self.hands = hands
         self.draw_pile = list(reversed(draw))
         self.discard = under + [top]
@@ -361,6 +363,18 @@ class ColorClash(Game):
         self.color = top_color or color
         for seat in setup.get("shields", []):
             raise ValueError(f"setup 'shields' is not supported (seat {seat})")
+
+    def _check_setup_cards(self, cards: list[str]) -> None:
+        """The cards of a setup are cards of the preset's deck (a Bomb in a `standard`
+        setup lit a fuse). A puzzle may hold more copies of a card than the deck has, and a
+        Day & Night setup may pair any two faces (its faces are checked by
+        ``_face_tables``)."""
+        if self.double_faced:
+            return
+        in_deck = _cards_of_deck(self.options.deck)
+        for card in cards:
+            if card not in in_deck:
+                raise ValueError(f"setup card {card!r} is not in the {self.options.deck} deck")
 
     def _turn_first_card(self) -> None:
         """Turn the first discard (spec 5.1, 5.2)."""
@@ -1407,6 +1421,11 @@ _FIELDS = {kind: frozenset({"type"}) for kind in _HANDLERS} | {
 def _room_options(o: Options) -> tuple[OptionSpec, ...]:
     return (OptionSpec("clock", tuple(o.clock_choices), o.clock),
             OptionSpec("match", tuple(o.match_choices), o.match))
+
+
+@functools.cache
+def _cards_of_deck(deck: str) -> frozenset[str]:
+    return frozenset(new_deck(deck))
 
 
 def _make(*, preset: str | None = None, **kwargs: Any) -> ColorClash:
