@@ -258,6 +258,21 @@ async def _next_clock_after(conn, seq, note, seen):
     return [sec for q, sec in seen if q > seq][0]
 
 
+async def _acts_at_their_next_turn(conn, other, seat):
+    """``conn`` (seat ``seat``) acts at its next turn from ``other``'s latest state on,
+    reading its socket as states come (a short clock is short: on a busy machine it may
+    run out first, and then the next turn is tried)."""
+    for _ in range(8):
+        st = await conn.wait_state(lambda st: st["view"] is not None and st["seq"] >= other.state[
+            "seq"] and seat in st["view"]["to_act"], timeout=15)
+        await conn.act(st["view"]["legal"][0])
+        answer = await conn.wait_for(lambda m: m["type"] in ("state", "error"), timeout=5)
+        if answer["type"] == "state" and not any(
+                e.get("type") == "time_up" for e in answer["events"]):
+            return
+    raise AssertionError(f"seat {seat} could not act before its clock ran out, 8 times")
+
+
 @pytest.mark.asyncio
 async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
@@ -276,10 +291,37 @@ async def test_an_away_player_who_let_a_turn_run_out_gets_short_turns(tmp_path):
         # his first turn away runs the whole clock; once it has run out, short turns
         assert seen[0][1] == pytest.approx(full)
         assert all(sec == pytest.approx(0.4) for _, sec in seen[1:3]), seen
-        # back at the table: the whole clock again
+        # back at the table: still the short clock (a reconnection alone gave the whole
+        # clock back: a socket opened a moment before each turn held the table up), and
+        # the whole clock again once he has acted
         b = await c.connect(host["code"], guest["token"])
         await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
-        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == pytest.approx(full)
+        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == pytest.approx(0.4)
+        await _acts_at_their_next_turn(b, a, 1)
+        assert await _next_clock_after(a, b.state["seq"], bo_clock, seen) == pytest.approx(full)
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.asyncio
+async def test_a_connected_idler_reconnecting_before_each_turn_keeps_the_short_clock(tmp_path):
+    """The attacker's way around the idle clock: a new socket on the seat before each
+    turn reset the turns run out, and each turn ran the whole clock again."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
+                        away_turn_clock=0.4, next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{tmp_path / 'reopen.sqlite3'}", settings,
+                         game_factory=factory) as srv:
+        c, host, guest, a, b = await _ana_and_bo(srv, clock=60, setup=LONG_HANDS)
+        full = 60 * 0.05
+        seen: list[tuple[int, float]] = []
+        await _act_while_my_turn(a, _turn_clocks(1, seen, 2))  # two run out, connected
+        assert [sec for _, sec in seen] == pytest.approx([full, full]), seen
+        for _ in range(2):
+            await b.close()
+            b = await c.connect(host["code"], guest["token"])
+            await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
+            assert await _next_clock_after(a, a.state["seq"], _turn_clocks(1, seen, 99),
+                                           seen) == pytest.approx(0.4)
         await a.close()
         await b.close()
 
@@ -309,11 +351,13 @@ async def test_a_player_away_when_the_next_game_is_dealt_gets_short_turns_at_onc
         seen: list[tuple[int, float]] = []
         await _act_while_my_turn(a, _turn_clocks(1, seen, 1))
         assert seen[0][1] == pytest.approx(0.4), seen
-        # back at the table: the whole clock again
+        # back at the table: the short clock until he acts, then the whole clock again
         b = await c.connect(host["code"], guest["token"])
         await a.wait_state(lambda s: s["room"]["seats"][1]["connected"])
-        bo_clock = _turn_clocks(1, seen, 2)
-        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == \
+        bo_clock = _turn_clocks(1, seen, 99)
+        assert await _next_clock_after(a, a.state["seq"], bo_clock, seen) == pytest.approx(0.4)
+        await _acts_at_their_next_turn(b, a, 1)
+        assert await _next_clock_after(a, b.state["seq"], bo_clock, seen) == \
             pytest.approx(60 * 0.05)
         await a.close()
         await b.close()
@@ -337,15 +381,7 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
         await _act_while_my_turn(a, bo_clock)
         assert a.state["room"]["seats"][1]["connected"]
         assert [sec for _, sec in seen] == pytest.approx([full, full, 0.8, 0.8]), seen
-        # Bo acts at his next turn (his socket read as it comes: the short clock is short)
-        for _ in range(8):
-            st = await b.wait_state(lambda st: st["view"] is not None and st["seq"] >= a.state[
-                "seq"] and 1 in st["view"]["to_act"], timeout=15)
-            await b.act(st["view"]["legal"][0])
-            answer = await b.wait_for(lambda m: m["type"] in ("state", "error"), timeout=5)
-            if answer["type"] == "state" and not any(
-                    e.get("type") == "time_up" for e in answer["events"]):
-                break  # (else his clock ran out first on a busy machine: the next turn)
+        await _acts_at_their_next_turn(b, a, 1)
         assert await _next_clock_after(a, b.state["seq"], bo_clock, seen) == pytest.approx(full)
         await a.close()
         await b.close()

@@ -614,9 +614,11 @@ class Hub:
         room.fresh.add(conn)  # its first state carries the match's recent moments
         s = room.seats[seat]
         s.away_since = None
-        if s.left or s.missed:
+        # (``missed`` is kept: only acting, or taking the seat back from a substitute, gives
+        # the whole turn clock again; a socket opened for a moment before each turn kept a
+        # connected idler on the whole clock for the whole match)
+        if s.left:
             s.left = False
-            s.missed = 0
             self.persist(room)
         # else nothing a restart needs changed: who is connected is not stored (a restart
         # counts everyone away from its own start), so a page reloaded in a loop costs no

@@ -374,6 +374,8 @@ class Table:
                 return False
         s = room.seats[seat]
         s.substitute = on
+        if not on:
+            s.missed = 0  # back after the substitute's time: the whole turn clock again
         if on:
             self.hub.computers.seat_substitute(room, seat)
         else:
