@@ -1177,6 +1177,28 @@ async def test_non_finite_numbers_are_refused_and_only_valid_json_is_sent(tmp_pa
         assert json.loads(http.value.read())["error"]["code"] == "bad_json"
 
 
+@pytest.mark.asyncio
+async def test_a_lone_surrogate_in_an_option_is_refused_with_an_answer(tmp_path, caplog):
+    """``{"clock": "\\ud800"}`` (valid JSON, not valid text) was quoted back in the
+    refusal, which could not be encoded: an HTTP 500 with a traceback, and on the socket
+    no answer at all."""
+    with InProcessServer(_store(tmp_path), Settings(**LIFTED_LIMITS)) as srv:
+        for body in (b'{"clock":"\\ud800"}', b'{"options":{"clock":"\\ud800"}}',
+                     b'{"game":"coloretto","options":{"scoring":"\\ud800"}}'):
+            status, answer = _post_raw(srv.url + "/api/rooms", body)
+            assert 400 <= status < 500 and "\\ud800" in answer["error"]["message"], answer
+        c = Client(srv.url)
+        t = await c.create_room("Ana")
+        url = srv.url.replace("http", "ws") + f"/ws/{t['code']}?token={t['token']}"
+        async with websockets.connect(url) as ws:
+            await ws.recv(), await ws.recv()  # welcome, state
+            await ws.send('{"v":1,"type":"settings","settings":{"options":{"clock":"\\ud800"}}}')
+            answer = loads_strict(await asyncio.wait_for(ws.recv(), 5))
+            assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+            assert "\\ud800" in answer["message"]
+    assert "Traceback" not in caplog.text and "not JSON-ready" not in caplog.text
+
+
 def _post_raw(url: str, body: bytes, content_type: str = "application/json"
               ) -> tuple[int, dict]:
     req = urllib.request.Request(url, data=body, method="POST",

@@ -57,8 +57,8 @@ class Conn:
             return
         try:
             text = dumps(msg)
-        except (ValueError, TypeError):  # not JSON-ready: never send invalid JSON
-            log.error("refused to send a message with a non-finite number: %.200r", msg)
+        except (ValueError, TypeError) as exc:  # not JSON-ready: never send invalid JSON
+            log.error("refused to send a message that is not JSON-ready (%s): %.200r", exc, msg)
             return
         self.send_text(text)
 

@@ -35,6 +35,9 @@ class ProtocolError(Exception):
 
     def __init__(self, code: str, message: str, ref: str | None = None, status: int = 400,
                  retry_after: int | None = None, reason: str | None = None):
+        # A lone surrogate a client sent ("\ud800"), quoted back in the message, cannot be
+        # encoded as UTF-8: the answer was an HTTP 500, and on a socket no answer at all.
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.code = code
         self.message = message
