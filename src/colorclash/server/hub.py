@@ -408,9 +408,13 @@ class Hub:
         raise ProtocolError("internal", f"unknown operation {method!r}", status=500)
 
     def is_operator_key(self, key: str | None) -> bool:
-        import secrets
-
-        return bool(key) and any(secrets.compare_digest(key, k) for k in self.settings.host_keys)
+        if not key:
+            return False
+        # compared as bytes: compare_digest refuses text with a non-ASCII character (a key
+        # "ü" was an HTTP 500)
+        given = key.encode("utf-8", "surrogatepass")
+        return any(secrets.compare_digest(given, k.encode("utf-8", "surrogatepass"))
+                   for k in self.settings.host_keys)
 
     # ------------------------------------------------------------------ what seats see
     def connected(self, room: Room, seat: int) -> bool:
