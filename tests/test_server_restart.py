@@ -138,3 +138,24 @@ def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_pat
             assert "its stored document is damaged" in lines[0].getMessage()
             assert lines[0].exc_info is None  # one line, no traceback
             assert hub.code_taken(code)
+
+
+def test_a_damaged_room_held_elsewhere_is_no_room_to_a_token_check(caplog):
+    """With several processes, a socket to a room another process plays checks its token
+    against the stored document: one of the wrong shape was a traceback, not the
+    one-line damaged-room message and a room_not_found."""
+    from types import SimpleNamespace
+
+    from colorclash.server.app import _stored_for_token
+    from colorclash.server.protocol import ProtocolError
+
+    def not_found(code):
+        return ProtocolError("room_not_found", f"no room with code {code!r}", status=404)
+
+    for stored in ({"code": "SEATSX", "seats": "x", "settings": {}}, None):
+        hub = SimpleNamespace(store=SimpleNamespace(load_room=lambda code, d=stored: d),
+                              room_not_found=not_found)
+        with pytest.raises(ProtocolError) as err:
+            _stored_for_token(hub, "SEATSX")
+        assert err.value.code == "room_not_found"
+    assert "room SEATSX: its stored document is damaged" in caplog.text

@@ -127,6 +127,24 @@ def test_a_damaged_source_room_is_named_and_nothing_is_copied(tmp_path):
     assert not target.exists()
 
 
+def test_a_room_the_server_could_not_read_is_not_copied(tmp_path):
+    """A document with seats that are not a list of seats (edited by hand): ``rooms`` and
+    the server called it damaged, and the copy copied it, "each read back and checked"
+    (operator QA): the room was missing on the new store."""
+    from test_cli_rooms import _document, damaged_store
+
+    source = tmp_path / "seats.sqlite3"
+    damaged_store(source, {c: _document(c, "finished", 1000.0) for c in ("GOODAA", "SEATSX")},
+                  {"SEATSX": "json_set(data, '$.seats', 'x')"})
+    target = tmp_path / "to.sqlite3"
+    out = _copy(f"sqlite:///{source}", f"sqlite:///{target}")
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert "1 room(s) of the source" in out.stderr and "nothing was copied" in out.stderr
+    assert "room SEATSX: its stored document is damaged" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    assert not target.exists()
+
+
 def test_a_copy_into_memory_is_refused(tmp_path):
     """Into sqlite:///:memory: it said "copied 9 room(s) … each read back and checked",
     exit 0, and kept nothing: an operator believed they had a backup (operator QA)."""

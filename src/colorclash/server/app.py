@@ -57,7 +57,7 @@ from colorclash.server.protocol import (
 )
 from colorclash.server.web_guard import CrossSiteGuard, origin_allowed
 from colorclash.server.webpage import REVALIDATE, ClientPage, FingerprintedStaticFiles
-from colorclash.store import Store, open_store
+from colorclash.store import DamagedRoom, Store, open_store
 
 log = logging.getLogger("colorclash.server")
 #: a room asked for with a host key that is not one of the site's: from where, and what came
@@ -178,6 +178,21 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _stored_for_token(h: Any, code: str) -> Room:
+    """Room ``code`` as the store holds it, to check a token against while another process
+    plays it; a damaged document is no room here (as at a process's start), said once in
+    the log, not a traceback."""
+    data = h.store.load_room(code)
+    try:
+        room = Room.from_stored(code, data) if data is not None else None
+    except DamagedRoom as exc:
+        log.error("%s", exc)
+        room = None
+    if room is None:
+        raise h.room_not_found(code)
+    return room
 
 
 def _is_json_type(content_type: str) -> bool:
@@ -696,10 +711,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             if h.cluster is not None:
                 room, owner = await h.cluster.locate(normalize_code(code))
                 if room is None:  # held by another process: check the token on the store
-                    data = h.store.load_room(normalize_code(code))
-                    if data is None:
-                        raise h.room_not_found(normalize_code(code))
-                    room = Room.from_data(data)
+                    room = _stored_for_token(h, normalize_code(code))
             else:
                 room = h.get(code)
         except ProtocolError as exc:

@@ -47,7 +47,7 @@ from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
 from colorclash.server.thinking import ThinkingPool
 from colorclash.server.writer import StoreWriter
-from colorclash.store import Store, StoreError, read_as_stored
+from colorclash.store import Store, StoreError
 
 log = logging.getLogger("colorclash.server")
 
@@ -117,8 +117,7 @@ class Hub:
         data = self.store.load_room(code)
         if not data:
             return None
-        with read_as_stored(code):  # (a field of the wrong type was a traceback at start)
-            room = Room.from_data(data)
+        room = Room.from_stored(code, data)  # (a field of the wrong type was a traceback)
         return room.with_records(self.store.load_records(code))
 
     def load_room(self, code: str) -> Room | None:

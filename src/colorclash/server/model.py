@@ -16,6 +16,7 @@ from typing import Any
 
 from colorclash.fairness import match_rules
 from colorclash.server.names import hash_token
+from colorclash.store import read_as_stored
 
 COMPUTER = "Computer"
 
@@ -154,6 +155,14 @@ class Room:
         kwargs["seats"] = [Seat(**s) for s in data["seats"]]
         kwargs["settings"] = {"game": "color-clash", **kwargs["settings"]}  # rooms of v1
         return cls(**kwargs)
+
+    @classmethod
+    def from_stored(cls, code: str, data: dict[str, Any]) -> Room:
+        """``from_data`` of room ``code``'s stored document: one with a field of the wrong
+        type or missing is the store's refusal naming the room (``DamagedRoom``), as the
+        server's start, ``colorclash rooms`` and ``copy-store`` say it."""
+        with read_as_stored(code):
+            return cls.from_data(data)
 
     @property
     def game_key(self) -> str:

@@ -81,11 +81,17 @@ def _where(url: str) -> tuple[Any, ...]:
 def _check_readable(source: Store, url: str) -> None:
     """Read every room of the source before anything is written: a damaged one stopped
     the copy halfway with a traceback, the target left holding part of the rooms (and a
-    second try refused, since the target then held rooms)."""
+    second try refused, since the target then held rooms). A document is read as the
+    server reads it (a field of the wrong type was copied, "each checked", and the
+    server on the new store could not restore the room)."""
+    from colorclash.server.model import Room  # (the server's reading of a document)
+
     damaged = []
     for code in source.room_codes():
         try:
-            _room(source, code)
+            room = _room(source, code)
+            if room is not None:
+                Room.from_stored(code, room[0])
         except StoreError as exc:
             damaged.append(str(exc))
     if damaged:
