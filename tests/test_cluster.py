@@ -601,6 +601,23 @@ async def test_a_change_refused_as_redis_lost_its_data_is_stored_again_from_memo
 
 
 @pytest.mark.asyncio
+async def test_a_process_says_its_id_when_it_starts(redis_db, caplog):
+    """The others' lines name a process by its id alone ("process 5c28b093e6de is gone"),
+    new at each start, and its own log never said which id it had (operator QA)."""
+    import os
+    import socket
+
+    with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+        a = await _cluster_hub(redis_db)
+    try:
+        assert f"process {a.cluster.id} started (pid {os.getpid()} on " \
+               f"{socket.gethostname()})" in [r.getMessage() for r in caplog.records]
+    finally:
+        await a.cluster.stop()
+        a.store.close()
+
+
+@pytest.mark.asyncio
 async def test_the_last_process_stopped_says_its_rooms_wait_for_the_next(redis_db, caplog):
     """A lone process stopped cleanly said "the other processes take its 1 room(s)" when
     there were none (operator QA): it now says the rooms wait for the next process."""

@@ -48,7 +48,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
+import socket
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -212,6 +214,10 @@ class Cluster:
                        loop.create_task(self._send_loop(), name="send"),
                        loop.create_task(self._heartbeat(), name="heartbeat")]
         await asyncio.wait_for(ready.wait(), 10)
+        # (the other processes' lines name this one by its id alone: "process 5c28b093e6de
+        # is gone"; without this line its own log never said which id it had)
+        log.info("process %s started (pid %d on %s)", self.id, os.getpid(),
+                 socket.gethostname())
 
     async def stop(self) -> None:
         for t in self._tasks:
