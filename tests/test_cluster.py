@@ -1185,11 +1185,21 @@ async def test_a_process_whose_beats_did_not_run_does_not_blame_redis(redis_db):
     not answered for 5 s", Redis being fine all along."""
     hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
     try:
-        hub.cluster.beat_ok_at -= 5  # the last beat 5 s ago, and none tried since
-        hub.cluster.beat_tried_at = hub.cluster.beat_ok_at - 0.2
-        assert hub.cluster.silence().startswith("this process has not reached Redis for 5 s")
-        hub.cluster.beat_tried_at = hub.cluster.beat_ok_at + 4.5  # a beat waits on Redis
-        assert hub.cluster.silence() == "Redis has not answered for 5 s"
+        c = hub.cluster
+        c.beat_ok_at -= 5  # the last beat 5 s ago, and none tried since
+        c.beat_tried_at = c.beat_ok_at - 0.2
+        assert c.silence().startswith("this process has not reached Redis for 5 s")
+        # woken: its first beat is on its way (the writes refused meanwhile, and /healthz,
+        # said "Redis has not answered for 7 s"; operator QA)
+        c.beat_tried_at = c.beat_ok_at + 4.9
+        assert c.silence().startswith("this process has not reached Redis for 5 s")
+        # the beats ran, and the one after the last answer waits on Redis
+        c.beat_ok_at += 4.3  # (0.7 s ago: past the lease)
+        c.beat_tried_at = c.beat_ok_at + 0.2
+        assert c.silence() == "Redis has not answered for 1 s"
+        c.redis_away = True  # a beat failed
+        c.beat_tried_at = c.beat_ok_at + 4.9
+        assert c.silence() == "Redis has not answered for 1 s"
     finally:
         await hub.cluster.stop()
         hub.store.close()

@@ -276,7 +276,11 @@ class Cluster:
         silent = self.redis_silent_for()
         if not silent:
             return None
-        if self.redis_away or self.beat_tried_at > self.beat_ok_at:  # (one failed, or hangs)
+        # A beat waiting on Redis blames it only if the beats ran until it: one begun long
+        # after the last answer is the first after the process woke (a SIGSTOP longer than
+        # the lease), and the writes refused meanwhile blamed a Redis that was fine.
+        beats_ran = self.beat_tried_at - self.beat_ok_at < 2 * self.hub.settings.lease_ttl / 3
+        if self.redis_away or (self.beat_tried_at > self.beat_ok_at and beats_ran):
             return f"Redis has not answered for {silent:.0f} s"
         return (f"this process has not reached Redis for {silent:.0f} s (its beats did not "
                 "run: the process was stopped, or its event loop held)")
