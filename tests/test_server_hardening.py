@@ -853,6 +853,31 @@ def test_a_secret_is_masked_in_every_form_a_log_line_may_hold_it(line):
     assert secret not in text and "[redacted]" in text, text
 
 
+@pytest.mark.parametrize("line", [
+    "GET /api/rooms/ABCDEF?x={s} HTTP/1.1",
+    "GET /api/rooms/ABCDEF/{s} HTTP/1.1",
+    "GET /{s} HTTP/1.1",
+    "{s}"])
+def test_a_seat_token_is_masked_where_no_name_says_it_is_one(line):
+    """A client that put its own token in another query parameter or in the path had it
+    written whole in the access log (operator QA)."""
+    from colorclash.server.logs import redact
+    from colorclash.server.names import new_token
+
+    for _ in range(20):
+        token = new_token()
+        text = redact(line.format(s=token))
+        assert token not in text and "[redacted]" in text, text
+
+
+def test_a_name_as_long_as_a_token_is_not_masked():
+    from colorclash.server.logs import redact
+
+    for line in ("in test_a_room_played_from_three_processes_x1", "a" * 43, "A" * 43,
+                 "GET /api/rooms/ABCDEF HTTP/1.1", "x" * 44 + "Y"):
+        assert redact(line) == line
+
+
 def test_a_record_keeps_its_arguments_masked_one_by_one():
     """A secret in an argument of any kind (a dict printed with %r: a message holding a
     token) is masked, and the arguments keep their places: uvicorn's access formatter

@@ -46,6 +46,18 @@ ENCODED_NAME = re.compile(r"([?&;])([^=&\s\"'#?]*%[0-9A-Fa-f]{2}[^=&\s\"'#?]*)(=
                           r"([^&\s\"'#]+)")
 SECRET_NAMES = frozenset({"token", "ticket", "host_key"})
 MASK = "[redacted]"
+# a seat token or ticket anywhere else (``/api/rooms/CODE?x=TOKEN``, ``/TOKEN``: a client
+# that put its own token where no name says it is one): 43 URL-safe characters alone,
+# with capitals and small letters (``secrets.token_urlsafe(32)``; a snake_case name of
+# that length is not one)
+BARE_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
+
+
+def _mask_bare(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if any(c.isupper() for c in word) and any(c.islower() for c in word):
+        return MASK
+    return word
 
 
 def _mask_encoded(m: re.Match[str]) -> str:
@@ -59,6 +71,8 @@ def redact(text: str) -> str:
     text = SECRET.sub(lambda m: m.group(1) + MASK, text)
     if "%" in text:
         text = ENCODED_NAME.sub(_mask_encoded, text)
+    if len(text) >= 43:
+        text = BARE_TOKEN.sub(_mask_bare, text)
     return text
 
 
