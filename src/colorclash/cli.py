@@ -182,6 +182,7 @@ def copy_store(
     from rich.console import Console
     from rich.progress import Progress
 
+    from colorclash.server.model import Room
     from colorclash.store import StoreError
     from colorclash.store import shown_url as shown
     from colorclash.store.copy import copy_store as run
@@ -193,7 +194,8 @@ def copy_store(
         with Progress(transient=True, console=console, disable=not console.is_terminal) as bar:
             task = bar.add_task("copying rooms", total=None)
             done = run(source, target,
-                       progress=lambda i, n: bar.update(task, completed=i, total=n))
+                       progress=lambda i, n: bar.update(task, completed=i, total=n),
+                       read_document=Room.from_stored)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

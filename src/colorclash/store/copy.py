@@ -78,20 +78,20 @@ def _where(url: str) -> tuple[Any, ...]:
     return ("redis", host, port, db, prefix)
 
 
-def _check_readable(source: Store, url: str) -> None:
+def _check_readable(source: Store, url: str,
+                    read_document: Callable[[str, dict[str, Any]], Any] | None) -> None:
     """Read every room of the source before anything is written: a damaged one stopped
     the copy halfway with a traceback, the target left holding part of the rooms (and a
-    second try refused, since the target then held rooms). A document is read as the
-    server reads it (a field of the wrong type was copied, "each checked", and the
-    server on the new store could not restore the room)."""
-    from colorclash.server.model import Room  # (the server's reading of a document)
-
+    second try refused, since the target then held rooms). ``read_document(code, data)``
+    reads a document as the server does, raising ``DamagedRoom`` (the command passes the
+    server's ``Room.from_stored``: a field of the wrong type was copied, "each checked",
+    and the server on the new store could not restore the room)."""
     damaged = []
     for code in source.room_codes():
         try:
             room = _room(source, code)
-            if room is not None:
-                Room.from_stored(code, room[0])
+            if room is not None and read_document is not None:
+                read_document(code, room[0])
         except StoreError as exc:
             damaged.append(str(exc))
     if damaged:
@@ -107,9 +107,13 @@ def _same(room: Any) -> str:
 
 
 def copy_store(source_url: str, target_url: str,
-               progress: Callable[[int, int], None] | None = None) -> Copied:
+               progress: Callable[[int, int], None] | None = None,
+               read_document: Callable[[str, dict[str, Any]], Any] | None = None) -> Copied:
     """Copy every room of ``source_url`` into ``target_url`` (which holds none), each
-    checked once written; ``progress(done, total)`` after each room."""
+    checked once written; ``progress(done, total)`` after each room. With
+    ``read_document`` (``colorclash.server.model.Room.from_stored``), every document is
+    first read as the server reads it (the store alone needs no more than the standard
+    library; the server's model needs the site's dependencies)."""
     target_is = _where(target_url)
     if source_url == target_url or _where(source_url) == target_is:
         raise StoreError("the source and the target are the same store")
@@ -127,7 +131,7 @@ def copy_store(source_url: str, target_url: str,
             raise StoreError(f"the source store {shown_url(source_url)} holds no rooms: "
                              "nothing to copy (is it the site's store? check its path, "
                              "/DB number and ?prefix= against the site's COLORCLASH_STORE)")
-        _check_readable(source, source_url)
+        _check_readable(source, source_url, read_document)
         target = open_store(target_url)
         try:
             _claim(target, target_url, "target")
