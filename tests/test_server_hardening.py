@@ -1093,6 +1093,41 @@ async def test_leave_during_play_on_the_same_connection_returns_at_the_next_roun
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+async def test_the_others_are_told_a_player_left_not_that_they_are_away(tmp_path, game):
+    """A player who chose to leave was shown to the others as "Away", the badge of a lost
+    connection whose seat waits for them, and the history said only that a substitute
+    plays (player QA): the seat says ``left``, and a ``left`` event comes before the
+    substitute's."""
+    from two_seats import two_people_dealt
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        host, guest, a, b = await two_people_dealt(c, game=game)
+        try:
+            assert "left" not in a.state["room"]["seats"][1]
+            events: list[dict] = []
+
+            def note(st):
+                events.extend(st["events"])
+                return st["room"]["seats"][1].get("left") and st["room"]["seats"][1][
+                    "substitute"]
+            await b.send("leave")
+            st = await a.wait_state(note, timeout=5)
+            assert st["room"]["seats"][1]["left"] is True
+            kinds = [(e["type"], e.get("seat")) for e in events]
+            assert ("left", 1) in kinds, kinds
+            assert kinds.index(("left", 1)) < kinds.index(("substitute", 1)), kinds
+            await b.close()
+            b = await c.connect(host["code"], guest["token"])  # back at the table
+            await a.wait_state(lambda s: "left" not in s["room"]["seats"][1], timeout=5)
+        finally:
+            await a.close()
+            await b.close()
+
+
+@pytest.mark.asyncio
 async def test_leaving_again_when_gone_already_is_neither_stored_nor_sent(tmp_path):
     """A seat played by its substitute that says ``leave`` again changes nothing: each
     repeat sent every other seat a state and wrote the room (174 states in 10 s)."""

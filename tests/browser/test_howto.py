@@ -12,21 +12,29 @@ pytestmark = pytest.mark.browser
 PRESETS = ("classic-table", "standard", "family", "siege", "day-night")
 LOCALES = {"en": "en-US", "es": "es-ES", "tr": "tr-TR"}
 # what only that table's page explains (catalog keys whose text must be on it)
+# (a one-round table's substitute plays to the end, not "until the next round"; only
+# `standard` has a call to make and catch with L and C: player QA)
 OWN = {
-    "classic-table": ["howto.card.bomb", "howto.stack.classic", "howto.call.none"],
-    "standard": ["howto.call.manual", "howto.deal.actions", "howto.end.playOn"],
-    "family": ["howto.call.auto", "howto.length.family"],
-    "siege": ["howto.card.shield", "howto.stack.ranked"],
-    "day-night": ["howto.card.flip", "howto.card.hunt", "howto.stack.same", "howto.dayNight"],
+    "classic-table": ["howto.card.bomb", "howto.stack.classic", "howto.call.none",
+                      "howto.awayOne", "table.keyHelpNoCall"],
+    "standard": ["howto.call.manual", "howto.deal.actions", "howto.end.playOn", "howto.away",
+                 "table.keyHelp"],
+    "family": ["howto.call.auto", "howto.length.family", "howto.away", "table.keyHelpNoCall"],
+    "siege": ["howto.card.shield", "howto.stack.ranked", "howto.awayOne",
+              "table.keyHelpNoCall"],
+    "day-night": ["howto.card.flip", "howto.card.hunt", "howto.stack.same", "howto.dayNight",
+                  "howto.awayOne", "table.keyHelpNoCall"],
 }
 
 # and what it must not say (another table's rule)
 NOT_ON = {
-    "classic-table": ["howto.call.manual", "howto.card.shield", "howto.end.playOn"],
-    "standard": ["howto.card.bomb", "howto.stack.classic", "howto.call.auto"],
-    "family": ["howto.call.manual", "howto.deal.actions"],
-    "siege": ["howto.card.bomb", "howto.stack.classic"],
-    "day-night": ["howto.card.plus2", "howto.card.wild4Restricted", "howto.card.bomb"],
+    "classic-table": ["howto.call.manual", "howto.card.shield", "howto.end.playOn",
+                      "howto.away", "table.keyHelp"],
+    "standard": ["howto.card.bomb", "howto.stack.classic", "howto.call.auto", "howto.awayOne"],
+    "family": ["howto.call.manual", "howto.deal.actions", "howto.awayOne", "table.keyHelp"],
+    "siege": ["howto.card.bomb", "howto.stack.classic", "howto.away", "table.keyHelp"],
+    "day-night": ["howto.card.plus2", "howto.card.wild4Restricted", "howto.card.bomb",
+                  "howto.away", "table.keyHelp"],
 }
 
 

@@ -12,6 +12,7 @@ from browser_helpers import (
     PHONE,
     axe_check,
     catalog,
+    cut_controls,
     listen_to_live_region,
     shot,
     wait_said,
@@ -479,6 +480,50 @@ def _substitute_me(table) -> None:
     table.room["seats"][0]["substitute"] = True
     table.send([])
     table.wait_view()
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-US"), ("es", "es-ES"), ("tr", "tr-TR")])
+def test_a_player_who_left_is_shown_as_left_not_away(open_page, lang, locale):
+    """A guest who chose "Leave table" was shown to the others as "Away" (the badge of a
+    lost connection, whose seat waits for them), and the history said only that a
+    substitute plays (player QA)."""
+    words = catalog(lang)
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                          locale=locale, viewport=PHONE)
+    page = table.page
+    bo = {"seat": 1, "kind": "human", "name": "Bo", "connected": True, "ready": True,
+          "substitute": False, "away_since": None}
+    table.room["seats"][1] = bo
+    table.send([])
+    chip = page.locator(".opp[data-seat='1']")
+    chip.wait_for()
+    assert chip.locator(".badge.away").count() == 0
+    events = table.game.apply(1, {"type": "substitute", "on": True})
+    table.room["seats"][1] = {**bo, "connected": False, "substitute": True, "left": True,
+                              "label": "Computer", "away_since": 1}
+    table.send([{"type": "left", "seat": 1}, *events])
+    chip.locator(".badge.away").wait_for()
+    assert chip.locator(".badge.away").inner_text().strip() == words["seat.leftShort"]
+    assert words["seat.away"] not in chip.inner_text()
+    history = page.locator(".history").inner_text()
+    assert words["say.left"].replace("{name}", "Bo") in history, history
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"left-not-away-{lang}-phone")
+    # only a lost connection is "Away"
+    table.room["seats"][1] = {**bo, "connected": False, "away_since": 1}
+    table.send([])
+    page.wait_for_function("() => !window.__cc.room.seats[1].left")
+    assert chip.locator(".badge.away").inner_text().strip() == words["seat.away"]
+
+
+@pytest.mark.parametrize(("preset", "key"), [
+    ("standard", "table.keyHelp"), ("family", "table.keyHelpNoCall"),
+    ("siege", "table.keyHelpNoCall"), ("day-night", "table.keyHelpNoCall")])
+def test_the_keys_line_names_only_keys_of_this_table(open_page, preset, key):
+    """Every table offered "L last card, C catch", also where there is no call (player
+    QA)."""
+    table = ScriptedTable(open_page, preset=preset, seats=2, viewport=DESKTOP)
+    assert table.page.inner_text(".key-help").strip() == EN[key]
 
 
 def test_a_substituted_player_is_not_promised_a_next_round_after_the_end(open_page):

@@ -62,6 +62,8 @@ class Seat:
             out["label"] = COMPUTER
         if self.former:
             out["former"] = self.former
+        if self.left and self.kind == "human":
+            out["left"] = True  # chose to leave (a substitute plays): not just away
         return out
 
 

@@ -409,6 +409,7 @@ class SeatInfo(BaseModel):
     substitute: bool
     away_since: int | None
     former: str | None = None  # an empty seat freed after the match: who played it
+    left: bool | None = None  # a person who chose to leave while playing (a substitute plays)
 
 
 class RoomSettingsInfo(BaseModel):

@@ -360,15 +360,17 @@ class Table:
         self.rebuild_if_broken(room)
 
     # ------------------------------------------------------------------ substitutes
-    def substitute(self, room: Room, seat: int, on: bool) -> bool:
+    def substitute(self, room: Room, seat: int, on: bool,
+                   notice: dict[str, Any] | None = None) -> bool:
         """A computer substitute starts (or stops) playing a human's seat. Games that keep
         track of substitutes in their rules (Color Clash: a substitute cannot score) are
-        told through their ``substitute`` action."""
+        told through their ``substitute`` action. ``notice``: a server event told first
+        (``left``: the player chose to leave)."""
         if room.game is None or room.game.over:
             return False
         if "substitute" in self.server_actions(room):
             try:
-                self.apply(room, seat, {"type": "substitute", "on": on})
+                self.apply(room, seat, {"type": "substitute", "on": on}, notice)
             except ProtocolError:
                 room.retry_after[seat] = self.hub.now() + 1.0
                 return False
@@ -382,7 +384,8 @@ class Table:
             self.hub.computers.unseat(room, seat)
         self.hub.persist(room)
         if "substitute" not in self.server_actions(room):
-            self.hub.broadcast(room, [{"type": "substitute", "seat": seat, "on": on}])
+            self.hub.broadcast(room, [*([notice] if notice else []),
+                                      {"type": "substitute", "seat": seat, "on": on}])
             self.hub.clocks.schedule(room)
         return True
 
@@ -411,13 +414,21 @@ class Table:
             # Gone already and played for: the same again changes nothing, so it is not
             # stored nor sent (repeated, it sent every seat a state per message).
             return
+        # The others are told the player chose to leave (not a lost connection: they need
+        # not wait for a return), before the substitute's own event.
+        notice: dict[str, Any] | None = {"type": "left", "seat": seat}
+        if s.left:
+            notice = None  # (said when they left; only the host's powers move now)
         s.left = True
         room.host = host
-        if not s.substitute and not self.substitute(room, seat, True):
+        if not s.substitute and self.substitute(room, seat, True, notice):
+            notice = None  # told with the substitute's event
+            self.wait_out_the_turn(room, seat)
+        elif not s.substitute:
             self.hub.persist(room)  # the tick retries the substitute shortly
         else:
             self.wait_out_the_turn(room, seat)
-        self.hub.broadcast(room, [])
+        self.hub.broadcast(room, [notice] if notice else [])
         self.hub.clocks.schedule(room)
 
     def wait_out_the_turn(self, room: Room, seat: int) -> None:

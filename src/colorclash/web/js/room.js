@@ -12,7 +12,7 @@ import {
   settingsPatch,
   tableTitle,
 } from "./shell/games.js";
-import { botIcon, computerLabel, seatName } from "./shell/seats.js";
+import { absence, botIcon, computerLabel, seatName } from "./shell/seats.js";
 import { h, initial } from "./ui.js";
 
 // The room's game: its table module and its definition (GET /api/games).
@@ -31,7 +31,8 @@ function seatRow(room, seat, me, isHost, act) {
   const tags = [];
   if (mine) tags.push(h("span.tag.you", t("seat.youTag")));
   if (room.host === seat) tags.push(h("span.tag.host", t("room.host")));
-  if (s.kind === "human" && !s.connected) tags.push(h("span.tag.away", t("seat.away")));
+  const away = absence(room, seat);
+  if (away) tags.push(h("span.tag.away", t(away)));
   let status = null;
   if (s.kind === "human") {
     const ready = s.ready || room.host === seat;

@@ -1,15 +1,20 @@
 // The server's own events, the same at every game's table (the game modules word their
 // engine's events): "time_up", the clock ran out and the move that follows was made for
-// the seat. The shell words them and leaves every other event to the game.
+// the seat; "left", a player chose to leave (a substitute plays; do not wait for them).
+// The shell words them and leaves every other event to the game.
 import { t } from "../i18n.js";
 import { announce } from "../ui.js";
 import { seatName } from "./seats.js";
 
-const SERVER_EVENTS = new Set(["time_up"]);
+const SERVER_EVENTS = new Set(["time_up", "left"]);
 
 function serverLine(e, model) {
+  const me = e.seat === model.me;
   if (e.type === "time_up") {
-    return e.seat === model.me ? t("say.you.timeUp") : t("say.timeUp", { name: seatName(model.room, e.seat) });
+    return me ? t("say.you.timeUp") : t("say.timeUp", { name: seatName(model.room, e.seat) });
+  }
+  if (e.type === "left") {
+    return me ? t("say.you.left") : t("say.left", { name: seatName(model.room, e.seat) });
   }
   return "";
 }

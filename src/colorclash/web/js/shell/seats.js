@@ -55,6 +55,16 @@ export function computerLabel(room, seat) {
   return key && has(key) ? t("seat.computerLevel", { level: t(key) }) : t("seat.computerLabel");
 }
 
+// Why a person is not at the table, as a catalog key: "seat.leftShort" when they chose to
+// leave during play (a substitute plays; they are not expected back), "seat.away" when
+// their connection is gone (their seat waits for them), or null.
+export function absence(room, seat) {
+  const s = room && room.seats ? room.seats[seat] : null;
+  if (!s || s.kind !== "human") return null;
+  if (s.left) return "seat.leftShort";
+  return s.connected ? null : "seat.away";
+}
+
 export function isComputer(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   return !!s && s.kind === "bot";

@@ -27,6 +27,10 @@ const CARD_ROWS = {
   ],
 };
 
+// L and C only where there is a call to make and to catch (standard); the other presets
+// call for you (family) or not at all (the table presets)
+export const keyHelp = (call) => (call === "manual" ? "table.keyHelp" : "table.keyHelpNoCall");
+
 function section(id, title, ...body) {
   return h("section.howto-section", { "aria-labelledby": `howto-${id}` }, h("h2", { id: `howto-${id}` }, title), body);
 }
@@ -74,7 +78,7 @@ export function renderRules(preset, { headingLevel = 1 } = {}) {
       p(r.score === "table" ? "howto.score.table" : "howto.score.winner"),
       p(valuesKey(r.deck)),
     ),
-    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), p("howto.away")),
-    section("keys", t("howto.h.keys"), p("table.keyHelp")),
+    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), p(r.length === "one" ? "howto.awayOne" : "howto.away")),
+    section("keys", t("howto.h.keys"), p(keyHelp(r.call))),
   ];
 }

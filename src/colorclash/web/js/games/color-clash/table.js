@@ -8,12 +8,13 @@ import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
 import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { avatar, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
 import { isMatch, noNextRound } from "./events.js";
 import { colorClashResults } from "./results.js";
+import { keyHelp } from "./rules.js";
 
 const COLOR_KEYS = { r: "R", b: "B", y: "Y", g: "G", 1: "R", 2: "B", 3: "Y", 4: "G" };
 const ORDER = { R: 0, B: 1, Y: 2, G: 3 };
@@ -131,7 +132,7 @@ function opponentChip(model, act, seat) {
   const out = Array.isArray(view.out) && view.out.includes(seat);
   const shield = Array.isArray(view.shields) && view.shields.includes(seat);
   const one = Array.isArray(view.one_card) && view.one_card.includes(seat);
-  const away = s && s.kind === "human" && !s.connected;
+  const away = absence(room, seat);
   const name = seatName(room, seat);
   const place = out ? t("table.place", { n: view.out.indexOf(seat) + 1 }) : null;
   const parts = [name];
@@ -141,13 +142,13 @@ function opponentChip(model, act, seat) {
   if (shield) parts.push(t("table.shieldUp"));
   if (one) parts.push(t("banner.one_card"));
   if (place) parts.push(place);
-  if (away) parts.push(t("seat.away"));
+  if (away) parts.push(t(away));
 
   const badges = [];
   if (shield) badges.push(h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")));
   if (one) badges.push(h("span.badge.one", t("banner.one_card")));
   if (place) badges.push(h("span.badge.place", place));
-  if (away) badges.push(h("span.badge.away", t("seat.away")));
+  if (away) badges.push(h("span.badge.away", t(away)));
   if (s && s.substitute) badges.push(h("span.tag.bot", t("seat.substitute")));
 
   const catchable = legalOf(view).some((a) => a.type === "catch" && a.target === seat);
@@ -494,7 +495,7 @@ function handList(model, act) {
   return h(
     "div.hand-wrap",
     strip(list, { label, highlight: ".card.playable", cls: "hand-strip" }),
-    h("p.key-help", t("table.keyHelp")),
+    h("p.key-help", t(keyHelp(view.options && view.options.call))),
   );
 }
 

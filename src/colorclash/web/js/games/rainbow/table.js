@@ -9,7 +9,7 @@
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
@@ -82,13 +82,13 @@ function opponentChip(model, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   const hand = handOf(view, seat) || { count: 0, faces: null };
   const isTurn = view.turn === seat;
-  const away = s && s.kind === "human" && !s.connected;
+  const away = absence(room, seat);
   const name = seatName(room, seat);
   const faces = Array.isArray(hand.faces) ? hand.faces : null;
   const parts = [name];
   if (isComputer(room, seat)) parts.push(computerLabel(room, seat));
   if (isTurn) parts.push(t("table.theirTurn"));
-  if (away) parts.push(t("seat.away"));
+  if (away) parts.push(t(away));
   const handText = faces
     ? t("rainbow.theirBacks", { name, n: hand.count, faces: faces.map(faceLabel).join(", ") })
     : t("rainbow.theirCount", { name, n: hand.count });
@@ -106,7 +106,7 @@ function opponentChip(model, seat) {
           "span.line",
           { "aria-hidden": "true" },
           isComputer(room, seat) ? h("span.tag.bot", computerLabel(room, seat)) : null,
-          away ? h("span.badge.away", t("seat.away")) : null,
+          away ? h("span.badge.away", t(away)) : null,
           s && s.substitute ? h("span.tag.bot", t("seat.substitute")) : null,
         ),
         h("span.sr-only", parts.join(", ")),
