@@ -321,6 +321,35 @@ def test_the_name_being_typed_keeps_its_field_when_the_join_screen_is_drawn_agai
     assert page.input_value("#join-name") == "Eli"
 
 
+def test_the_join_page_follows_its_room_and_a_refusal_shows_it_as_it_is(open_page, server):
+    """The join page read its room once: a guest typing a name read "Players 1/4" and
+    only the host while others joined, and after "Take a seat" was refused, "The room is
+    full." beside that same "Players 1/4" and the button (player QA)."""
+    import httpx
+
+    en = catalog("en")
+    code = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana", "seats": 3}).json()["code"]
+    page = open_page(path="/favicon.svg")
+    page.clock.install()
+    page.goto(f"/r/{code}")
+    page.wait_for_selector("#join-name")
+    players = en["room.players"]  # "Players {n}/{total}"
+    assert page.locator(".join-seats li").count() == 1
+    page.click("#join-name")
+    page.keyboard.type("Ca")
+    httpx.post(f"{server.url}/api/rooms/{code}/join", json={"name": "Bo"})
+    page.clock.fast_forward(11_000)  # the page reads its room again
+    page.wait_for_function("() => document.querySelectorAll('.join-seats li').length === 2")
+    page.keyboard.type("t")  # the name being typed kept its field
+    assert page.input_value("#join-name") == "Cat"
+    httpx.post(f"{server.url}/api/rooms/{code}/join", json={"name": "Dee"})  # the last seat
+    page.click("#btn-join-room")
+    page.wait_for_selector("#btn-join-room", state="detached")
+    text = page.inner_text(".page.join")
+    assert text.count(en["error.room_full"]) == 1, text
+    assert players.split(" {")[0] not in text, text  # no count, no form: the room as it is
+
+
 def test_a_refused_change_leaves_the_menu_showing_the_rooms_setting(open_page):
     """A host's change the server refuses (too many changes in a short time, or seats
     that are taken) changed nothing: the menu shows the room's setting again, not the

@@ -467,12 +467,34 @@ async function openRoom(code) {
   }
   state.screen = "join";
   render();
-  try {
-    state.joinRoom = await api("GET", `/api/rooms/${code}`);
-  } catch (err) {
-    state.joinError = asError(err);
+  await followJoinRoom(code, true);
+}
+
+// The join page follows its room while it waits in the lobby: the host may change the
+// seats, add a computer or start while a guest types a name ("The room is full." stood
+// beside "Players 1/4" and only the host listed). Read again every 10 s while the page
+// is in view (each read is one of the address's 60 look-ups a minute), and at once after
+// a refused join.
+const JOIN_FOLLOW_MS = 10000;
+let joinFollow = null;
+
+async function followJoinRoom(code, first = false) {
+  clearTimeout(joinFollow);
+  joinFollow = null;
+  const here = () => state.code === code && state.screen === "join";
+  if (!here()) return;
+  if (first || !document.hidden) {
+    try {
+      state.joinRoom = await api("GET", `/api/rooms/${code}`);
+    } catch (err) {
+      if (first) state.joinError = asError(err);
+    }
+    if (!here()) return;
+    render();
   }
-  if (state.code === code && state.screen === "join") render();
+  if (state.joinRoom && state.joinRoom.status === "lobby") {
+    joinFollow = setTimeout(() => followJoinRoom(code), JOIN_FOLLOW_MS);
+  }
 }
 
 function connect(code, token) {
@@ -497,12 +519,7 @@ function onClosed(code, info) {
     state.screen = "join";
     state.joinError = { code: "bad_token" };
     render();
-    api("GET", `/api/rooms/${code}`)
-      .then((room) => {
-        state.joinRoom = room;
-        if (state.screen === "join") render();
-      })
-      .catch(() => {});
+    followJoinRoom(code);
     return;
   }
   const retry = () => {
@@ -901,6 +918,7 @@ const joinActs = {
       state.busy = false;
       state.joinError = asError(err);
       render();
+      followJoinRoom(state.code); // (the room as it is now: what the refusal was about)
     }
   },
 };

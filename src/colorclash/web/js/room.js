@@ -309,6 +309,10 @@ export function renderJoin(ctx, act) {
   });
   const full = room && room.seats.every((s) => s.kind !== "empty");
   const inLobby = room && room.status === "lobby" && !full;
+  // what the room's state says; a refusal that says the same is not said twice
+  let why = null;
+  if (room && room.status !== "lobby") why = t(room.status === "finished" ? "join.over" : "join.started");
+  else if (room && full) why = t("error.room_full");
   return [
     h(
       "div.page.join",
@@ -318,13 +322,8 @@ export function renderJoin(ctx, act) {
         h("h1#join-title", t("join.title")),
         h("p.room-code", code),
         room ? h("p.muted.room-game", roomTitle(room, games)) : null,
-        error ? h("p.error-msg", { role: "alert" }, error) : null,
-        room && room.status !== "lobby"
-          ? h("p.error-msg", { role: "alert" }, t(room.status === "finished" ? "join.over" : "join.started"))
-          : null,
-        room && room.status === "lobby" && full
-          ? h("p.error-msg", { role: "alert" }, t("error.room_full"))
-          : null,
+        error && error !== why ? h("p.error-msg", { role: "alert" }, error) : null,
+        why ? h("p.error-msg", { role: "alert" }, why) : null,
         room && inLobby
           ? h(
               "form",
