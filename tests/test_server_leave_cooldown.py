@@ -46,10 +46,11 @@ async def test_a_seat_left_in_its_turn_is_played_when_the_turn_runs_out(server, 
         await other.wait_state(lambda s: s["room"]["seats"][turn]["substitute"], timeout=5)
         await asyncio.sleep(0.4)  # before, the substitute moved at once (bot delay 0)
         assert other.state["view"]["turn"] == turn
-        assert not any(e.get("seat") == turn and e["type"] not in ("substitute",)
+        assert not any(e.get("seat") == turn and e["type"] not in ("left", "substitute")
                        for e in other.state["events"]), other.state["events"]
         st = await other.wait_state(lambda s: s["seq"] > seq + 1 and any(
-            e["type"] == "time_up" or (e.get("seat") == turn and e["type"] != "substitute")
+            e["type"] == "time_up" or (e.get("seat") == turn
+                                       and e["type"] not in ("left", "substitute"))
             for e in s["events"]), timeout=10)
         moved_at = time.monotonic()
         assert moved_at >= deadline - 0.2, (moved_at, deadline)
