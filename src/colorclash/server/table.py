@@ -376,11 +376,10 @@ class Table:
                 return False
         s = room.seats[seat]
         s.substitute = on
-        if not on:
-            s.missed = 0  # back after the substitute's time: the whole turn clock again
         if on:
             self.hub.computers.seat_substitute(room, seat)
         else:
+            s.missed = 0  # back after the substitute's time: the whole turn clock again
             self.hub.computers.unseat(room, seat)
         self.hub.persist(room)
         if "substitute" not in self.server_actions(room):
@@ -416,18 +415,17 @@ class Table:
             return
         # The others are told the player chose to leave (not a lost connection: they need
         # not wait for a return), before the substitute's own event.
-        notice: dict[str, Any] | None = {"type": "left", "seat": seat}
-        if s.left:
-            notice = None  # (said when they left; only the host's powers move now)
+        # (said once: a second leave only moves the host's powers)
+        notice = None if s.left else {"type": "left", "seat": seat}
         s.left = True
         room.host = host
-        if not s.substitute and self.substitute(room, seat, True, notice):
+        if s.substitute:
+            self.wait_out_the_turn(room, seat)
+        elif self.substitute(room, seat, True, notice):
             notice = None  # told with the substitute's event
             self.wait_out_the_turn(room, seat)
-        elif not s.substitute:
-            self.hub.persist(room)  # the tick retries the substitute shortly
         else:
-            self.wait_out_the_turn(room, seat)
+            self.hub.persist(room)  # the tick retries the substitute shortly
         self.hub.broadcast(room, [notice] if notice else [])
         self.hub.clocks.schedule(room)
 
