@@ -618,6 +618,32 @@ async def test_a_process_says_its_id_when_it_starts(redis_db, caplog):
 
 
 @pytest.mark.asyncio
+async def test_a_player_connected_through_a_process_that_died_is_away(redis_db):
+    """The owner dropped a proxied player's stand-in only on its gateway's ``detach``,
+    which a killed process never sends: the player stayed connected for ever (no grace,
+    no substitute; a Practice room played on with nobody there; attacker QA)."""
+    from colorclash.server.names import hash_token
+
+    a = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        room, seat, token = a.create_practice("Ana", bots=1)
+        a.cluster._seat_message({"op": "attach", "code": room.code, "seat": seat,
+                                 "conn": "c1", "from": "deadbeef0000",
+                                 "token_hash": hash_token(token)})
+        assert seat in room.conns and a.connected(room, seat)
+        assert a.cluster.drop_remotes_of_dead() == 1  # "deadbeef0000" has no lease
+        assert seat not in room.conns and room.seats[seat].away_since is not None
+        assert not a.cluster.remote
+        assert a.cluster.drop_remotes_of_dead() == 0
+    finally:
+        for r in list(a.rooms.values()):
+            if r.timer:
+                r.timer.cancel()
+        await a.cluster.stop()
+        a.store.close()
+
+
+@pytest.mark.asyncio
 async def test_the_last_process_stopped_says_its_rooms_wait_for_the_next(redis_db, caplog):
     """A lone process stopped cleanly said "the other processes take its 1 room(s)" when
     there were none (operator QA): it now says the rooms wait for the next process."""

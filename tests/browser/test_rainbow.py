@@ -892,3 +892,22 @@ def test_how_to_play_over_your_turn_says_its_clock_runs_on(open_page, server):
     dialog = page.locator(".howto-overlay [role=dialog]")
     dialog.wait_for()
     assert EN["howto.clockRunning"] in dialog.inner_text()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, DESKTOP])
+def test_the_other_player_leaving_or_away_is_shown_at_every_size(open_page, viewport):
+    """On a phone held sideways the other player's line of tags was hidden to save height:
+    that they had left, were away or were played by a substitute showed nowhere (player
+    QA). The computer's level may go; those marks stay."""
+    table = rb_table(open_page, turn_setup(), viewport=viewport, locale="es-ES")
+    page = table.page
+    bo = {"seat": 1, "kind": "human", "name": "Bo", "connected": False, "ready": True,
+          "substitute": True, "left": True, "label": "Computer", "away_since": 1}
+    table.room["seats"][1] = bo
+    table.send([{"type": "left", "seat": 1}, {"type": "substitute", "seat": 1, "on": True}])
+    badge = page.locator(".rb-opp .badge.away")
+    badge.wait_for()
+    assert badge.is_visible() and badge.inner_text().strip() == "Se fue"
+    assert page.locator(".rb-opp .tag.bot").is_visible()  # "Computadora suplente"
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, f"rainbow-left-{viewport['width']}x{viewport['height']}")

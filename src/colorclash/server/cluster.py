@@ -110,10 +110,14 @@ class RemoteConn:
     """The owner's side of a player connected to another process: what the room sends it
     goes to that process, which writes it to the player's socket."""
 
-    def __init__(self, cluster: Cluster, gateway: str, conn_id: str) -> None:
+    def __init__(self, cluster: Cluster, gateway: str, conn_id: str,
+                 where: tuple[Any, ...] = ()) -> None:
         self.cluster = cluster
         self.gateway = gateway
         self.conn_id = conn_id
+        # ("seat", code, seat) or ("ticket", ticket): what to let go of if the gateway
+        # dies without a word (Cluster.drop_remotes_of_dead)
+        self.where = where
         self.closed = False
         # Always complete states: a message lost on the way between the processes (Redis
         # restarting) must not leave the player's ``room`` behind until it next changes.
@@ -327,6 +331,7 @@ class Cluster:
                                                 args=[self.id, self.ttl_ms]))
                 if time.monotonic() >= self.judge_after:
                     await self._take_over_dead()
+                    self.drop_remotes_of_dead()
                     self._check_proxies()
             except asyncio.CancelledError:
                 raise
@@ -440,6 +445,31 @@ class Cluster:
     #: the loop is given back after each room, so that the survivor's own rooms wait for
     #: one room's taking at most (they waited for the beat's 200, a few hundred ms).
     TAKE_PER_BEAT = 200
+
+    def drop_remotes_of_dead(self) -> int:
+        """Let go of the players connected through a process that died: their stand-ins
+        here were dropped only by its ``detach``, which a killed process never sends, so
+        they stayed connected for ever (no grace, no substitute; a room of computers
+        played on with nobody watching; a Quick Match ticket was seated with strangers).
+        As a socket's close would: the seat goes away, the ticket is given up."""
+        gateways = {r.gateway for r in self.remote.values()}
+        dead = {g for g in gateways if g != self.id and not self.alive(g)}
+        if not dead:
+            return 0
+        gone = [(cid, r) for cid, r in self.remote.items() if r.gateway in dead]
+        for conn_id, remote in gone:
+            self.remote.pop(conn_id, None)
+            remote.stop()
+            if remote.where[:1] == ("seat",):
+                _, code, seat = remote.where
+                room = self.hub.rooms.get(code)
+                if room is not None:
+                    self.hub.detach(room, seat, remote)
+            elif remote.where[:1] == ("ticket",):
+                self.hub.quick.detach(remote.where[1], remote)
+        log.info("process %s is gone: %d player(s) connected through it are away",
+                 ", ".join(sorted(dead)), len(gone))
+        return len(gone)
 
     async def _take_over_dead(self) -> None:
         budget = self.TAKE_PER_BEAT
@@ -792,7 +822,7 @@ class Cluster:
             old = self.remote.get(conn_id)
             if old is not None and room.conns.get(seat) is old:
                 old.stop()  # the same player attached again (Proxy.confirmed): no "replaced"
-            remote = RemoteConn(self, m["from"], conn_id)
+            remote = RemoteConn(self, m["from"], conn_id, ("seat", code, seat))
             self.remote[conn_id] = remote
             self.hub.attach(room, seat, remote)
         elif op == "detach":
@@ -926,7 +956,7 @@ class Cluster:
         conn_id, ticket = m["conn"], m["ticket"]
         try:
             if m["op"] == "qm_attach":
-                remote = RemoteConn(self, m["from"], conn_id)
+                remote = RemoteConn(self, m["from"], conn_id, ("ticket", ticket))
                 self.remote[conn_id] = remote
                 quick.attach(ticket, remote)
             elif m["op"] == "qm_detach":

@@ -105,7 +105,7 @@ function opponentChip(model, seat) {
         h(
           "span.line",
           { "aria-hidden": "true" },
-          isComputer(room, seat) ? h("span.tag.bot", computerLabel(room, seat)) : null,
+          isComputer(room, seat) ? h("span.tag.bot.rb-level", computerLabel(room, seat)) : null,
           away ? h("span.badge.away", t(away)) : null,
           s && s.substitute ? h("span.tag.bot", t("seat.substitute")) : null,
         ),
