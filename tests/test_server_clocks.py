@@ -441,3 +441,29 @@ async def test_a_computer_lets_part_of_the_window_pass_before_it_catches(server,
             assert caught, st["events"]  # well inside the window: it does catch
     finally:
         await a.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["coloretto", "rainbow"])
+async def test_a_turn_of_several_moves_run_out_counts_once(tmp_path, game):
+    """Coloretto's and Rainbow's turns are several moves, each made for the seat when the
+    clock runs out: one turn counted as two, and a connected player had the short clock
+    after one turn run out, not two (attacker QA)."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
+                        away_turn_clock=0.4, next_round_delay=0.3)
+    with InProcessServer(f"sqlite:///{tmp_path / 'moves.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        _, _, a, b = await two_people_dealt(c, game=game, clock=30)  # 1.5 s turns
+        try:
+            turns: dict[int, float] = {}  # Bo's turn clocks by deadline: one a turn
+
+            def three_turns(st):
+                clk = st["clock"]
+                if clk and clk["kind"] == "turn" and clk["seat"] == 1:
+                    turns.setdefault(clk["deadline"], clk["seconds"])
+                return len(turns) >= 3
+            await _act_while_my_turn(a, three_turns)  # Bo idle, connected
+            assert list(turns.values()) == pytest.approx([1.5, 1.5, 0.4]), turns
+        finally:
+            await a.close()
+            await b.close()

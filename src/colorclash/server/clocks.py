@@ -240,16 +240,20 @@ class Clocks:
         if seat is None:
             seat = game.to_act[0] if game.to_act else 0
         s = room.seats[seat] if 0 <= seat < len(room.seats) else None
-        if s is not None and s.kind == "human" and room.clock.get("kind") == "turn":
-            s.missed += 1  # a shorter turn clock for the rest of this absence, or idleness
         # The players are told whose time ran out (the move that follows was not theirs);
         # the call window and the pause between rounds close without a word.
         kind = room.clock.get("kind")
         # Once per clock: a turn of several actions (Coloretto's draw, then place) runs out
         # once, though the table then makes each of its actions.
         told = (kind, seat, room.clock.get("key"), room.clock.get("deadline"))
+        first = room.told_time_up != told
+        if s is not None and s.kind == "human" and kind == "turn" and first:
+            # a shorter turn clock for the rest of this absence, or idleness (counted once
+            # per turn: Coloretto's and Rainbow's turns of several moves counted one turn
+            # as two, and a connected player had the short clock after one)
+            s.missed += 1
         notice = None
-        if kind not in ("window", "next") and room.told_time_up != told:
+        if kind not in ("window", "next") and first:
             notice = {"type": "time_up", "seat": seat, "clock": kind}
             room.told_time_up = told
         try:
