@@ -1338,3 +1338,40 @@ async def test_taking_over_a_dead_processs_rooms_lets_the_loop_breathe(redis_db)
         tick.cancel()
         await survivor.cluster.stop()
         survivor.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_join_asked_again_of_a_slow_owner_takes_one_seat(redis_db):
+    """A join passed to the room's owner is asked again when the owner does not answer in
+    time (it may have died, and the room is taken over). An owner that was only slow, or
+    that stored the seat and died before answering, had seated the joiner already: the
+    second asking took a second seat ("Bo" and "Bo 2"; attacker QA)."""
+    from colorclash.server.protocol import ProtocolError
+
+    a = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    b = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    real_call = b.cluster.call
+    asked = []
+
+    async def answer_lost_once(pid, op, code, *args, **kw):
+        value = await real_call(pid, op, code, *args, **kw)
+        asked.append(args)
+        if len(asked) == 1:  # the owner seated Bo; its answer came too late
+            raise ProtocolError("internal", "the process that holds this room did not "
+                                "answer; try again", status=503)
+        return value
+
+    b.cluster.call = answer_lost_once
+    try:
+        room, _, _ = a.create_private("Ana", seats=3)
+        await a.durable(room)
+        got = await b.room_op("join", room.code, "Bo", None)
+        assert len(asked) == 2 and asked[0] == asked[1]  # the same token both times
+        assert [s.name for s in room.seats] == ["Ana", "Bo", None]
+        assert got["seat"] == 1 and room.seat_of_token(got["token"]) == 1
+        assert [s.name for s in a.stored_room(room.code).seats] == ["Ana", "Bo", None]
+    finally:
+        await a.cluster.stop()
+        await b.cluster.stop()
+        a.store.close()
+        b.store.close()

@@ -41,7 +41,7 @@ from colorclash.server.lobby import Lobby
 from colorclash.server.logs import TroubleLines
 from colorclash.server.metrics import LatencyWindow, Summary
 from colorclash.server.model import COMPUTER, Room, Seat, ms
-from colorclash.server.names import CODE_LENGTH, normalize_code, valid_code
+from colorclash.server.names import CODE_LENGTH, new_token, normalize_code, valid_code
 from colorclash.server.protocol import VERSION, ProtocolError, dumps, merge_options
 from colorclash.server.quick_match import QuickMatch
 from colorclash.server.table import Table
@@ -371,6 +371,12 @@ class Hub:
         if self.cluster is None:
             return await self.local_op(method, code, *args)
         code = normalize_code(code)
+        if method == "join":
+            # asked again below when the owner does not answer in time: it may have
+            # seated the joiner (and stored it) all the same. The token is made here, once,
+            # so that the second asking finds the first one's seat instead of taking
+            # another ("Bo" and "Bo 2"; attacker QA)
+            args = (*args, new_token())
         deadline = self.now() + 2 * self.settings.lease_ttl + 1.0
         while True:
             room, owner = await self.cluster.locate(code)
@@ -729,8 +735,9 @@ class Hub:
     def create_play_now(self, name: str, game: str | None = None) -> tuple[Room, int, str]:
         return self.lobby.create_play_now(name, game)
 
-    def join(self, code: str, name: str, seat: int | None = None) -> tuple[Room, int, str]:
-        return self.lobby.join(code, name, seat)
+    def join(self, code: str, name: str, seat: int | None = None,
+             token: str | None = None) -> tuple[Room, int, str]:
+        return self.lobby.join(code, name, seat, token)
 
     def change_settings(self, room: Room, seat: int, patch: dict[str, Any]) -> None:
         self.lobby.change_settings(room, seat, patch)

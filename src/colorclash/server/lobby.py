@@ -24,9 +24,9 @@ class Lobby:
         self.hub = hub
 
     # ------------------------------------------------------------------ seats
-    def seat_human(self, room: Room, index: int, name: str) -> str:
+    def seat_human(self, room: Room, index: int, name: str, token: str | None = None) -> str:
         name = self.distinct_name(room, index, name)
-        token = new_token()
+        token = token or new_token()
         room.seats[index] = Seat(kind="human", name=name, token_hash=hash_token(token),
                                  away_since=self.hub.now())
         return token
@@ -96,8 +96,14 @@ class Lobby:
         return self.create_practice(name, d.key, bots, games.default_level(d.key), None, {},
                                     kind="play-now")
 
-    def join(self, code: str, name: str, seat: int | None = None) -> tuple[Room, int, str]:
+    def join(self, code: str, name: str, seat: int | None = None,
+             token: str | None = None) -> tuple[Room, int, str]:
+        """Seat ``name``. ``token``, made by the process the joiner asked (several
+        processes), makes the join safe to ask again: a token already seated is answered
+        with its seat."""
         room = self.hub.get(code)
+        if token is not None and (held := room.seat_of_token(token)) is not None:
+            return room, held, token
         if room.status == "finished":
             raise ProtocolError("not_in_lobby", "this room's game is over; its host can open "
                                 "the free seats again with Play again", status=409)
@@ -115,7 +121,7 @@ class Lobby:
                                 status=422)
         if room.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken", status=409)
-        token = self.seat_human(room, seat, name)
+        token = self.seat_human(room, seat, name, token)
         self.hub.persist(room)
         self.hub.broadcast(room, [])
         return room, seat, token
