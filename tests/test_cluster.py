@@ -1375,3 +1375,36 @@ async def test_a_join_asked_again_of_a_slow_owner_takes_one_seat(redis_db):
         await b.cluster.stop()
         a.store.close()
         b.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_message_through_a_process_is_not_judged_larger_than_it_came(redis_db):
+    """The owner read a proxied message again from ``json.dumps`` of it, which writes an
+    emoji as 12 bytes: settings of 3 KB in emoji were ``too_large`` through a process that
+    does not own the room, and got their real answer directly (attacker QA)."""
+    from colorclash.server.names import hash_token
+    from colorclash.server.protocol import OPTION_TEXT_MAX
+
+    a, b = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
+    try:
+        room, host, host_token = a.create_private("Ana", preset="standard", seats=2)
+        emoji = "\N{GRINNING FACE}"
+        options = {f"{i:02d}" + emoji * 28: emoji * OPTION_TEXT_MAX for i in range(16)}
+        msg = {"v": 1, "type": "settings", "settings": {"options": options}}
+        frame = json.dumps(msg, ensure_ascii=False).encode()
+        assert len(frame) <= a.settings.max_frame < len(json.dumps(msg))
+        sock = _ProxiedSocket()
+        proxy = b.cluster.open_proxy(room.code, host, sock, a.cluster.id,
+                                     hash_token(host_token))
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        b.cluster.forward(proxy, msg)
+        await _until(lambda: sock.errors())
+        assert sock.errors()[0][:2] == ("bad_settings", "settings")
+        b.cluster.forward(proxy, {"v": 1, "type": "settings",
+                                  "settings": {"options": {"scoring": "\ud800"}}})  # lone surrogate
+        await _until(lambda: len(sock.errors()) == 2)
+        assert sock.errors()[1][:2] == ("bad_settings", "settings")
+    finally:
+        for hub in (a, b):
+            await hub.cluster.stop()
+            hub.store.close()

@@ -786,9 +786,9 @@ class Cluster:
         """A validated client message of a proxied player, to where the room is."""
         room = self.hub.rooms.get(proxy.code)
         if room is not None:  # the room came here meanwhile
-            from colorclash.server.protocol import parse_client_message
+            from colorclash.server.protocol import parse_forwarded_message
 
-            self.hub.handle(room, proxy.seat, parse_client_message(json.dumps(data)))
+            self.hub.handle(room, proxy.seat, parse_forwarded_message(data))
             return
         if proxy.owner is not None:
             if data.get("type") == "action":
@@ -806,7 +806,7 @@ class Cluster:
                                     "conn": proxy.conn_id})
 
     def _seat_message(self, m: dict[str, Any]) -> None:
-        from colorclash.server.protocol import parse_client_message
+        from colorclash.server.protocol import parse_forwarded_message
 
         op, code, seat, conn_id = m["op"], m["code"], m.get("seat"), m["conn"]
         room = self.hub.rooms.get(code)
@@ -842,7 +842,7 @@ class Cluster:
             if room.conns.get(seat) is not remote:  # a socket replaced since (closed 4409)
                 return
             try:
-                self.hub.handle(room, seat, parse_client_message(json.dumps(m["data"])))
+                self.hub.handle(room, seat, parse_forwarded_message(m["data"]))
             except ProtocolError as exc:
                 self.hub.answer(room, remote, exc.to_message())
             except Exception:  # noqa: BLE001
