@@ -163,3 +163,19 @@ def test_the_page_has_an_etag_and_a_revisit_with_it_gets_304(server):
     assert status == 304
     status, _, body = _get(server.url + "/", {"If-None-Match": '"stale"'})
     assert status == 200 and body
+
+
+@pytest.mark.parametrize("path", ["/nope", "/rules/standard", "/r/ABCDEF/extra", "/js/nope.js",
+                                  "/dev.html"])
+def test_a_browser_that_opens_an_address_that_is_nothing_gets_the_page_with_404(server, path):
+    """A mistyped address opened in a browser was raw JSON (`{"error": ...}`): it is the
+    site's page, still 404, which says so in the visitor's language with the way home. A
+    script (no text/html in Accept) and every /api path still get the error format."""
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    status, headers, body = _get(server.url + path, html)
+    assert status == 404 and headers["content-type"].startswith("text/html")
+    assert b'type="module"' in body and "script-src" in headers["content-security-policy"]
+    status, headers, body = _get(server.url + path)
+    assert status == 404 and not headers["content-type"].startswith("text/html")
+    status, headers, body = _get(server.url + "/api" + path, html)
+    assert status == 404 and json.loads(body)["error"]["code"] == "not_found"

@@ -434,3 +434,20 @@ def test_the_top_bars_controls_are_a_fingers_size_on_a_phone(open_page):
     assert not tall, tall
     brand = page.locator("#brand").bounding_box()
     assert brand["x"] >= 0, brand  # its box reaches the bar's edge, not past the screen
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_an_address_that_is_nothing_says_so_with_the_way_home(open_page, locale):
+    """A mistyped address was the server's raw JSON (`{"error": ...}`), and the client
+    drew its home page under any address: it says the page is not found, in the
+    visitor's language, with the way home."""
+    page = open_page(PHONE, locale=locale, path="/rooms/KXMPTR")
+    page.wait_for_selector("main h1")
+    words = catalog(locale[:2])
+    assert page.inner_text("main h1") == words["notFound.title"]
+    assert page.title().startswith(words["notFound.title"])
+    shot(page, f"not-found-{locale[:2]}")
+    axe_check(page, f"not-found-{locale[:2]}")
+    page.get_by_role("button", name=words["common.home"]).click()
+    page.wait_for_selector("#btn-play-now")
+    assert page.evaluate("location.pathname") == "/"

@@ -203,6 +203,12 @@ def _is_json_type(content_type: str) -> bool:
         media.startswith("application/") and media.endswith("+json"))
 
 
+def _wants_a_page(request: Request) -> bool:
+    """A browser's visit (GET of an HTML page), not a script's or an API call's."""
+    return (request.method in ("GET", "HEAD") and not request.url.path.startswith("/api")
+            and "text/html" in request.headers.get("accept", ""))
+
+
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""),
                           settings.allowed_origins)
@@ -317,7 +323,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             "code": "internal", "message": "the server failed on this request; try again"}})
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_a_page(request):
+            # a mistyped address opened in a browser: the site's page, which says so in
+            # the visitor's language with the way home (it was raw JSON)
+            return not_found_page()
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 400 and "pars" in message.lower():
@@ -780,6 +790,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return Response(status_code=304, headers=headers)
         return HTMLResponse(page, headers=headers)
 
+    def not_found_page() -> Response:
+        if static is None or not index.exists():
+            return JSONResponse({"error": {"code": "not_found", "message": "Not Found"}}, 404)
+        page, policy, _etag = client.page()
+        return HTMLResponse(page, status_code=404, headers={
+            **REVALIDATE, "Content-Security-Policy": policy})
+
     @app.get("/", include_in_schema=False)
     async def home_page(request: Request) -> Response:
         return client_page(request)
@@ -808,6 +825,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # The dev page renders every screen from fake data: for development and the
         # browser tests (COLORCLASH_DEV_PAGES=1), not for a site's visitors.
         async def no_dev_page(request: Request) -> Response:
+            if _wants_a_page(request):
+                return not_found_page()
             return PlainTextResponse("Not Found", status_code=404)
 
         for path in DEV_PAGES:

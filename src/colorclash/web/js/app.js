@@ -332,6 +332,7 @@ function updateTitle() {
   if (state.screen === "rules" && state.rulesPage) {
     title = `${rulesTitle(moduleOf(state.rulesGame), state.rulesPage)} · ${name}`;
   }
+  if (state.screen === "fatal" && state.fatal) title = `${t(state.fatal.title)} · ${name}`;
   if (state.screen === "table" && state.view) {
     const mine = state.view.turn === state.me && state.view.phase !== "game_over";
     title = `${mine ? `● ${t("table.yourTurn")} · ` : ""}${name}`;
@@ -391,6 +392,8 @@ function leaveTableState() {
   resetFocus();
 }
 
+const HOME_PATHS = ["/", "/index.html"];
+
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z]{6})\/?$/);
   banners.at(null);
@@ -404,7 +407,11 @@ function route() {
   const params = new URLSearchParams(location.search);
   const rules = params.get("rules");
   const rulesGame = GAMES[params.get("game") || DEFAULT_GAME.key];
-  if (rules && rulesGame && rulesGame.presets.includes(rules)) {
+  if (!HOME_PATHS.includes(location.pathname)) {
+    // a mistyped address (the server answers it 404 with this page): said, with the way home
+    state.screen = "fatal";
+    state.fatal = { title: "notFound.title", text: "notFound.text" };
+  } else if (rules && rulesGame && rulesGame.presets.includes(rules)) {
     state.screen = "rules";
     state.rulesPage = rules;
     state.rulesGame = rulesGame.key;
