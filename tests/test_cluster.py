@@ -1408,3 +1408,32 @@ async def test_a_message_through_a_process_is_not_judged_larger_than_it_came(red
         for hub in (a, b):
             await hub.cluster.stop()
             hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_former_owners_late_close_leaves_a_player_attached_elsewhere(redis_db):
+    """An owner woken from a pause past its lease lets go of its rooms and closes their
+    players (1012): one already attached to the room's new owner through its process was
+    sent away again (operator QA). Only the owner a proxy is attached to closes it now."""
+    from colorclash.server.names import hash_token
+
+    a, b = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
+    try:
+        room, seat, token = a.create_private("Ana", preset="standard", seats=2)
+        sock = _ProxiedSocket()
+        proxy = b.cluster.open_proxy(room.code, seat, sock, a.cluster.id, hash_token(token))
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        remote = room.conns[seat]
+        proxy.owner = "0123456789ab"  # the proxy moved on to a new owner meanwhile
+        remote.close(1012, "the room moved; reconnect")  # a's late word
+        await asyncio.sleep(0.3)
+        assert sock.closed is None and proxy.conn_id in b.cluster.proxies
+        proxy.owner = a.cluster.id  # from the owner it is attached to: closed
+        remote.closed = False
+        remote.close(1012, "the room moved; reconnect")
+        await _until(lambda: sock.closed is not None)
+        assert sock.closed == 1012 and proxy.conn_id not in b.cluster.proxies
+    finally:
+        for hub in (a, b):
+            await hub.cluster.stop()
+            hub.store.close()

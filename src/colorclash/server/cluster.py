@@ -139,7 +139,8 @@ class RemoteConn:
         if not self.closed:
             self.closed = True
             self.cluster.post(self.gateway, {"op": "close", "conn": self.conn_id,
-                                             "code": code, "reason": reason})
+                                             "code": code, "reason": reason,
+                                             "from": self.cluster.id})
 
     def stop(self) -> None:
         self.closed = True
@@ -716,7 +717,13 @@ class Cluster:
     def _dispatch(self, m: dict[str, Any]) -> None:
         op = m.get("op")
         if op == "close":
-            proxy = self.proxies.pop(m["conn"], None)
+            proxy = self.proxies.get(m["conn"])
+            if proxy is not None and m.get("from") not in (None, proxy.owner):
+                # a former owner's word, late: one woken from a pause past its lease lets
+                # go of its rooms and closes their players, this one among them, already
+                # attached to the room's new owner (operator QA)
+                return
+            self.proxies.pop(m["conn"], None)
             if proxy is not None:
                 if m["code"] == 1012:  # the room moved: what was on its way to it is lost
                     self._not_delivered(proxy)
@@ -813,11 +820,12 @@ class Cluster:
         if op == "attach":
             if room is None:  # not ours (any more): the gateway will look again
                 self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
-                                      "reason": "the room moved; reconnect"})
+                                      "reason": "the room moved; reconnect", "from": self.id})
                 return
             if not self.hub.holds_seat(room, seat, m.get("token_hash")):
                 self.post(m["from"], {"op": "close", "conn": conn_id, "code": 4401,
-                                      "reason": "this token holds no seat in this room"})
+                                      "reason": "this token holds no seat in this room",
+                                      "from": self.id})
                 return
             old = self.remote.get(conn_id)
             if old is not None and room.conns.get(seat) is old:
@@ -837,7 +845,7 @@ class Cluster:
                 # finds the room where it is now (the message was dropped in silence,
                 # an action with it, and the player waited for an answer)
                 self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
-                                      "reason": "the room moved; reconnect"})
+                                      "reason": "the room moved; reconnect", "from": self.id})
                 return
             if room.conns.get(seat) is not remote:  # a socket replaced since (closed 4409)
                 return
