@@ -5,6 +5,8 @@ the tests read the sounds the page asked for (``window.__cc.sounds``)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_helpers import DESKTOP, PHONE, axe_check, catalog, shot
 from scripted import ScriptedTable
@@ -139,3 +141,39 @@ def test_quick_match_sounds_when_players_are_found(open_page):
         page.wait_for_function("() => window.__cc && window.__cc.screen === 'table'", timeout=20_000)
         assert sounds(page)[:1] == ["start"], sounds(page)
         assert sounds(page).count("start") == 1, sounds(page)
+
+
+def test_your_low_clock_is_said_once_and_the_seconds_badge_is_not_read_out(open_page):
+    """The low clock was a sound only: a screen reader's user first heard of it as "Your
+    time ran out" (a11y QA). It is said once, politely, as it passes 10 s. And the seconds
+    written after your turn message, hidden from screen readers, were read out with it
+    when it changed ("… Put the card in a row 0 s"), and made an unchanged message differ
+    from one state to the next."""
+    setup = {"hands": [["R5", "B7", "G1"], ["R6", "Y1", "Y2"]], "top": "R3",
+             "draw": ["R7", "R8", "R9", "R1", "R2", "B2", "B3"], "first": 1}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=DESKTOP)
+    page = table.page
+    after_the_start(page)
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 10_600}
+    table.act(1, {"type": "play", "card": "R6"})
+    table.wait_view()
+    page.wait_for_function("window.__cc.sounds.includes('low')", timeout=3000)
+    low = EN["table.secondsLeft"]["other"].format(n=10)
+    page.wait_for_function(f"document.getElementById('live').textContent.includes({low!r})")
+    page.locator("#turn-msg .turn-secs").wait_for()
+    # the same state again: the turn's words have not changed, and are not said again
+    page.evaluate("""() => { window.__said = [];
+        new MutationObserver(() => window.__said.push(document.getElementById('live')
+            .textContent)).observe(document.getElementById('live'),
+                                   {childList: true, characterData: true, subtree: true}); }""")
+    table.send([])
+    table.wait_view()
+    page.wait_for_timeout(600)
+    assert [s for s in page.evaluate("window.__said") if s] == []
+    # a card drawn to play or keep: its words said, without the badge's seconds
+    page.click(".draw-pile-btn")
+    table.wait_view()
+    page.wait_for_timeout(600)
+    said = " ".join(s for s in page.evaluate("window.__said") if s)
+    assert said and not re.search(r"\d+ s\b", said), said

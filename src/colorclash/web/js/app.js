@@ -345,7 +345,11 @@ function updateTitle() {
 setInterval(() => {
   if (state.screen !== "table") return;
   tickClocks(main, state.clock);
-  checkLowClock(state.clock, state.me);
+  if (checkLowClock(state.clock, state.me)) {
+    // said once, politely (the ring's own words change every second and are not a live region)
+    const left = Math.ceil(Math.max(0, state.clock.localDeadline - performance.now()) / 1000);
+    announce(t("table.secondsLeft", { n: left }));
+  }
 }, 250);
 
 function setConnStatus(status) {
@@ -659,7 +663,12 @@ function handleMessage(msg) {
   banners.at(momentKey());
   const turnMsg = () => {
     const el = document.getElementById("turn-msg"); // (a game may say more than it shows)
-    return el ? el.dataset.say || el.textContent : "";
+    if (!el) return "";
+    if (el.dataset.say) return el.dataset.say;
+    // what a screen reader reads of it: not the seconds badge ("… in a row 0 s"), hidden
+    const copy = el.cloneNode(true);
+    for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+    return copy.textContent.trim();
   };
   const turnMsgBefore = turnMsg();
   render();

@@ -89,18 +89,21 @@ export function play(name) {
 }
 
 // The low-clock note sounds once per clock: when your own clock (not a between-rounds
-// wait) that started above 10 seconds gets to 10.
+// wait) that started above 10 seconds gets to 10. Returns true at that moment (the
+// caller says it too: a screen reader's user heard of the clock only once it had run out).
 const LOW_MS = 10_000;
 let lowFor = null;
 
 export function checkLowClock(clock, me) {
-  if (!clock || clock.seat !== me || clock.kind === "next" || clock.total <= LOW_MS + 500) return;
+  if (!clock || clock.seat !== me || clock.kind === "next" || clock.total <= LOW_MS + 500) return false;
   const key = clock.localDeadline;
-  if (lowFor === key) return;
+  if (lowFor === key) return false;
   if (clock.localDeadline - performance.now() <= LOW_MS) {
     lowFor = key;
     play("low");
+    return true;
   }
+  return false;
 }
 
 const SPEAKER = '<path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/>';
