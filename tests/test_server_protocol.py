@@ -131,7 +131,9 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
     "Moderator", "Moderador", "Server", "Servidor", "Sunucu", "Yönetici", "Support",
     "Staff", "Admín", "S y s t e m", "🅰🅳🅼🅸🅽", "uıɯpɐ",
     # (attacker QA: taken)
-    "Colour Clash", "Admins", "Mod", "MODS", "Moderators", "Operator"])
+    "Colour Clash", "Admins", "Mod", "MODS", "Moderators", "Operator",
+    # (language QA: the site's name in Turkish)
+    "Renk Kapışması", "RENK KAPIŞMASI", "renkkapismasi"])
 def test_names_that_pass_for_the_site_are_refused(name):
     """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
     own (attacker QA: they were taken)."""

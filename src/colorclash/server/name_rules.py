@@ -196,7 +196,9 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
     "admin", "admins", "administrator", "administrador", "moderator", "moderators",
     "moderador", "mod", "mods", "operator", "operador", "system", "sistema", "sistem",
     "server", "servidor", "sunucu", "colorclash", "colourclash", "support", "soporte",
-    "destek", "staff", "yonetici", "official", "oficial", "resmi"))
+    "destek", "staff", "yonetici", "official", "oficial", "resmi",
+    # the site's name in Turkish (its pages' title and header; language QA)
+    "renkkapismasi"))
 
 
 def imitates_site(name: str) -> bool:
