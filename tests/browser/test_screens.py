@@ -451,3 +451,28 @@ def test_an_address_that_is_nothing_says_so_with_the_way_home(open_page, locale)
     page.get_by_role("button", name=words["common.home"]).click()
     page.wait_for_selector("#btn-play-now")
     assert page.evaluate("location.pathname") == "/"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_in_forced_colours_the_cards_and_colour_buttons_keep_their_colours(open_page, scheme):
+    """With forced colours (Windows High Contrast) the system's colours replaced the
+    page's: a colour button showed a white shape on a background taken away (Red, Blue
+    and Green blank), Rainbow's backs were blank, and a card lost its frame (a11y QA).
+    Cards and colour buttons keep their colours, framed in the system's text colour."""
+    page = open_page(DESKTOP, path="/dev.html?scene=choose&lang=en")
+    page.emulate_media(forced_colors="active", color_scheme=scheme)
+    page.wait_for_function("window.__devReady === true")
+    page.locator(".color-btn.c-R").wait_for()
+    red = page.locator(".color-btn.c-R").evaluate("e => getComputedStyle(e).backgroundColor")
+    card = page.locator(".hand .card").first.evaluate(
+        "e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).outlineStyle]")
+    shot(page, f"forced-colours-{scheme}")
+    assert red == "rgb(211, 47, 47)", red  # the page's red (--red)
+    assert card[1] == "solid", card
+    for path, selector in [("/dev.html?scene=coloretto&lang=en", ".ccard"),
+                           ("/dev.html?scene=table&lang=en", ".discard .card")]:
+        page.goto(path)
+        page.wait_for_function("window.__devReady === true")
+        adjust = page.locator(selector).first.evaluate(
+            "e => getComputedStyle(e).forcedColorAdjust")
+        assert adjust == "none", (path, adjust)
