@@ -54,6 +54,7 @@ class Settings:
     call_window: float = 3.0            # s of the last-card call window
     drawn_choice: float = 6.0           # s for PLAY/KEEP of a drawn card
     next_round_delay: float = 8.0       # s between rounds of a multi-round match
+    next_round_hold: float = 60.0       # s the pause lasts from a lone person's "wait"
     bot_delay: float = 0.6              # s before a computer player acts
     cluster: bool = True                # on a redis:// store, share rooms with other processes
     lease_ttl: float = 3.0              # s a process stays the owner of its rooms unheard (Redis)

@@ -443,15 +443,32 @@ class Table:
                                    clock["deadline"] - room.bot_due)
 
     def ready(self, room: Room, seat: int, ready: bool) -> None:
-        """Between rounds of a longer match: ready for the next one."""
+        """Between rounds of a longer match: ready for the next one. Not ready (``"ready":
+        false``) from the only person at the table (the others are computers, or away)
+        also holds the pause: it lasts ``next_round_hold`` seconds from then, again at
+        each asking. The round's results closed by themselves after 8 s, and someone who
+        reads slowly (a screen reader going through the table) had no way to keep them
+        (WCAG 2.2.1; a11y QA); with other people waiting, nobody holds them up."""
         if room.status == "playing" and self.between_rounds(room):
             if ready:
                 room.round_ready.add(seat)
             else:
                 room.round_ready.discard(seat)
+                if self.alone(room, seat) and room.clock and room.clock.get("deadline"):
+                    hold = self.hub.settings.next_round_hold
+                    room.clock = {**room.clock, "seconds": hold, "deadline": max(
+                        room.clock["deadline"], self.hub.now() + hold)}
+                    self.hub.persist(room)
+                    self.hub.broadcast(room, [])
             self.hub.clocks.schedule(room)
             return
         raise ProtocolError("not_in_lobby", "nothing to be ready for now", ref="ready")
+
+    @staticmethod
+    def alone(room: Room, seat: int) -> bool:
+        """Nobody but ``seat`` at the table is a person playing and connected."""
+        return not any(i != seat and s.kind == "human" and not s.substitute and i in room.conns
+                       for i, s in enumerate(room.seats))
 
     def all_ready(self, room: Room) -> bool:
         humans = [i for i, s in enumerate(room.seats)

@@ -123,6 +123,13 @@ function momentKey() {
   return state.room && state.view ? `${state.room.code}|${state.room.match}|${state.seq}` : null;
 }
 
+// Nobody else at the table is a person playing and connected: this player may hold the
+// pause between rounds (the server checks the same: Table.alone).
+function aloneAtTable() {
+  const room = state.room;
+  return !!room && room.seats.every((s, i) => i === state.me || s.kind !== "human" || !s.connected || s.substitute);
+}
+
 function tableModel() {
   const game = gameOf(state.view);
   const describe = { room: state.room, me: state.me, view: state.view };
@@ -135,6 +142,7 @@ function tableModel() {
     clock: state.clock,
     fresh: state.fresh,
     nextReady: state.nextReady,
+    canHold: aloneAtTable(),
     lastLine: last,
     ui: state.gameUi,
     history: historyPanel({
@@ -1026,6 +1034,13 @@ const tableActs = {
   nextRound() {
     if (send({ type: "ready", ready: true })) {
       state.nextReady = true;
+      render();
+    }
+  },
+  // the results kept a minute more (again at each press): a reader's time, not the table's
+  holdRound() {
+    if (send({ type: "ready", ready: false })) {
+      state.nextReady = false;
       render();
     }
   },

@@ -134,6 +134,11 @@ export function colorClashResults(model, act) {
         pressed: ready,
       }),
     );
+    // alone with computers: the pause waits a minute more at each press (it closed by
+    // itself after a few seconds, whatever the time the player needed to read)
+    if (model.canHold && !ready) {
+      actions.push(dialogButton(t("results.hold"), () => act.holdRound(), { focusKey: "res:hold" }));
+    }
   }
   let title;
   if (!over) title = t("results.roundOver", { n: view.round ?? 1 });

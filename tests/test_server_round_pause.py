@@ -1,0 +1,116 @@
+"""The pause between the rounds of a match: it ends when every connected person is
+ready, or after ``next_round_delay``; the only person at a table of computers may hold it
+(``"ready": false``), ``next_round_hold`` seconds from each asking (WCAG 2.2.1: the round's
+results closed by themselves after 8 s, and a slow reader had no way to keep them)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from colorclash.engine import new_game
+from colorclash.server.config import Settings
+from colorclash.server.hub import Hub
+from colorclash.server.testing import LIFTED_LIMITS
+from colorclash.store.sqlite import SQLiteStore
+
+SETUP = {"hands": [["R1"], ["G2", "G3", "B4"], ["B5", "B6", "G7"]], "top": "R9", "first": 0,
+         "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]}
+
+
+class Socket:
+    compact = False
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, msg: dict) -> None:
+        self.sent.append(msg)
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str = "") -> None:
+        pass
+
+
+def _hub(tmp_path):
+    def factory(*, preset, seats, seed, options):
+        return new_game("color-clash", preset=preset, seats=seats, setup=SETUP, options=options)
+
+    now = [1000.0]
+    hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"),
+              Settings(**LIFTED_LIMITS, bot_delay=0.5, bot_workers=0, next_round_delay=8,
+                       next_round_hold=60),
+              clock=lambda: now[0], game_factory=factory)
+    return hub, now
+
+
+def _stop(hub: Hub) -> None:
+    for r in hub.rooms.values():
+        if r.timer:
+            r.timer.cancel()
+
+
+def test_the_only_person_at_a_table_of_computers_holds_the_pause(tmp_path):
+    hub, now = _hub(tmp_path)
+
+    async def play() -> None:
+        room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset="family")
+        sock = Socket()
+        hub.attach(room, seat, sock)
+        hub.human_action(room, seat, {"type": "play", "card": "R1"})  # round 1 is over
+        while not hub.table.between_rounds(room):
+            now[0] = max(now[0] + 0.5, room.bot_due or 0)
+            hub.computers.move(room, now[0])
+        assert room.clock["kind"] == "next"
+        assert room.clock["deadline"] == pytest.approx(now[0] + 8)
+        now[0] += 5
+        sent = len(sock.sent)
+        hub.table.ready(room, seat, False)  # "wait"
+        assert room.clock["deadline"] == pytest.approx(now[0] + 60)
+        assert room.clock["seconds"] == 60
+        said = [m for m in sock.sent[sent:] if m["type"] == "state"]
+        assert said and said[-1]["clock"]["remaining_ms"] == 60_000
+        assert hub.stored_room(room.code).clock["deadline"] == pytest.approx(now[0] + 60)
+        now[0] += 50
+        hub.clocks.tick_room(room)
+        assert hub.table.between_rounds(room)  # held
+        hub.table.ready(room, seat, False)  # and again
+        assert room.clock["deadline"] == pytest.approx(now[0] + 60)
+        hub.table.ready(room, seat, True)  # ready: the next round at once
+        hub.clocks.tick_room(room)
+        assert not hub.table.between_rounds(room) and room.game.round_no == 2
+        _stop(hub)
+
+    asyncio.run(play())
+    hub.store.close()
+
+
+def test_with_another_person_connected_nobody_holds_the_pause(tmp_path):
+    hub, now = _hub(tmp_path)
+
+    async def play() -> None:
+        room, _, _ = hub.create_private("Ana", preset="family", seats=3)
+        hub.join(room.code, "Bo")
+        hub.add_bot(room, 0, 2, "easy")
+        hub.lobby.ready(room, 1, True)
+        hub.start(room, 0)
+        for seat in (0, 1):
+            hub.attach(room, seat, Socket())
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        while not hub.table.between_rounds(room):
+            now[0] = max(now[0] + 0.5, room.bot_due or 0)
+            if 1 in room.game.to_act:
+                hub.human_action(room, 1, room.game.legal_actions(1)[0])
+            else:
+                hub.computers.move(room, now[0])
+        deadline = room.clock["deadline"]
+        hub.table.ready(room, 0, False)
+        assert room.clock["deadline"] == deadline  # Bo is not kept waiting
+        _stop(hub)
+
+    asyncio.run(play())
+    hub.store.close()
