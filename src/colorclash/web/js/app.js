@@ -148,6 +148,7 @@ function tableModel() {
     history: historyPanel({
       title: t("history.title"),
       lines,
+      keys: state.moments.map((m) => m.moment),
       open: state.historyOpen,
       empty: t("history.empty"),
       onClose: state.historyOpen ? () => tableActs.toggleHistory() : null,

@@ -17,6 +17,42 @@ export function svg(markup, { cls = "", viewBox = "0 0 24 24", label = null } = 
   return s;
 }
 
+// ---------- listeners and properties that morph() carries over ----------
+//
+// morph() keeps an element already on the page when the new drawing has "the same" one,
+// so a listener added to the new element must reach the kept one (and the kept one's old
+// listeners, with their stale closures, must go). Listeners are therefore recorded here:
+// each element gets one dispatcher per event type, which calls the functions recorded for
+// it; morph() moves the record from the new element to the kept one. A handler must find
+// its element through ev.currentTarget, never through a variable of the render that made
+// it (that one is the new element, thrown away when an old one is kept).
+const listeners = new WeakMap(); // element -> {type: [fn, ...]}
+const props = new WeakMap(); // element -> {property: value} assigned by h()
+
+function dispatch(ev) {
+  const fns = (listeners.get(ev.currentTarget) || {})[ev.type];
+  if (fns) for (const fn of [...fns]) fn.call(ev.currentTarget, ev);
+}
+
+// Listen to `type` on `el` in a way that morph() can carry over (use it, not
+// addEventListener, on anything drawn into <main>).
+export function on(el, type, fn) {
+  let map = listeners.get(el);
+  if (!map) listeners.set(el, (map = {}));
+  if (!map[type]) {
+    map[type] = [];
+    el.addEventListener(type, dispatch);
+  }
+  map[type].push(fn);
+  return el;
+}
+
+function propsOf(el) {
+  let p = props.get(el);
+  if (!p) props.set(el, (p = {}));
+  return p;
+}
+
 // h("button.btn.primary", {onclick, "aria-label": ...}, "text", child, ...)
 export function h(spec, attrs = {}, ...children) {
   let tag = "div";
@@ -36,11 +72,14 @@ export function h(spec, attrs = {}, ...children) {
   }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") on(el, k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k === "class") el.className += ` ${v}`;
     else if (k === "text") el.textContent = v;
-    else if (k in el && typeof v !== "string") el[k] = v;
+    else if (k in el && typeof v !== "string") {
+      el[k] = v;
+      propsOf(el)[k] = v; // morph() sets it again on a kept node
+    }
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   append(el, children);
@@ -158,12 +197,157 @@ export function initial(name) {
 export const reducedMotion = () =>
   window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// Replace the children of `root` with `nodes`, keeping keyboard focus (and a text field's
-// caret) on the element with the same data-focus-key, and the horizontal scroll of elements with data-keep-scroll.
+// ---------- morph: draw a screen over the one on the page, in place ----------
+//
+// Every redraw builds the whole screen anew with h() (about once a second while computer
+// players move). morph() walks the old and the new trees together and keeps every old
+// node that has a counterpart in the new drawing, patching it in place (attributes,
+// properties, listeners, text); only what really changed is inserted or removed. It used
+// to replaceChildren(): a screen reader's reading position sat on nodes thrown away at
+// each state, and a role=status region inserted anew each time was announced unreliably.
+// On a kept node the keyboard focus, a text field's caret and a list's scroll stay by
+// themselves (the old ways of putting them back remain for nodes that were replaced).
+//
+// Two nodes are "the same" when nodeType, namespace and tag match and:
+// - if either has data-key (an item of a list whose items move or come and go: a card of
+//   a hand, a line of the history), the data-keys are equal;
+// - else id and data-focus-key are equal (both absent counts as equal).
+// Nodes with data-key, id or data-focus-key are found wherever they are among the old
+// siblings (and moved); the others pair in order.
+// data-morph="replace" on a new element puts it in fresh, never patched over an old one:
+// for what must animate when it appears (the card just laid on the pile).
+
+function keyOf(n) {
+  if (n.nodeType !== 1) return null;
+  const tag = `${n.namespaceURI} ${n.tagName}`;
+  const key = n.getAttribute("data-key");
+  if (key !== null) return `${tag} key:${key}`;
+  const fk = n.getAttribute("data-focus-key");
+  return n.id || fk !== null ? `${tag} #${n.id} fk:${fk}` : null;
+}
+
+const fresh = (n) => n.nodeType === 1 && n.getAttribute("data-morph") === "replace";
+
+// An unkeyed old node `o` may be patched into the unkeyed new node `n`.
+function fits(o, n) {
+  if (!o || o.nodeType !== n.nodeType || fresh(n)) return false;
+  if (o.nodeType !== 1) return true;
+  return o.namespaceURI === n.namespaceURI && o.tagName === n.tagName && keyOf(o) === null;
+}
+
+function morphChildren(oldP, newP) {
+  const news = [...newP.childNodes];
+  const wanted = new Set(news.map((n) => !fresh(n) && keyOf(n)).filter(Boolean));
+  const pool = new Map(); // key -> the old keyed nodes, in order
+  for (const o of oldP.childNodes) {
+    const k = keyOf(o);
+    if (k) pool.set(k, [...(pool.get(k) || []), o]);
+  }
+  let cur = oldP.firstChild; // everything before it is done
+  const drop = (node) => {
+    const next = node.nextSibling;
+    node.remove();
+    return next;
+  };
+  news.forEach((n, i) => {
+    // old keyed nodes that nothing new asks for go at once (so that the ones after them
+    // stay where they are instead of being moved over them)
+    while (cur && keyOf(cur) && !wanted.has(keyOf(cur))) cur = drop(cur);
+    let match = null;
+    const k = !fresh(n) && keyOf(n);
+    if (k) {
+      const list = pool.get(k);
+      match = list && list.length ? list.shift() : null;
+    } else if (fits(cur, n)) {
+      match = cur;
+    } else if (cur && !fits(cur, news[i + 1] || n)) {
+      // cur fits neither this node nor the next: look a little ahead for one that fits
+      // this one, over nodes nothing asks for (an error line gone from above a form)
+      let s = cur.nextSibling;
+      for (let steps = 0; s && steps < 8 && !fits(s, n); steps += 1) {
+        if (keyOf(s) && wanted.has(keyOf(s))) s = null;
+        else s = s.nextSibling;
+      }
+      if (s && fits(s, n)) {
+        while (cur !== s) cur = drop(cur);
+        match = s;
+      }
+    }
+    if (match) {
+      if (match === cur) cur = cur.nextSibling;
+      else oldP.insertBefore(match, cur); // a keyed node from further on
+      patch(match, n);
+    } else {
+      oldP.insertBefore(n, cur);
+    }
+  });
+  while (cur) cur = drop(cur);
+}
+
+const textField = (el) =>
+  el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && typeof el.selectionStart === "number");
+
+// Make the kept node `o` what the new node `n` says.
+function patch(o, n) {
+  if (o.nodeType !== 1) {
+    if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+    return;
+  }
+  for (const a of [...n.attributes]) {
+    if (o.getAttributeNS(a.namespaceURI, a.localName) !== a.value) o.setAttributeNS(a.namespaceURI, a.name, a.value);
+  }
+  for (const a of [...o.attributes]) {
+    // (a <dialog> opened with showModal() stays open: its `open` is not the drawing's)
+    if (o.tagName === "DIALOG" && a.name === "open") continue;
+    if (!n.hasAttributeNS(a.namespaceURI, a.localName)) o.removeAttributeNS(a.namespaceURI, a.localName);
+  }
+  // listeners: the new node's, through the dispatcher; none of the old ones
+  const was = listeners.get(o) || {};
+  const now = listeners.get(n) || {};
+  for (const type of Object.keys(was)) if (!now[type]) o.removeEventListener(type, dispatch);
+  for (const type of Object.keys(now)) if (!was[type]) o.addEventListener(type, dispatch);
+  if (listeners.has(n)) listeners.set(o, now);
+  else listeners.delete(o);
+  // properties h() assigned, and a render's own expandos (a strip's label function)
+  const p = props.get(n);
+  if (p) {
+    for (const [k, v] of Object.entries(p)) if (o[k] !== v) o[k] = v;
+    props.set(o, p);
+  } else props.delete(o);
+  for (const k of Object.keys(n)) o[k] = n[k];
+  morphChildren(o, n);
+  // form state lives in properties, not attributes
+  if (o.tagName === "INPUT" || o.tagName === "TEXTAREA") {
+    if (o.value !== n.value) {
+      // a field being typed in keeps its caret (the drawing says the same value as what
+      // was typed, unless the app changed it)
+      const typing = o === document.activeElement && textField(o);
+      const caret = typing ? [o.selectionStart, o.selectionEnd, o.selectionDirection] : null;
+      o.value = n.value;
+      if (caret) {
+        const len = o.value.length;
+        o.setSelectionRange(Math.min(caret[0], len), Math.min(caret[1], len), caret[2]);
+      }
+    }
+    if (o.tagName === "INPUT") {
+      o.checked = n.checked;
+      o.indeterminate = n.indeterminate;
+    }
+  } else if (o.tagName === "OPTION") {
+    o.selected = n.selected;
+  } else if (o.tagName === "SELECT") {
+    if (o.value !== n.value) o.value = n.value;
+  }
+}
+
+// Draw `nodes` as the children of `root`, in place (above). Keyboard focus on a node that
+// had to be replaced or moved goes to the element with the same data-focus-key (else to
+// the data-focus-fallback named by the key's first part), with a text field's caret; the
+// horizontal scroll of a replaced data-keep-scroll element is kept.
 export function morph(root, nodes) {
   const active = document.activeElement;
-  const focusKey = active && root.contains(active) ? active.dataset.focusKey : null;
-  // a text field being typed in keeps its caret (or selection) in the field drawn anew
+  const inside = active && active !== root && root.contains(active);
+  const focusKey = inside && active.dataset ? active.dataset.focusKey : null;
   const caret =
     focusKey && typeof active.selectionStart === "number"
       ? [active.selectionStart, active.selectionEnd, active.selectionDirection]
@@ -172,12 +356,14 @@ export function morph(root, nodes) {
   for (const el of root.querySelectorAll("[data-keep-scroll]")) {
     scrolls[el.dataset.keepScroll] = el.scrollLeft;
   }
-  root.replaceChildren(...nodes);
+  const drawing = document.createDocumentFragment();
+  drawing.append(...nodes);
+  morphChildren(root, drawing);
   for (const el of root.querySelectorAll("[data-keep-scroll]")) {
     const left = scrolls[el.dataset.keepScroll];
-    if (left !== undefined) el.scrollLeft = left;
+    if (left !== undefined && el.scrollLeft !== left) el.scrollLeft = left;
   }
-  if (focusKey) {
+  if (focusKey && document.activeElement !== active) {
     const again =
       root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
       root.querySelector(`[data-focus-fallback="${CSS.escape(focusKey.split(":")[0])}"]`);

@@ -1,7 +1,7 @@
 // The site's own modal dialogs (never the browser's confirm()/alert()): a title, content,
 // a row of equal buttons. Tab stays inside the dialog, Escape closes it when it may be
 // closed, and shell/focus.js moves the focus in when it opens and back when it closes.
-import { h } from "../ui.js";
+import { h, on } from "../ui.js";
 
 let serial = 0;
 
@@ -26,18 +26,18 @@ export function modal({ title, content = [], actions = [], onClose = null, cls =
     actions.length ? h("div.dialog-actions", { dataset: { count: String(actions.length) } }, actions) : null,
   );
   const overlay = h(`div.overlay${overlayCls ? `.${overlayCls}` : ""}`, { dataset }, dlg);
-  overlay.addEventListener("keydown", (ev) => {
+  on(overlay, "keydown", (ev) => {
     if (ev.key === "Escape" && onClose) {
       ev.preventDefault();
       ev.stopPropagation();
       onClose();
     } else if (ev.key === "Tab") {
-      trapTab(dlg, ev);
+      trapTab(ev.currentTarget.querySelector("[role=dialog]"), ev);
     }
   });
   if (onClose) {
-    overlay.addEventListener("click", (ev) => {
-      if (ev.target === overlay) onClose();
+    on(overlay, "click", (ev) => {
+      if (ev.target === ev.currentTarget) onClose();
     });
   }
   return overlay;

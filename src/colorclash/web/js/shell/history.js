@@ -27,14 +27,17 @@ export function recall(recent, key) {
   return (recent || []).reduce((moments, m) => remember(moments, m.events, key(m.seq)), []);
 }
 
-// lines: [string], newest last (empty lines are dropped).
+// lines: [string], newest last (empty lines are dropped); keys: a name for each line (its
+// moment), so that a redraw keeps the lines on the page while the list grows at its end
+// and drops its oldest (ui.js morph).
 // `focusable`: the panel is on screen and its list may scroll, so the list takes a Tab
 // stop (keyboard users scroll it); shut on a phone it must not (an invisible stop). The
 // heading stays put; only the list scrolls (the heading used to scroll away with it).
 // `tools`: the shell's buttons for the table as a whole (the sound), in the heading's row.
-export function historyPanel({ title, lines, open = false, empty = "", onClose = null, closeLabel = "",
+export function historyPanel({ title, lines, keys = [], open = false, empty = "", onClose = null, closeLabel = "",
   focusable = false, tools = null }) {
-  const shown = lines.filter(Boolean);
+  const shown = lines.map((line, i) => ({ line, key: keys[i] != null ? String(keys[i]) : `#${i}` }))
+    .filter((s) => s.line);
   return h(
     `section.history#history${open ? ".open" : ""}`,
     { "aria-labelledby": "history-title" },
@@ -54,7 +57,7 @@ export function historyPanel({ title, lines, open = false, empty = "", onClose =
       ? h(
           "ol.history-list",
           { tabindex: focusable ? "0" : undefined, "aria-labelledby": "history-title" },
-          shown.map((line, i) => h(`li${i === shown.length - 1 ? ".newest" : ""}`, line)),
+          shown.map(({ line, key }, i) => h(`li${i === shown.length - 1 ? ".newest" : ""}`, { dataset: { key } }, line)),
         )
       : h("p.history-empty", empty),
   );

@@ -2,7 +2,7 @@
 // scrolls, snaps to whole items, fades at an edge where more items wait, and shows a
 // button at each such edge that says how many items are hidden there (and how many of
 // them are highlighted, e.g. playable cards). The buttons browse one screen at a time.
-import { h, reducedMotion } from "../ui.js";
+import { h, on, reducedMotion } from "../ui.js";
 
 // strip(list, {label(side, hidden, highlighted) -> string, highlight: selector})
 // `list` is the scrolling element (it gets data-scroller); returns the wrapper.
@@ -15,7 +15,8 @@ export function strip(list, { label, highlight = null, cls = "strip" }) {
         type: "button",
         hidden: true,
         dataset: { side, focusKey: `strip:${side}` },
-        onclick: () => browse(list, side === "end" ? 1 : -1),
+        // (the list found from the button: a redraw may keep the old list, not this one)
+        onclick: (ev) => browse(ev.currentTarget.parentElement.querySelector("[data-scroller]"), side === "end" ? 1 : -1),
       },
       h("span.more-arrow", { "aria-hidden": "true" }, side === "end" ? "›" : "‹"),
       h("span.more-count", { "aria-hidden": "true" }),
@@ -23,7 +24,7 @@ export function strip(list, { label, highlight = null, cls = "strip" }) {
   const wrap = h(`div.${cls}`, button("start"), list, button("end"));
   wrap._label = label;
   wrap._highlight = highlight;
-  list.addEventListener("scroll", () => schedule(wrap), { passive: true });
+  on(list, "scroll", (ev) => schedule(ev.currentTarget.parentElement));
   return wrap;
 }
 

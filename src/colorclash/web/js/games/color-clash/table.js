@@ -10,7 +10,7 @@ import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
 import { absence, avatar, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
-import { announce, h, reducedMotion, svg, tip } from "../../ui.js";
+import { announce, h, on, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
 import { isMatch, noNextRound } from "./events.js";
 import { colorClashResults } from "./results.js";
@@ -254,7 +254,11 @@ function piles(model, act) {
     view.draw_top ? h("span.draw-top", renderCard(view.draw_top, { size: "face" })) : null,
   );
   const top = view.top ? renderCard(view.top, { chosenColor: parseCard(view.top).wild ? view.color : null }) : null;
-  if (top && model.fresh && model.ui && model.ui.topChanged) top.classList.add("enter");
+  if (top && model.fresh && model.ui && model.ui.topChanged) {
+    // put in fresh (not patched over the card it covers), so that its drop animation runs
+    top.classList.add("enter");
+    top.dataset.morph = "replace";
+  }
   return h(
     "div.center",
     h(
@@ -438,7 +442,9 @@ function handCard(model, act, code, k, n, state) {
   }
   const step = n > 1 ? Math.min(2.5, 16 / n) : 0; // a fan of at most ±8°
   btn.style.setProperty("--rot", `${((k - (n - 1) / 2) * step).toFixed(2)}deg`);
-  btn.addEventListener("click", () => {
+  // (handlers find the button as ev.currentTarget: a redraw may keep the old button)
+  on(btn, "click", (ev) => {
+    const btn = ev.currentTarget;
     if (!can) {
       btn.classList.remove("shake");
       void btn.offsetWidth;
@@ -453,9 +459,9 @@ function handCard(model, act, code, k, n, state) {
     }
     playCard(act, code);
   });
-  btn.addEventListener("keydown", (ev) => {
+  on(btn, "keydown", (ev) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-      const li = btn.parentElement;
+      const li = ev.currentTarget.parentElement;
       const next = ev.key === "ArrowRight" ? li.nextElementSibling : li.previousElementSibling;
       if (next) {
         next.firstElementChild.focus();
@@ -464,13 +470,18 @@ function handCard(model, act, code, k, n, state) {
       ev.preventDefault();
     }
   });
-  return h("li", btn);
+  // the card's name in the hand (its code, and which of the same it is): a card played
+  // from the middle leaves the cards after it on the page as they were (ui.js morph)
+  const nth = (state.seen[code] = (state.seen[code] || 0) + 1);
+  btn.dataset.key = `${code}:${nth}`;
+  return h("li", { dataset: { key: `${code}:${nth}` } }, btn);
 }
 
 function handList(model, act) {
   const { view } = model;
   const hand = Array.isArray(view.hand) ? view.hand : [];
   const state = {
+    seen: {},
     playable: playableCards(view),
     myTurnish: legalOf(view).length > 0,
     drawnMarked: false,
@@ -526,7 +537,7 @@ export function colorDialog({ title, onPick, onCancel }) {
       : [],
     onClose: onCancel,
   });
-  overlay.addEventListener("keydown", (ev) => {
+  on(overlay, "keydown", (ev) => {
     const key = ev.key.toLowerCase();
     if (COLOR_KEYS[key] && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
       onPick(COLOR_KEYS[key]);

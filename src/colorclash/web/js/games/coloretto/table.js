@@ -214,7 +214,11 @@ function drawnCard(model) {
     ? t("coloretto.table.drawnLabel", { card: cardLabel(view.drawn) })
     : t("coloretto.table.placing", { name: seatName(model.room, view.turn), card: cardLabel(view.drawn) });
   card.setAttribute("aria-label", label);
-  if (model.fresh && model.ui && model.ui.drawnChanged) card.classList.add("enter");
+  if (model.fresh && model.ui && model.ui.drawnChanged) {
+    // put in fresh (ui.js morph), so that its drop animation runs
+    card.classList.add("enter");
+    card.dataset.morph = "replace";
+  }
   return h("div.ct-drawn", card, h("span.ct-drawn-label", { "aria-hidden": "true" }, t("coloretto.table.drawn")));
 }
 

@@ -10,7 +10,7 @@
 import { getLang, t } from "../../i18n.js";
 import { keyDoesNothing } from "../../shell/notices.js";
 import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
-import { announce, h, reducedMotion, tip } from "../../ui.js";
+import { announce, h, on, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
 import { rainbowResults } from "./results.js";
@@ -198,7 +198,7 @@ function placeItem(model, act, face, p) {
     label.push(t("rainbow.turnIt"));
     card.dataset.focusKey = `place:${p}`;
     card.dataset.focusFallback = "place";
-    card.addEventListener("click", () => act.action(flip));
+    on(card, "click", () => act.action(flip));
     card.append(h("span.rb-flip-badge", { "aria-hidden": "true" }, "↻"));
     card.setAttribute("aria-label", label.join(", "));
   } else {
@@ -391,11 +391,12 @@ function handCard(model, act, face, i, state) {
   } else if (i === 0) {
     btn.dataset.initialFocus = "4";
   }
-  btn.addEventListener("click", (ev) => {
+  // (handlers find the button as ev.currentTarget: a redraw may keep the old button)
+  on(btn, "click", (ev) => {
     if (!can) {
       const why = state.myTurn ? t("rainbow.cantPlayNow") : t("table.notYourTurn");
       announce(why);
-      tip(btn, why); // for the eye too: a click that did nothing said nothing
+      tip(ev.currentTarget, why); // for the eye too: a click that did nothing said nothing
       return;
     }
     act.ui(choose(view, picked ? null : i));
@@ -405,9 +406,9 @@ function handCard(model, act, face, i, state) {
       if (next) next.focus();
     }
   });
-  btn.addEventListener("keydown", (ev) => {
+  on(btn, "keydown", (ev) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-      const li = btn.parentElement;
+      const li = ev.currentTarget.parentElement;
       const next = ev.key === "ArrowRight" ? li.nextElementSibling : li.previousElementSibling;
       if (next) next.firstElementChild.focus();
       ev.preventDefault();
