@@ -160,7 +160,8 @@ export function renderHome(ctx, act) {
         novalidate: true,
         onsubmit: (e) => {
           e.preventDefault();
-          act.joinCode(code.value);
+          // (the field on the page: a redraw may have kept the old one, not `code`)
+          act.joinCode(e.currentTarget.querySelector("#join-code").value);
         },
       },
       h("label.field", { for: "join-code" }, t("home.roomCode"), code),

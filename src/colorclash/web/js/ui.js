@@ -314,7 +314,8 @@ function patch(o, n) {
     for (const [k, v] of Object.entries(p)) if (o[k] !== v) o[k] = v;
     props.set(o, p);
   } else props.delete(o);
-  for (const k of Object.keys(n)) o[k] = n[k];
+  // (not a <select>'s or a <form>'s indexes: those are its options and fields)
+  for (const k of Object.keys(n)) if (!/^\d+$/.test(k)) o[k] = n[k];
   morphChildren(o, n);
   // form state lives in properties, not attributes
   if (o.tagName === "INPUT" || o.tagName === "TEXTAREA") {

@@ -178,7 +178,8 @@ function activeColorChip(view) {
   if (!view.color) return null;
   return h(
     "div.active-color",
-    { role: "status", "aria-label": t("table.activeColor", { color: colorName(view.color) }) },
+    // (data-key: the same node through every state, for a screen reader's sake: ui.js morph)
+    { role: "status", "aria-label": t("table.activeColor", { color: colorName(view.color) }), dataset: { key: "active-color" } },
     shapeSvg(view.color, "big-shape"),
     h("span", { "aria-hidden": "true" }, colorName(view.color)),
   );
@@ -197,12 +198,12 @@ function statusChips(view) {
       h("span.chip-text", t(view.direction === -1 ? "table.dirCcw" : "table.dirCw")),
     ),
   );
-  if (view.stack) chips.push(h("div.chip.stack", { role: "status" }, t("table.stackWaiting", { n: view.stack })));
+  if (view.stack) chips.push(h("div.chip.stack", { role: "status", dataset: { key: "stack" } }, t("table.stackWaiting", { n: view.stack })));
   if (view.fuse) {
     chips.push(
       h(
         "div.chip.fuse",
-        { role: "status", "aria-label": t("table.fuseLabel", { n: view.fuse.count, blast: view.fuse.blast }) },
+        { role: "status", "aria-label": t("table.fuseLabel", { n: view.fuse.count, blast: view.fuse.blast }), dataset: { key: "fuse" } },
         iconSvg("bomb"),
         h("span.fuse-count", { "aria-hidden": "true" }, String(view.fuse.count)),
         // "3 turns to BOOM +6": "3 BOOM +6" did not say what the 3 counts
