@@ -3,15 +3,15 @@
 // closed, and shell/focus.js moves the focus in when it opens and back when it closes.
 import { h, on } from "../ui.js";
 
-let serial = 0;
-
 // modal({title, content, actions, onClose, cls, overlayCls, id, label})
 //   title: the heading (also the dialog's accessible name), content: nodes,
 //   actions: buttons (made with dialogButton), onClose: Escape / outside click (optional).
 //   A button or field marked data-autofocus gets the focus when the dialog opens.
 export function modal({ title, content = [], actions = [], onClose = null, cls = "", overlayCls = "",
   id = null, describedBy = null, dataset = {} }) {
-  const titleId = `${id || `dlg${(serial += 1)}`}-title`;
+  // the same id at every redraw (it was a new number each time): the kept dialog's
+  // heading stays the same node (ui.js morph pairs nodes by id)
+  const titleId = `${id || `dlg-${(cls || overlayCls || "dialog").split(".")[0]}`}-title`;
   const dlg = h(
     `div.dialog${cls ? `.${cls}` : ""}`,
     {
