@@ -56,14 +56,15 @@ async def test_the_owner_refuses_a_proxied_socket_whose_token_no_longer_holds_th
     room, _, _ = hub.create_private("Ana", seats=2)
     _, bo, bo_token = hub.join(room.code, "Bo")
     cluster = Cluster.__new__(Cluster)   # only what the owner's side of attach uses
-    cluster.hub, cluster.remote, sent = hub, {}, []
+    cluster.hub, cluster.remote, cluster.id, sent = hub, {}, "owner", []
     cluster.post = lambda to, m: sent.append((to, m))
     cluster.post_text = lambda to, conn_id, text: sent.append((to, conn_id))
     hub.lobby.leave(room, bo)            # the leave lands first...
     cluster._seat_message({"op": "attach", "code": room.code, "seat": bo, "conn": "c1",
                            "from": "gw", "token_hash": hash_token(bo_token)})
     assert sent == [("gw", {"op": "close", "conn": "c1", "code": 4401,
-                            "reason": "this token holds no seat in this room"})]
+                            "reason": "this token holds no seat in this room",
+                            "from": "owner"})]
     assert bo not in room.conns and cluster.remote == {}   # ...so nothing is attached
     _, again, new_token = hub.join(room.code, "Cy")
     cluster._seat_message({"op": "attach", "code": room.code, "seat": again, "conn": "c2",
