@@ -25,6 +25,10 @@ MORPH_UNIT_JS = """async () => {
       h('input#g', { type: 'text', value: 'same', dataset: { focusKey: 'g' } }),
       h('input#c', { type: 'checkbox', checked: n === 1 }),
       h('select#s', ['p', 'q', 'r'].map((v) => h('option', { value: v, selected: v === (n === 1 ? 'q' : 'r') }, v))),
+      // a menu whose chosen option is one the old menu did not have (player QA: a Practice
+      // menu read "1" and the game dealt the 5 computers chosen)
+      h('select#t', (n === 1 ? ['1'] : ['1', '2', '3', '4', '5']).map((v) =>
+        h('option', { value: v, selected: v === (n === 1 ? '1' : '5') }, v))),
     ),
     h('ul', (n === 1 ? ['a', 'b', 'c'] : ['a', 'c', 'd']).map((k) => h('li', { dataset: { key: k } }, k))),
     h('p.anim', { dataset: { morph: 'replace' } }, 'fresh'),
@@ -60,6 +64,7 @@ MORPH_UNIT_JS = """async () => {
     sameBox: root.querySelector('#c') === c,
     checked: c.checked,
     select: root.querySelector('#s').value,
+    grown: root.querySelector('#t').value,
     keys: [...root.querySelectorAll('li')].map((li) => li.dataset.key),
     keptA: root.querySelector('li[data-key=a]') === lis.a,
     keptC: root.querySelector('li[data-key=c]') === lis.c,
@@ -83,7 +88,7 @@ def test_morph_keeps_and_patches_nodes(open_page):
     assert got["value"] == "v2", got  # a field's value is the drawing's
     assert got["sameField"] and got["focused"] and got["caret"] == 2, got  # typing goes on
     assert got["sameBox"] and got["checked"] is False, got
-    assert got["select"] == "r", got
+    assert got["select"] == "r" and got["grown"] == "5", got
     assert got["keys"] == ["a", "c", "d"], got
     assert got["keptA"] and got["keptC"] and got["goneB"], got
     assert got["animFresh"], got  # data-morph=replace: put in fresh

@@ -316,6 +316,10 @@ function patch(o, n) {
   } else props.delete(o);
   // (not a <select>'s or a <form>'s indexes: those are its options and fields)
   for (const k of Object.keys(n)) if (!/^\d+$/.test(k)) o[k] = n[k];
+  // a <select>'s value, read before its children are patched: an option the old one did
+  // not have is moved over from the new drawing, and the new one would then read as its
+  // first option (a Practice menu showed "1" and the game dealt 5 computers)
+  const chosenValue = n.tagName === "SELECT" ? n.value : null;
   morphChildren(o, n);
   // form state lives in properties, not attributes
   if (o.tagName === "INPUT" || o.tagName === "TEXTAREA") {
@@ -337,7 +341,7 @@ function patch(o, n) {
   } else if (o.tagName === "OPTION") {
     o.selected = n.selected;
   } else if (o.tagName === "SELECT") {
-    if (o.value !== n.value) o.value = n.value;
+    if (o.value !== chosenValue) o.value = chosenValue;
   }
 }
 
