@@ -1108,3 +1108,20 @@ def test_a_lost_race_in_the_last_card_window_is_said_as_such(open_page):
     page.wait_for_function("(t) => document.querySelector('.toast') && "
                            "document.querySelector('.toast').textContent === t",
                            arg=EN["table.catchTooLate"], timeout=3000)
+
+
+def test_a_card_played_from_the_middle_leaves_the_focus_in_its_place(open_page):
+    """A card played with Enter from the middle of a hand sent the focus to the hand's
+    first card: on a long hand the player lost their place (player QA). The focus goes to
+    the card now in its place."""
+    setup = {"hands": [["R1", "G2", "R3", "B4", "B5"], ["G6", "Y7", "Y8"]], "top": "R9",
+             "draw": ["Y1", "Y2", "Y3", "Y4"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=DESKTOP)
+    page = table.page
+    table.wait_view()
+    page.locator(".hand .card[data-card='R3']").focus()
+    page.keyboard.press("Enter")
+    table.wait_view()
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.dataset.card") == "B4"

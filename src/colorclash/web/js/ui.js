@@ -369,9 +369,15 @@ export function morph(root, nodes) {
     if (left !== undefined && el.scrollLeft !== left) el.scrollLeft = left;
   }
   if (focusKey && document.activeElement !== active) {
+    const parts = focusKey.split(":");
+    const place = parts.length > 2 ? `${parts.slice(0, -1).join(":")}:` : null;
     const again =
       root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
-      root.querySelector(`[data-focus-fallback="${CSS.escape(focusKey.split(":")[0])}"]`);
+      // an item gone from a list whose keys say its place ("card:2:Y5", a card played
+      // from the middle of the hand): the item now in its place, not the list's first
+      // (a long hand lost the player's place; player QA)
+      (place && root.querySelector(`[data-focus-key^="${CSS.escape(place)}"]`)) ||
+      root.querySelector(`[data-focus-fallback="${CSS.escape(parts[0])}"]`);
     if (again) {
       again.focus({ preventScroll: true });
       if (caret && typeof again.selectionStart === "number") {
