@@ -1125,3 +1125,20 @@ def test_a_card_played_from_the_middle_leaves_the_focus_in_its_place(open_page):
     table.wait_view()
     page.wait_for_timeout(300)
     assert page.evaluate("document.activeElement.dataset.card") == "B4"
+
+
+def test_a_click_on_a_dialogs_text_keeps_the_keyboard_in_the_dialog(open_page):
+    """A click on a dialog's title or text sent the focus to <main> behind it: Tab then
+    walked the table under the dialog and Escape no longer closed it (player QA)."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                          viewport=DESKTOP)
+    page = table.page
+    page.click("#leave-table")
+    page.locator("[role=dialog] h2").click()
+    inside = "document.querySelector('[role=dialog]').contains(document.activeElement)"
+    assert page.evaluate(inside)
+    page.keyboard.press("Tab")
+    assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    assert page.locator("[role=dialog]").count() == 0
+    assert not [m for m in table.sent if m["type"] == "leave"]

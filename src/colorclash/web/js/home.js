@@ -359,6 +359,7 @@ export function queueDialog({ waiting, name, long = false }, act) {
       {
         role: "dialog",
         "aria-modal": "true",
+        tabindex: "-1", // a click on its text keeps the focus in it (shell/dialog.js)
         "aria-labelledby": "q-title",
         // Escape cancels, as in every other dialog of the site
         onkeydown: (ev) => {

@@ -17,6 +17,9 @@ export function modal({ title, content = [], actions = [], onClose = null, cls =
     {
       role: "dialog",
       "aria-modal": "true",
+      // a click on the dialog's text takes the focus to the dialog, not to <main> behind
+      // it (out of the Tab trap, and Escape no longer closed it; player QA)
+      tabindex: "-1",
       "aria-labelledby": titleId,
       "aria-describedby": describedBy || undefined,
       id: id || undefined,
