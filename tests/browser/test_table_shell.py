@@ -1142,3 +1142,16 @@ def test_a_click_on_a_dialogs_text_keeps_the_keyboard_in_the_dialog(open_page):
     page.keyboard.press("Escape")
     assert page.locator("[role=dialog]").count() == 0
     assert not [m for m in table.sent if m["type"] == "leave"]
+
+
+def test_the_arrow_keys_move_between_the_colours(open_page):
+    """The colour chooser's four colours stand in a grid of two columns: the arrows did
+    nothing (only Tab and 1-4; player QA). They move as the colours stand."""
+    page = open_page(DESKTOP, path="/dev.html?scene=choose&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    page.locator(".color-btn.c-R").focus()
+    seen = []
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "ArrowLeft"):
+        page.keyboard.press(key)
+        seen.append(page.evaluate("document.activeElement.dataset.color"))
+    assert seen == ["B", "G", "Y", "R", "G"], seen

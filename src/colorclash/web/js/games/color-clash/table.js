@@ -544,7 +544,19 @@ export function colorDialog({ title, onPick, onCancel }) {
       onPick(COLOR_KEYS[key]);
       ev.preventDefault();
       ev.stopPropagation();
+      return;
     }
+    // the arrows move between the colours as they stand (a grid of two columns, or a row)
+    const steps = { arrowright: 1, arrowleft: -1 };
+    const btn = ev.target.closest && ev.target.closest(".color-btn");
+    const grid = btn && btn.parentElement;
+    if (!grid || !(key in steps || key === "arrowdown" || key === "arrowup")) return;
+    const all = [...grid.querySelectorAll(".color-btn")];
+    const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").filter(Boolean).length || all.length;
+    const step = steps[key] ?? (key === "arrowdown" ? columns : -columns);
+    const next = all[(all.indexOf(btn) + step + all.length) % all.length];
+    if (next) next.focus();
+    ev.preventDefault();
   });
   return overlay;
 }
