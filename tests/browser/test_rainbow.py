@@ -911,3 +911,16 @@ def test_the_other_player_leaving_or_away_is_shown_at_every_size(open_page, view
     assert page.locator(".rb-opp .tag.bot").is_visible()  # "Computadora suplente"
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"rainbow-left-{viewport['width']}x{viewport['height']}")
+
+
+def test_a_card_played_leaves_the_rest_of_the_hand_as_it_was(open_page):
+    """The hand's cards were matched by their place: a card played from the hand rebuilt
+    the cards after it (a screen reader's place in the hand lost; a11y follow-up of the
+    in-place redraw). Each card keeps its node."""
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP)
+    page = table.page
+    page.evaluate("document.querySelectorAll('.rb-hand li').forEach((li, i) => li.__was = i)")
+    table.act(0, {"type": "play", "hand": 0, "turned": False})
+    table.wait_view()
+    kept = page.evaluate("[...document.querySelectorAll('.rb-hand li')].map(li => li.__was)")
+    assert kept == [1, 2], kept

@@ -414,13 +414,16 @@ function handCard(model, act, face, i, state) {
       ev.preventDefault();
     }
   });
-  return h("li", btn);
+  // the card's name in the hand (its face, and which of the same it is): a card played
+  // from the hand leaves the cards after it on the page as they were (ui.js morph)
+  const nth = (state.seen[face] = (state.seen[face] || 0) + 1);
+  return h("li", { dataset: { key: `${face}:${nth}` } }, btn);
 }
 
 function handList(model, act) {
   const { view } = model;
   const hand = Array.isArray(view.hand) ? view.hand : [];
-  const state = { pick: chosen(model), myTurn: legalOf(view).length > 0, firstPlayable: false };
+  const state = { pick: chosen(model), myTurn: legalOf(view).length > 0, firstPlayable: false, seen: {} };
   const items = hand.map((face, i) => handCard(model, act, face, i, state));
   return h(
     "div.hand-wrap.rb-hand-wrap",
