@@ -67,6 +67,7 @@ def test_the_only_person_at_a_table_of_computers_holds_the_pause(tmp_path):
             hub.computers.move(room, now[0])
         assert room.clock["kind"] == "next"
         assert room.clock["deadline"] == pytest.approx(now[0] + 8)
+        assert hub.clock_public(room)["hold"] == [seat]  # the client offers Wait by it
         now[0] += 5
         sent = len(sock.sent)
         hub.table.ready(room, seat, False)  # "wait"
@@ -108,6 +109,7 @@ def test_with_another_person_connected_nobody_holds_the_pause(tmp_path):
             else:
                 hub.computers.move(room, now[0])
         deadline = room.clock["deadline"]
+        assert "hold" not in hub.clock_public(room)  # no Wait offered: nobody holds it
         hub.table.ready(room, 0, False)
         assert room.clock["deadline"] == deadline  # Bo is not kept waiting
         _stop(hub)

@@ -173,13 +173,14 @@ def test_a_guest_is_told_when_the_host_deals_a_new_game_over_the_results(open_pa
 def test_alone_with_computers_the_rounds_results_can_be_held(open_page):
     """The round's results closed by themselves after a few seconds (WCAG 2.2.1; a11y
     QA): alone with computers the player may hold them (Wait: `"ready": false`, which
-    the server answers with a minute more, again at each press); with another person at
-    the table there is no Wait."""
+    the server answers with a minute more, again at each press); Wait is offered to the
+    seats the clock names in `hold` (with another person at the table, none)."""
     setup = {"hands": [["R1"], ["G2", "G3", "B4"]], "top": "R9", "first": 0,
              "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]}
     table = ScriptedTable(open_page, preset="family", seats=2, setup=setup, viewport=PHONE)
     page = table.page
-    table.clock = {"kind": "next", "seat": None, "seconds": 8, "remaining_ms": 8000}
+    table.clock = {"kind": "next", "seat": None, "seconds": 8, "remaining_ms": 8000,
+                   "hold": [0]}  # the server names who may hold the pause
     page.click(".hand .card[data-card='R1']")
     hold = page.locator("button[data-focus-key='res:hold']")
     hold.wait_for()
@@ -187,9 +188,10 @@ def test_alone_with_computers_the_rounds_results_can_be_held(open_page):
     shot(page, "round-results-hold")
     hold.click()
     assert {"v": 1, "type": "ready", "ready": False} in table.sent
-    # another person at the table, connected: nobody holds them up
+    # another person at the table, connected: nobody holds them up (no `hold`)
     table.room["seats"][1].update(kind="human", name="Bo", connected=True)
     table.room["seats"][1].pop("label", None)
+    table.clock = {"kind": "next", "seat": None, "seconds": 8, "remaining_ms": 5000}
     table.send([])
     page.wait_for_function("!document.querySelector(\"button[data-focus-key='res:hold']\")")
     assert page.locator("button[data-focus-key='res:next']").count() == 1

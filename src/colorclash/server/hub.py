@@ -445,10 +445,13 @@ class Hub:
         c = room.clock
         if not c:
             return None
-        return {"kind": c["kind"], "seat": c.get("seat"), "deadline": ms(c["deadline"]),
-                "remaining_ms": max(0, int((c["deadline"] - self.now()) * 1000)),
-                "seconds": int(c["seconds"]) if float(c["seconds"]).is_integer()
-                else c["seconds"]}  # (30, as the document writes it: not 30.0)
+        out = {"kind": c["kind"], "seat": c.get("seat"), "deadline": ms(c["deadline"]),
+               "remaining_ms": max(0, int((c["deadline"] - self.now()) * 1000)),
+               "seconds": int(c["seconds"]) if float(c["seconds"]).is_integer()
+               else c["seconds"]}  # (30, as the document writes it: not 30.0)
+        if c["kind"] == "next" and (holders := self.table.holders(room)):
+            out["hold"] = holders  # who may hold this pause (Table.ready)
+        return out
 
     @staticmethod
     def _shows_game(room: Room) -> bool:

@@ -407,6 +407,7 @@ class ClockInfo(BaseModel):
     deadline: int
     remaining_ms: int
     seconds: float
+    hold: list[int] | None = None  # "next": the seats that may hold the pause (ready false)
 
 
 class SeatInfo(BaseModel):

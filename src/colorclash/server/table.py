@@ -454,7 +454,7 @@ class Table:
                 room.round_ready.add(seat)
             else:
                 room.round_ready.discard(seat)
-                if self.alone(room, seat) and room.clock and room.clock.get("deadline"):
+                if seat in self.holders(room) and room.clock and room.clock.get("deadline"):
                     hold = self.hub.settings.next_round_hold
                     room.clock = {**room.clock, "seconds": hold, "deadline": max(
                         room.clock["deadline"], self.hub.now() + hold)}
@@ -465,15 +465,21 @@ class Table:
         raise ProtocolError("not_in_lobby", "nothing to be ready for now", ref="ready")
 
     @staticmethod
-    def alone(room: Room, seat: int) -> bool:
-        """Nobody but ``seat`` at the table is a person playing and connected."""
-        return not any(i != seat and s.kind == "human" and not s.substitute and i in room.conns
-                       for i, s in enumerate(room.seats))
+    def people_playing(room: Room) -> list[int]:
+        """The seats of the people at the table now: connected, not played for."""
+        return [i for i, s in enumerate(room.seats)
+                if s.kind == "human" and not s.substitute and i in room.conns]
+
+    def holders(self, room: Room) -> list[int]:
+        """The connected people who may hold the pause between rounds (``ready``): each
+        one with no other person playing at the table (sent with the clock, so that the
+        client offers Wait where the server takes it)."""
+        playing = self.people_playing(room)
+        return [i for i, s in enumerate(room.seats) if s.kind == "human" and i in room.conns
+                and all(j == i for j in playing)]
 
     def all_ready(self, room: Room) -> bool:
-        humans = [i for i, s in enumerate(room.seats)
-                  if s.kind == "human" and not s.substitute and i in room.conns]
-        return all(i in room.round_ready for i in humans)
+        return all(i in room.round_ready for i in self.people_playing(room))
 
     # ------------------------------------------------------------------ records
     def match_record(self, room: Room) -> dict[str, Any]:

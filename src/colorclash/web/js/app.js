@@ -123,13 +123,6 @@ function momentKey() {
   return state.room && state.view ? `${state.room.code}|${state.room.match}|${state.seq}` : null;
 }
 
-// Nobody else at the table is a person playing and connected: this player may hold the
-// pause between rounds (the server checks the same: Table.alone).
-function aloneAtTable() {
-  const room = state.room;
-  return !!room && room.seats.every((s, i) => i === state.me || s.kind !== "human" || !s.connected || s.substitute);
-}
-
 function tableModel() {
   const game = gameOf(state.view);
   const describe = { room: state.room, me: state.me, view: state.view };
@@ -142,7 +135,8 @@ function tableModel() {
     clock: state.clock,
     fresh: state.fresh,
     nextReady: state.nextReady,
-    canHold: aloneAtTable(),
+    // the server names who may hold the pause between rounds (clock.hold: Table.holders)
+    canHold: !!(state.clock && Array.isArray(state.clock.hold) && state.clock.hold.includes(state.me)),
     lastLine: last,
     ui: state.gameUi,
     history: historyPanel({
