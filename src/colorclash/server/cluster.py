@@ -138,9 +138,7 @@ class RemoteConn:
     def close(self, code: int, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
-            self.cluster.post(self.gateway, {"op": "close", "conn": self.conn_id,
-                                             "code": code, "reason": reason,
-                                             "from": self.cluster.id})
+            self.cluster.close_remote(self.gateway, self.conn_id, code, reason)
 
     def stop(self) -> None:
         self.closed = True
@@ -789,6 +787,13 @@ class Cluster:
                           "from": self.id, "token_hash": token_hash})
         return proxy
 
+    def close_remote(self, gateway: str, conn_id: str, code: int, reason: str) -> None:
+        """Tell a player's process to close the player's socket. The close names this
+        process: the gateway obeys only the owner it attached the player to (``_dispatch``;
+        a former owner's late word is ignored)."""
+        self.post(gateway, {"op": "close", "conn": conn_id, "code": code, "reason": reason,
+                            "from": self.id})
+
     def forward(self, proxy: Proxy, data: dict[str, Any]) -> None:
         """A validated client message of a proxied player, to where the room is."""
         room = self.hub.rooms.get(proxy.code)
@@ -819,13 +824,11 @@ class Cluster:
         room = self.hub.rooms.get(code)
         if op == "attach":
             if room is None:  # not ours (any more): the gateway will look again
-                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
-                                      "reason": "the room moved; reconnect", "from": self.id})
+                self.close_remote(m["from"], conn_id, 1012, "the room moved; reconnect")
                 return
             if not self.hub.holds_seat(room, seat, m.get("token_hash")):
-                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 4401,
-                                      "reason": "this token holds no seat in this room",
-                                      "from": self.id})
+                self.close_remote(m["from"], conn_id, 4401,
+                                  "this token holds no seat in this room")
                 return
             old = self.remote.get(conn_id)
             if old is not None and room.conns.get(seat) is old:
@@ -844,8 +847,7 @@ class Cluster:
                 # attach never came: the gateway is told to reconnect the player, who
                 # finds the room where it is now (the message was dropped in silence,
                 # an action with it, and the player waited for an answer)
-                self.post(m["from"], {"op": "close", "conn": conn_id, "code": 1012,
-                                      "reason": "the room moved; reconnect", "from": self.id})
+                self.close_remote(m["from"], conn_id, 1012, "the room moved; reconnect")
                 return
             if room.conns.get(seat) is not remote:  # a socket replaced since (closed 4409)
                 return
