@@ -121,6 +121,16 @@ def test_siege_second_standing_shield_adds_nothing():
     assert g.top == "B5" and g.discard[-2] == "B-shield"
 
 
+def test_siege_shield_as_the_last_card_does_not_stand():
+    # Spec 5.7: in the table presets the last card has no effect and the match ends at
+    # once; a Shield played last is a card played, not a shield left standing.
+    g = table("siege", [["B3", "R1", "R2"], ["B-shield"]], "B5", ["Y1"], first=1)
+    ev = g.apply(1, {"type": "play", "card": "B-shield"})
+    assert types(ev) == ["play", "out", "round_over", "game_over"]
+    assert g.view(None)["shields"] == [] and g.shield_cards == [None, None]
+    assert g.top == "B-shield"
+
+
 def test_standard_has_no_stacking_draw_two_hits_at_once():
     g = table("standard", [["R+2", "R1"], ["B+2", "B1"], ["G1", "G2"]], "R5", FILLER)
     ev = g.apply(0, {"type": "play", "card": "R+2"})

@@ -796,8 +796,10 @@ class ColorClash(Game):
         self.passes = 0
         self.drawn_card = None
         kind = _KIND[face_name]
-        if kind == SHIELD and not self.stack:
-            # A Shield with nothing waiting stands in front of its player (spec 6.1).
+        if kind == SHIELD and not self.stack and (hand or self.options.last_card_effect):
+            # A Shield with nothing waiting stands in front of its player (spec 6.1); as
+            # the last card of a table preset it has no effect (spec 5.7): it is played,
+            # and the match ends with no shield standing.
             if self.shield_cards[seat] is None:
                 self.shield_cards[seat] = card
                 events = [{"type": "shield_up", "seat": seat, "card": face_name}]
