@@ -336,7 +336,7 @@ async def test_a_host_away_after_the_game_passes_the_host_on(server):
     """The host closed the window at the results: after ``host_grace`` seconds the
     guest hosts and can start the next game (the guest waited for ever). A host who
     comes back within the grace stays the host; one who comes back later keeps the
-    seat."""
+    seat, which nobody may take off the table meanwhile, and hosts again."""
     c = client(server)
     t, host, guest = await _two_playing(c)
     try:
@@ -355,16 +355,48 @@ async def test_a_host_away_after_the_game_passes_the_host_on(server):
         st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
         assert asyncio.get_running_loop().time() - away >= HOST_GRACE * 0.9
         assert st["room"]["status"] == "finished" and st["room"]["seats"][1]["ready"]
+        assert st["room"]["host_away"] == 0
         await guest.send("start")
         st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
         assert st["room"]["match"] == 2
-        # the old host comes back to the same seat, as a guest now
+        # the old host comes back to the same seat, and hosts again
         host = await c.connect(t["code"], t["token"])
         st = await host.wait_state(lambda s: s["room"]["match"] == 2, timeout=10)
-        assert host.seat == 0 and st["room"]["host"] == 1
-        await host.send("start")
-        err = await host.wait_for(lambda m: m["type"] == "error", timeout=10)
+        assert host.seat == 0 and st["room"]["host"] == 0 and st["room"]["host_away"] is None
+        await guest.wait_state(lambda s: s["room"]["host"] == 0, timeout=10)
+        await guest.send("start")
+        err = await guest.wait_for(lambda m: m["type"] == "error", timeout=10)
         assert err["code"] in ("not_host", "not_in_lobby")
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_a_guest_made_host_by_an_absence_cannot_remove_the_host(server):
+    """A guest who hosts because the host's phone locked for half a minute removed the
+    person who opened the room (the attacker review): the seat stays theirs, they host
+    again when they come back; anyone else may still be removed."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=4)
+    mal = await c.join(t["code"], "Mal")
+    bo = await c.join(t["code"], "Bo")
+    host = await c.connect(t["code"], t["token"])
+    guest = await c.connect(t["code"], mal["token"])
+    try:
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await host.close()
+        st = await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
+        assert st["room"]["host_away"] == 0
+        await guest.send("remove_player", seat=0)
+        err = await guest.wait_for(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] == "bad_seat" and "hosted this room" in err["message"]
+        assert guest.state["room"]["seats"][0]["kind"] == "human"
+        await guest.send("remove_player", seat=bo["seat"])  # someone else: as before
+        await guest.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "empty", timeout=10)
+        host = await c.connect(t["code"], t["token"])  # the token still works
+        st = await guest.wait_state(lambda s: s["room"]["host"] == 0, timeout=10)
+        assert st["room"]["host_away"] is None and st["room"]["seats"][0]["ready"]
     finally:
         await host.close()
         await guest.close()

@@ -221,6 +221,15 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     host.wait_for_selector('li.seat-row[data-seat="1"][data-kind="human"]')
 
 
+def test_a_host_by_absence_is_offered_no_removal_of_the_host_away(open_page):
+    """The server keeps the seat of the host whose part passed while they were away
+    (``host_away``): the lobby offers no Remove for it, and still for another guest."""
+    page = open_page(PHONE, path="/dev.html?scene=room-host-away")
+    page.wait_for_function("window.__devReady === true")
+    assert page.locator('[data-focus-key="rm-player:3"]').count() == 1
+    assert page.locator('[data-focus-key="rm-player:0"]').count() == 0
+
+
 def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):
     """A moment that says more than the line holds on a phone gives up its oldest parts:
     "… Bo drew the stack: 4 cards", not a line cut in the middle of the newest."""

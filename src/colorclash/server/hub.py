@@ -431,6 +431,7 @@ class Hub:
     def room_public(self, room: Room) -> dict[str, Any]:
         return {
             "code": room.code, "kind": room.kind, "status": room.status, "host": room.host,
+            "host_away": room.host_away,
             "link": f"/r/{room.code}", "game": room.game_key,
             "settings": {k: v for k, v in room.settings.items() if k != "game"},
             "seats": [s.public(i, self.connected(room, i)) for i, s in enumerate(room.seats)],
@@ -629,6 +630,11 @@ class Hub:
         # (``missed`` is kept: only acting, or taking the seat back from a substitute, gives
         # the whole turn clock again; a socket opened for a moment before each turn kept a
         # connected idler on the whole clock for the whole match)
+        if room.host_away == seat:
+            # the host whose role passed while they were away is back: it is theirs again
+            room.host, room.host_away = seat, None
+            s.ready = True
+            self.persist(room)
         if s.left:
             s.left = False
             self.persist(room)

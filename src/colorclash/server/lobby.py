@@ -152,7 +152,12 @@ class Lobby:
 
     def pass_host(self, room: Room, seat: int) -> None:
         """The host's powers pass to ``seat`` (the host was away too long between games:
-        ``Clocks.host_due``). The old host keeps their seat and may come back to it."""
+        ``Clocks.host_due``). The old host keeps their seat and may come back to it: the
+        first host so passed over hosts again when they do (``Hub.attach``), and until then
+        nobody may take them off the table (a guest made host by a phone's locked screen
+        removed the person who opened the room)."""
+        if room.host_away is None:
+            room.host_away = room.host
         room.host = seat
         room.seats[seat].ready = True
         self.hub.persist(room)
@@ -249,6 +254,9 @@ class Lobby:
         if target == seat:
             raise ProtocolError("bad_seat", "you cannot remove yourself: leave the room "
                                 "instead", ref="remove_player")
+        if target == room.host_away:
+            raise ProtocolError("bad_seat", f"seat {target + 1} hosted this room and is only "
+                                "away: the seat stays theirs", ref="remove_player")
         conn = room.conns.pop(target, None)
         room.seats[target] = Seat()
         self.hub.persist(room)
@@ -298,6 +306,8 @@ class Lobby:
         finished = room.status == "finished" and gone.kind == "human"
         room.seats[seat] = Seat(former=gone.name if finished else None)
         room.conns.pop(seat, None)
+        if room.host_away == seat:
+            room.host_away = None
         if room.host == seat:
             # the powers go to a person at the table (connected) first: a seat taken by
             # someone who never opened the page got them, and kept them, while the one

@@ -85,6 +85,10 @@ class Room:
     finished_at: float | None = None
     guest: bool = True               # opened without an operator host key
     history: list[dict[str, Any]] = field(default_factory=list)  # finished matches' records
+    # the seat whose host role passed to another person while they were away between games
+    # (``Lobby.pass_host``): nobody may take them off the table, and they host again when
+    # they come back
+    host_away: int | None = None
     # runtime only -------------------------------------------------------------
     game: Any = field(default=None, repr=False)
     log_hash: str | None = None      # running hash of the match's action log (fairness.py)
@@ -122,7 +126,7 @@ class Room:
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",
-                   "history")
+                   "history", "host_away")
 
     def to_data(self) -> dict[str, Any]:
         """The room's document: written with every action, so without ``history`` (the

@@ -143,6 +143,14 @@ const SCENES = {
   "join-started": () => ({ screen: "join", room: room("classic-table", "playing") }),
   "room-host": () => ({ screen: "room", room: room("standard", "lobby", 5), me: 0 }),
   "room-guest": () => ({ screen: "room", room: room("family", "lobby", 5), me: 2 }),
+  // Bo hosts since Ana (who opened the room) was away: Ana's seat stays hers
+  "room-host-away": () => {
+    const r = room("standard", "lobby", 5, { host: 2, host_away: 0 });
+    r.seats[0] = { ...r.seats[0], connected: false, away_since: 1 };
+    r.seats[2] = { ...r.seats[2], connected: true, ready: true, away_since: null };
+    r.seats[3] = { ...r.seats[3], substitute: false };
+    return { screen: "room", room: r, me: 2 };
+  },
   table: () => ({ screen: "table", view: view("classic-table"), room: room("classic-table") }),
   substituted: () => ({
     screen: "table",

@@ -73,9 +73,10 @@ function seatRow(room, seat, me, isHost, act) {
       ),
     );
   }
-  if (isHost && s.kind === "human" && seat !== room.host) {
+  if (isHost && s.kind === "human" && seat !== room.host && seat !== room.host_away) {
     // someone who took a seat and never came (or anyone who got the code) must not hold
-    // the table: the host frees the seat; they may join again with the link
+    // the table: the host frees the seat; they may join again with the link (not the
+    // host whose part passed while they were away: the server keeps their seat)
     controls.push(
       h(
         "button.btn.danger",
