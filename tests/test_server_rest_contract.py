@@ -197,6 +197,27 @@ async def test_an_empty_level_is_refused_like_any_unknown_level(server, game):
         assert st["room"]["seats"][1]["level"] == listed[game]["default_level"]
 
 
+@pytest.mark.asyncio
+async def test_an_empty_preset_is_refused_like_any_unknown_preset(server):
+    """``"preset": ""`` was read as the default: a lobby's settings message with it took a
+    siege room back to classic-table and cleared everyone's ready (attacker review); an
+    empty game or level was refused already."""
+    c = Client(server.url)
+    for path, body in (("/api/rooms", {"name": "Ana"}), ("/api/practice", {}),
+                       ("/api/quick-match", {})):
+        with pytest.raises(ClientError) as err:
+            await c.request("POST", path, {**body, "preset": ""})
+        assert (err.value.status, err.value.code) == (422, "bad_settings"), path
+        assert "unknown preset ''" in err.value.message, path
+    host = await c.create_room("Ana", preset="siege", clock=15)
+    async with await c.connect(host["code"], host["token"]) as me:
+        await me.wait_state(lambda s: True)
+        msg = await _error_of(me, "settings", settings={"preset": ""})
+        assert (msg["type"], msg.get("code")) == ("error", "bad_settings"), msg
+        room = await c.room(host["code"])
+        assert (room["settings"]["preset"], room["settings"]["clock"]) == ("siege", 15)
+
+
 HUGE = (2**63, -(2**63) - 1, 10**30, -(10**30))
 
 

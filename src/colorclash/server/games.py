@@ -66,7 +66,7 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     """A room's settings, checked against the game's definition (``bad_settings``,
     ``guest_limit``). Options not given take the preset's defaults."""
     d = definition(game)
-    preset = preset or d.default_preset
+    preset = d.default_preset if preset is None else preset  # "" is no preset
     if preset not in d.presets:
         raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}; "
                             f"available: {', '.join(d.presets)}", status=422)

@@ -51,7 +51,7 @@ class QuickMatch:
     def join(self, game: str | None, preset: str | None,
              address: str | None = None) -> dict[str, Any]:
         d = games.definition(game)
-        preset = preset or d.default_preset
+        preset = d.default_preset if preset is None else preset  # "" is no preset
         if preset not in d.presets:
             raise ProtocolError("bad_settings", f"unknown preset {preset!r} for {d.name}; "
                                 f"available: {', '.join(d.presets)}", status=422)
