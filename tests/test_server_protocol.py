@@ -133,7 +133,10 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
     # (attacker QA: taken)
     "Colour Clash", "Admins", "Mod", "MODS", "Moderators", "Operator",
     # (language QA: the site's name in Turkish)
-    "Renk Kapışması", "RENK KAPIŞMASI", "renkkapismasi"])
+    "Renk Kapışması", "RENK KAPIŞMASI", "renkkapismasi",
+    # (attacker review: what the client writes for a seat with no name, the host's tag)
+    "Seat 2", "seat 3", "Puesto 2", "Koltuk 4", "Asiento 5", "Host", "Anfitrión",
+    "Oda sahibi"])
 def test_names_that_pass_for_the_site_are_refused(name):
     """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
     own (attacker QA: they were taken)."""
@@ -151,7 +154,7 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "देवनागरी", "محمद", "Hana 🇹🇷", "pou", "Ŋoq",
                                   "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C",
                                   "Robot Ninja", "Ross", "Jesse", "Issa", "C++ Fan", "Boss",
-                                  "Straße"])
+                                  "Straße", "Seaton", "Hostess 2", "Koltukçu"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 

@@ -198,7 +198,11 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
     "server", "servidor", "sunucu", "colorclash", "colourclash", "support", "soporte",
     "destek", "staff", "yonetici", "official", "oficial", "resmi",
     # the site's name in Turkish (its pages' title and header; language QA)
-    "renkkapismasi"))
+    "renkkapismasi",
+    # what the client writes for a seat with no name ("Seat 2" in the history and the
+    # results): a player so named in seat 3 made them read wrong (attacker review); and
+    # the host's tag
+    "seat", "seats", "asiento", "puesto", "koltuk", "host", "anfitrion", "odasahibi"))
 
 
 def imitates_site(name: str) -> bool:

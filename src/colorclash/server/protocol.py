@@ -96,7 +96,7 @@ def clean_name(value: str) -> str:
         raise BadName("computer", "that name is kept for computer players; choose another")
     if imitates_site(name):
         raise BadName("reserved", "that name could pass for the site's own (Admin, System, "
-                      "Color Clash, ...); choose another")
+                      "Color Clash, Seat 2, Host, ...); choose another")
     return name
 
 
