@@ -186,3 +186,55 @@ def test_a_damaged_room_is_named_and_the_others_are_listed(tmp_path):
     out = runner.invoke(app, ["rooms", "--store", f"sqlite:///{path}", "--json"])
     assert out.exit_code == 1
     assert [json.loads(line)["code"] for line in out.stdout.splitlines()] == ["GOODAA"]
+
+
+@pytest.mark.asyncio
+async def test_a_room_the_server_cannot_restore_is_named_by_rooms_copy_and_start(tmp_path,
+                                                                                 caplog):
+    """A log the rules refuse (an action edited by hand, or a rule changed under a stored
+    match) and a seat with a field of its own: ``rooms`` listed both as healthy, the
+    server's start could not restore them (one with a traceback), and ``copy-store``
+    copied the first "each checked" (operator review). Each now names the room and why,
+    in one line."""
+    import logging
+    import sqlite3
+    import subprocess
+    import sys
+
+    from colorclash.bots import make_bot
+
+    db = tmp_path / "site.sqlite3"
+    with InProcessServer(f"sqlite:///{db}", Settings(**LIFTED_LIMITS, bot_delay=0)) as srv:
+        c = Client(srv.url)
+        played = await c.practice("Ana", bots=1, level="easy")
+        async with await c.connect(played["code"], played["token"]) as me:
+            await me.play(make_bot("easy", seed=1), timeout=50)
+        lobby = await c.create_room("Bea", seats=3)
+        whole = await c.create_room("Cem", seats=2)
+    edit = sqlite3.connect(db)
+    with edit:
+        edit.execute("UPDATE actions SET action=? WHERE code=? AND idx=0",
+                     ('{"type": "play", "card": "ZZ"}', played["code"]))
+        edit.execute("UPDATE rooms SET data=json_set(data, '$.seats[0].seat', 'zero') "
+                     "WHERE code=?", (lobby["code"],))
+    edit.close()
+    replay = f"room {played['code']}: its match 1 does not replay: its action 1 is refused"
+    document = f"room {lobby['code']}: its stored document is damaged"
+
+    out = runner.invoke(app, ["rooms", "--store", str(db)])
+    assert out.exit_code == 1, out.output
+    assert replay in out.stderr and document in out.stderr, out.stderr
+    assert whole["code"] in out.stdout and played["code"] not in out.stdout, out.stdout
+
+    copied = subprocess.run([sys.executable, "-m", "colorclash.cli", "copy-store", str(db),
+                             str(tmp_path / "to.sqlite3")], capture_output=True, text=True,
+                            timeout=120)
+    assert copied.returncode == 2 and replay in copied.stderr, copied.stderr
+    assert "Traceback" not in copied.stderr and not (tmp_path / "to.sqlite3").exists()
+
+    with caplog.at_level(logging.ERROR, logger="colorclash.server.hub"), \
+            InProcessServer(f"sqlite:///{db}", Settings(**LIFTED_LIMITS)) as srv:
+        assert (await Client(srv.url).room(whole["code"]))["status"] == "lobby"
+    said = [r for r in caplog.records if "could not be restored" in r.getMessage()]
+    assert len(said) == 2 and not any(r.exc_info for r in said), said
+    assert any(replay in r.getMessage() for r in said), [r.getMessage() for r in said]

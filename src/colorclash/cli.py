@@ -195,7 +195,7 @@ def copy_store(
             task = bar.add_task("copying rooms", total=None)
             done = run(source, target,
                        progress=lambda i, n: bar.update(task, completed=i, total=n),
-                       read_document=Room.from_stored)
+                       read_document=Room.restorable)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

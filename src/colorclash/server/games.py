@@ -8,13 +8,18 @@ flat, so Color Clash rooms keep protocol v1's ``{"preset", "seats", "clock", "ma
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from colorclash.bots import default_level, levels
 from colorclash.engine import GAMES, GameDefinition
 from colorclash.engine.base import OptionTypeError
 from colorclash.server.protocol import ProtocolError, option_value
+from colorclash.store import DamagedRoom
+
+if TYPE_CHECKING:
+    from colorclash.server.model import Room
 
 DEFAULT_GAME = "color-clash"
 GUEST_MAX_SEATS = 4  # a room opened without an operator host key
@@ -45,6 +50,42 @@ def option_names(settings: dict[str, Any]) -> list[str]:
 def engine_options(settings: dict[str, Any]) -> dict[str, Any]:
     """The engine ``options`` of a room: its value of each option of the preset."""
     return {name: settings[name] for name in option_names(settings) if name in settings}
+
+
+def replay(room: Room, actions: Iterable[Any], new: Callable[[], Any] | None = None,
+           on_events: Callable[[int, list[Any]], None] | None = None) -> Any:
+    """The engine game of ``room``'s current match, rebuilt from its seed and stored log
+    (``new()`` deals it, by default with the engine; ``on_events(seq, events)`` is told
+    each action's events, and the deal's own as seq 0). The server restores rooms so, and
+    ``colorclash rooms`` and ``copy-store`` check a store so: a log the rules refuse
+    (edited by hand, or stored under other rules) is the store's refusal naming the room
+    and the action (``DamagedRoom``). The server said it in a traceback, while ``rooms``
+    listed the room as playing and ``copy-store`` said it was checked."""
+    where = f"room {room.code}: its match {room.match_no}"
+    try:
+        if new is None:
+            from colorclash.engine import new_game
+
+            game = new_game(room.game_key, preset=room.settings["preset"],
+                            seats=room.settings["seats"], seed=room.seed,
+                            options=engine_options(room.settings) or None)
+        else:
+            game = new()
+    except (TypeError, ValueError, KeyError) as exc:
+        raise DamagedRoom(f"{where} cannot be dealt again ({exc})") from None
+    if on_events is not None:
+        on_events(0, list(getattr(game, "start_events", None) or []))
+    seq = 0
+    try:
+        for seq, (seat, action) in enumerate(actions, 1):
+            events = game.apply(seat, action)
+            if on_events is not None and events:
+                on_events(seq, list(events))
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # (IllegalAction is a ValueError)
+        raise DamagedRoom(f"{where} does not replay: its action {seq} is refused by the "
+                          f"rules ({exc})") from None
+    return game
 
 
 def count_range(low: int, high: int, noun: str) -> str:

@@ -311,14 +311,13 @@ class Hub:
         recent.clear()
         if room.match_no and room.seed is not None:
             actions = self.store.load_actions(room.code, room.match_no)
-            room.game = game = self.table.new_game(room, room.seed)
-            recent.append((0, [{"type": "deal", "match": room.match_no,
-                                "commitment": room.commitment},
-                               *(getattr(game, "start_events", None) or [])]))
-            for seq, (seat, action) in enumerate(actions, 1):
-                events = game.apply(seat, action)
-                if events:
-                    recent.append((seq, list(events)))
+            deal = {"type": "deal", "match": room.match_no, "commitment": room.commitment}
+
+            def moment(seq: int, events: list[Any]) -> None:
+                recent.append((seq, [deal, *events] if seq == 0 else events))
+
+            room.game = games.replay(room, actions, new=lambda: self.table.new_game(
+                room, room.seed), on_events=moment)
             room.log_hash = log_hash(room.commitment or "", room.rules, actions)
 
     # ------------------------------------------------------------------ look-ups

@@ -170,6 +170,19 @@ class Room:
         with read_as_stored(code):
             return cls.from_data(data)
 
+    @classmethod
+    def restorable(cls, code: str, data: dict[str, Any], actions: list[Any]) -> Room:
+        """Room ``code`` read from its stored document and its current match's ``actions``
+        as the server restores it: the document into its fields, the log replayed by the
+        rules (``games.replay``). Either refused is ``DamagedRoom`` naming the room, as
+        the server's start, ``colorclash rooms`` and ``copy-store`` say it."""
+        from colorclash.server import games
+
+        room = cls.from_stored(code, data)
+        if room.match_no and room.seed is not None:
+            games.replay(room, actions)
+        return room
+
     @property
     def game_key(self) -> str:
         return self.settings["game"]

@@ -104,6 +104,17 @@ def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
         return line
 
 
+def _check_restorable(store: Any, code: str, data: dict[str, Any]) -> None:
+    """The room as the server would restore it (``Room.restorable``): a seat with a field
+    of its own, or a log the rules refuse, was listed as playing while the server could
+    not load the room (operator review)."""
+    from colorclash.server.model import Room
+
+    match = data.get("match_no") if isinstance(data.get("match_no"), int) else None
+    actions = store.load_actions(code, match) if match else []
+    Room.restorable(code, data, actions)
+
+
 def room_lines(store: Any, status: str | None = None, now: float | None = None,
                damaged: list[str] | None = None) -> list[RoomLine]:
     """The rooms of ``store`` (optionally only those in ``status``), playing ones first,
@@ -117,6 +128,7 @@ def room_lines(store: Any, status: str | None = None, now: float | None = None,
             if data is None:
                 continue
             line = _checked_line(code, data, now)
+            _check_restorable(store, code, data)
         except DamagedRoom as exc:
             if damaged is None:
                 raise

@@ -79,19 +79,21 @@ def _where(url: str) -> tuple[Any, ...]:
 
 
 def _check_readable(source: Store, url: str,
-                    read_document: Callable[[str, dict[str, Any]], Any] | None) -> None:
+                    read_document: Callable[[str, dict[str, Any], list[Any]], Any] | None
+                    ) -> None:
     """Read every room of the source before anything is written: a damaged one stopped
     the copy halfway with a traceback, the target left holding part of the rooms (and a
     second try refused, since the target then held rooms). ``read_document(code, data)``
-    reads a document as the server does, raising ``DamagedRoom`` (the command passes the
-    server's ``Room.from_stored``: a field of the wrong type was copied, "each checked",
-    and the server on the new store could not restore the room)."""
+    reads a document and its current match's log as the server does, raising
+    ``DamagedRoom`` (the command passes the server's ``Room.restorable``: a field of the
+    wrong type, or a log the rules refuse, was copied, "each checked", and the server on
+    the new store could not restore the room)."""
     damaged = []
     for code in source.room_codes():
         try:
             room = _room(source, code)
             if room is not None and read_document is not None:
-                read_document(code, room[0])
+                read_document(code, room[0], room[2])
         except StoreError as exc:
             damaged.append(str(exc))
     if damaged:
@@ -108,11 +110,12 @@ def _same(room: Any) -> str:
 
 def copy_store(source_url: str, target_url: str,
                progress: Callable[[int, int], None] | None = None,
-               read_document: Callable[[str, dict[str, Any]], Any] | None = None) -> Copied:
+               read_document: Callable[[str, dict[str, Any], list[Any]], Any] | None = None
+               ) -> Copied:
     """Copy every room of ``source_url`` into ``target_url`` (which holds none), each
     checked once written; ``progress(done, total)`` after each room. With
-    ``read_document`` (``colorclash.server.model.Room.from_stored``), every document is
-    first read as the server reads it (the store alone needs no more than the standard
+    ``read_document`` (``colorclash.server.model.Room.restorable``), every room is
+    first read as the server reads it, its log replayed (the store alone needs no more than the standard
     library; the server's model needs the site's dependencies)."""
     target_is = _where(target_url)
     if source_url == target_url or _where(source_url) == target_is:
