@@ -688,7 +688,8 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
         assert (logging.INFO, f"process {a.cluster.id} stops: the other processes take its "
                 "1 room(s) at their next beat") in lines, lines
         assert any(level == logging.INFO and m.startswith(f"process {a.cluster.id} stopped: "
-                                                          f"process {b.cluster.id} takes its 1 room(s)")
+                                                          f"process {b.cluster.id} and the others take its "
+                                                          "1 room(s)")
                    for level, m in lines), lines
         assert not [m for _, m in lines if "is gone" in m], lines
         if room.timer:
@@ -1129,6 +1130,36 @@ async def test_a_dead_processs_rooms_are_taken_a_few_hundred_a_beat(redis_db, ca
     finally:
         await survivor.cluster.stop()
         survivor.store.close()
+        dead.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_dead_process_is_said_gone_once_for_the_site(redis_db, caplog):
+    """Each survivor said "process X is gone: process Y takes its N room(s)", N the rooms
+    still left when it looked: an alert on the line fired once per survivor, and the
+    counts (2 and 1 of a process that had 2) added up to more (operator review). The
+    first survivor says it, with every room it left; the others take their share."""
+    dead = await _cluster_hub(redis_db, bot_delay=0)
+    one = await _cluster_hub(redis_db, bot_delay=0)
+    two = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        codes = [dead.create_private("Ana", seats=2)[0].code for _ in range(3)]
+        await dead.cluster.stop()
+        dead.store.redis.delete(dead.store.key("stopped", dead.cluster.id),
+                                dead.store.key("proc", dead.cluster.id))
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            one.cluster.TAKE_PER_BEAT = two.cluster.TAKE_PER_BEAT = 2
+            await one.cluster._take_over_dead()
+            await two.cluster._take_over_dead()
+        assert sorted([*one.rooms, *two.rooms]) == sorted(codes)
+        assert len(one.rooms) == 2 and len(two.rooms) == 1
+        gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
+        assert len(gone) == 1 and "its 3 room(s)" in gone[0], gone
+        assert not dead.store.redis.keys(dead.store.key("gone", "*"))  # (all taken: none left)
+    finally:
+        for hub in (one, two):
+            await hub.cluster.stop()
+            hub.store.close()
         dead.store.close()
 
 

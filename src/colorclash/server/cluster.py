@@ -466,8 +466,9 @@ class Cluster:
                     self.hub.detach(room, seat, remote)
             elif remote.where[:1] == ("ticket",):
                 self.hub.quick.detach(remote.where[1], remote)
-        log.info("process %s is gone: %d player(s) connected through it are away",
-                 ", ".join(sorted(dead)), len(gone))
+        # (each process says its own players; "is gone" is the line said once for the site)
+        log.info("%d player(s) connected through process %s, which died, are away here",
+                 len(gone), ", ".join(sorted(dead)))
         return len(gone)
 
     async def _take_over_dead(self) -> None:
@@ -478,18 +479,25 @@ class Cluster:
                 continue
             codes = [c.decode() for c in self.r.srandmember(self.key("owned", pid), budget)]
             if codes and pid not in self.dead_seen:
-                # once per dead process: which one, and how many rooms it left (the
-                # "took room" lines alone did not say whose rooms, nor why); a process
-                # stopped cleanly (SIGTERM) is said so, not as a crash
+                # once per dead process, for the whole site (the first survivor to see it
+                # says it): which one, and how many rooms it left (the "took room" lines
+                # alone did not say whose rooms, nor why; each survivor said it, each
+                # with the rooms still left then: an alert fired once per survivor, and
+                # the counts added up to more rooms than the process had). A process
+                # stopped cleanly (SIGTERM) is said so, not as a crash.
                 self.dead_seen.add(pid)
                 left = self.r.scard(self.key("owned", pid))
-                if self.r.exists(self.key("stopped", pid)):
-                    log.info("process %s stopped: process %s takes its %d room(s), %d at a "
-                             "beat", pid, self.id, left, self.TAKE_PER_BEAT)
+                first = self.r.set(self.key("gone", pid), self.id, nx=True, ex=3600)
+                if not first:
+                    log.debug("process %s also takes rooms of process %s", self.id, pid)
+                elif self.r.exists(self.key("stopped", pid)):
+                    log.info("process %s stopped: process %s and the others take its %d "
+                             "room(s), %d a beat each", pid, self.id, left,
+                             self.TAKE_PER_BEAT)
                 else:
-                    log.warning("process %s is gone (its lease ran out): process %s takes "
-                                "its %d room(s), %d at a beat", pid, self.id, left,
-                                self.TAKE_PER_BEAT)
+                    log.warning("process %s is gone (its lease ran out): process %s and the "
+                                "others take its %d room(s), %d a beat each", pid, self.id,
+                                left, self.TAKE_PER_BEAT)
             for code in codes:
                 try:
                     self.take(code)
@@ -499,7 +507,8 @@ class Cluster:
             budget -= len(codes)
             if not self.r.scard(self.key("owned", pid)):
                 self.r.srem(self.key("procs"), pid)
-                self.r.delete(self.key("owned", pid), self.key("stopped", pid))
+                self.r.delete(self.key("owned", pid), self.key("stopped", pid),
+                              self.key("gone", pid))
             if budget <= 0:
                 return  # the rest at the next beats (this process's or another's)
 
