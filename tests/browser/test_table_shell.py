@@ -187,20 +187,43 @@ def test_a_typed_room_code_survives_a_redraw(open_page):
     assert page.input_value("#player-name") == "Gus"
 
 
-@pytest.mark.parametrize("pasted", [" GSPJTJ", "GSPJTJ ", "gsp jtj", "GSP-JTJ",
-                                    "http://127.0.0.1:8000/r/GSPJTJ",
-                                    "Join me: https://example.org/r/gspjtj?lang=es"])
-def test_a_pasted_code_or_invite_link_opens_its_room(open_page, pasted):
+@pytest.mark.parametrize("pasted", [" {C}", "{C} ", "{c3} {c-3}", "{C3}-{C-3}",
+                                    "http://127.0.0.1:8000/r/{C}",
+                                    "Join me: https://example.org/r/{c}?lang=es"])
+def test_a_pasted_code_or_invite_link_opens_its_room(open_page, server, pasted):
     """What people paste into the code field: the code with a space before it (the field
     kept six characters then, " GSPJT", and said the code was not six letters), with a
     space or a dash inside, or the whole invite link."""
+    import httpx
+
+    code = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana"}).json()["code"]
+    pasted = pasted.format(C=code, c=code.lower(), c3=code[:3].lower(), C3=code[:3],
+                           **{"c-3": code[3:].lower(), "C-3": code[3:]})
     page = open_page(PHONE)
     page.wait_for_selector("#btn-join")
     page.fill("#join-code", pasted)
     assert page.input_value("#join-code") == pasted  # the field keeps it whole
     page.click("#btn-join")
-    page.wait_for_url("**/r/GSPJTJ")
+    page.wait_for_url(f"**/r/{code}")
     assert page.locator("#join-code-error").count() == 0
+
+
+@pytest.mark.parametrize("lang,locale", [("en", "en-US"), ("tr", "tr-TR")])
+def test_a_code_of_no_room_is_said_under_the_field_to_mend(open_page, lang, locale):
+    """A code with a letter wrong opened its room page, "There is no room with this
+    code", with only Home to go on and the code gone (player review): it is said under
+    the field, which keeps the code, and the page stays."""
+    page = open_page(PHONE, locale=locale)
+    page.wait_for_selector("#btn-join")
+    page.fill("#join-code", "zzz zzz")
+    page.click("#btn-join")
+    msg = page.locator("#join-code-error")
+    msg.wait_for()
+    assert msg.inner_text().strip() == catalog(lang)["error.room_not_found"]
+    assert page.input_value("#join-code") == "zzz zzz"
+    assert page.evaluate("location.pathname") == "/"
+    assert page.evaluate("document.activeElement.id") == "join-code"
+    shot(page, f"join-no-room-{lang}")
 
 
 def test_the_code_of_a_finished_game_says_it_is_over(open_page, server):

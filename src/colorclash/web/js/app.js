@@ -48,7 +48,7 @@ const state = {
   name: readName(),
   busy: false,
   homeError: null, // {code} or {key}: worded at each redraw
-  codeError: null, // catalog key of the room-code field's message
+  codeError: null, // the room-code field's refusal: { key } of the catalog, or the server's error
   codeDraft: "", // what is typed in the room-code field (each redraw rebuilds the field)
   code: null,
   me: null,
@@ -203,7 +203,7 @@ function homeContext() {
     name: state.name,
     busy: state.busy,
     error: state.homeError ? errorText(state.homeError) : state.gamesError ? t("error.network") : null,
-    codeError: state.codeError ? t(state.codeError) : null,
+    codeError: state.codeError ? errorText(state.codeError) : null,
     codeDraft: state.codeDraft,
     resume: state.resume,
   };
@@ -811,21 +811,32 @@ const homeActs = {
       }),
     );
   },
-  joinCode(raw) {
+  async joinCode(raw) {
     // what people paste: the code with spaces around or inside it, or the invite link
     const text = String(raw || "");
     const link = /\/r\/([A-Za-z]{6})(?![A-Za-z])/.exec(text);
     const code = link ? link[1] : text.replace(/[\s-]+/g, "");
-    if (!/^[A-Za-z]{6}$/.test(code)) {
-      state.codeError = code ? "home.badCode" : "home.noCode";
+    const refuse = (err) => {
+      state.codeError = err;
+      state.codeDraft = text;
       render();
       const field = document.getElementById("join-code");
       if (field) field.focus();
-      return;
-    }
+    };
+    if (!/^[A-Za-z]{6}$/.test(code)) return refuse({ key: code ? "home.badCode" : "home.noCode" });
     state.codeError = null;
+    const upper = code.toUpperCase();
+    try {
+      await api("GET", `/api/rooms/${upper}`);
+    } catch (err) {
+      // A code with a letter wrong is said under the field, which keeps it to mend (its
+      // room page said "no room with this code" with only Home to go on: player review).
+      // Anything else (the network) the room's page says.
+      if (err && err.code === "room_not_found" && state.screen === "home") return refuse(asError(err));
+    }
+    if (state.screen !== "home") return; // (gone elsewhere meanwhile)
     state.codeDraft = "";
-    navigate(`/r/${code.toUpperCase()}`);
+    navigate(`/r/${upper}`);
   },
   codeInput(v) {
     state.codeDraft = v;
