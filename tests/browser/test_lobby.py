@@ -120,6 +120,25 @@ def test_a_guest_who_is_not_ready_is_told_it_is_them_waited_for(open_page):
     assert toast.inner_text() == EN["room.readyAgain"]
 
 
+def test_a_setting_of_one_value_is_said_not_offered_as_a_menu(open_page):
+    """The table presets' match is one round: a menu of one choice stood in the home
+    page's room form and the lobby (player review). It is said, as a one-size table's
+    seats are; a preset of several lengths has its menu."""
+    host = open_page(PHONE)
+    host.wait_for_selector("#room-opt-match")
+    one_round = host.locator("output#room-opt-match")
+    assert one_round.count() == 1 and host.locator("select#room-opt-match").count() == 0
+    assert "1" in one_round.inner_text()
+    create_room(host, "Hana")
+    assert host.locator("output#set-match").count() == 1
+    shot(host, "lobby-match-one-round")
+    assert host.locator("select#set-match").count() == 0
+    host.select_option("#set-preset", "standard")
+    host.wait_for_selector("select#set-match")
+    assert host.locator("select#set-match option").count() > 1
+    shot(host, "lobby-match-menu-standard")
+
+
 def _a_room_with_a_ready_guest(open_page):
     """Hana's room of four on a desktop, Gus seated from a phone and ready: (host, guest)."""
     host = open_page(DESKTOP)

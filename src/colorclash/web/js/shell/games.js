@@ -118,6 +118,12 @@ export function optionField(game, option, value, { id, focusKey, onChange }) {
   // narrow row rather than show "Kahver…" beside another menu
   const chosen = (option.choices || []).findIndex((c) => String(c) === String(current));
   const wide = chosen >= 0 && String(labels[chosen]).length > 9;
+  if (labels.length === 1) {
+    // one possible value (the table presets' match of one round): said, not a menu of one
+    // choice (player review), as a one-size table's seats are
+    return h("label.field", { for: id }, optionLabel(game, option.name),
+      h(`output#${id}.field-value`, { dataset: { option: option.name } }, labels[0]));
+  }
   return h(
     `label.field${wide ? ".wide" : ""}`,
     { for: id },
