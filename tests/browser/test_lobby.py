@@ -139,6 +139,26 @@ def test_a_setting_of_one_value_is_said_not_offered_as_a_menu(open_page):
     shot(host, "lobby-match-menu-standard")
 
 
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "tr"), (DESKTOP, "es")])
+def test_a_toast_in_the_lobby_leaves_the_room_code_in_view(open_page, viewport, lang):
+    """"You are the host now" stood over the room code, the one thing a new host has to
+    share, for six seconds (player review): it stands over the top bar, clicks going
+    through it."""
+    page = open_page(viewport, path=f"/dev.html?scene=room-host&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""async (text) => {
+      const { toast } = await import('/js/ui.js');
+      toast(text, 60000);
+      const t = document.querySelector('.toast').getBoundingClientRect();
+      const c = document.querySelector('#room-code').getBoundingClientRect();
+      const under = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+      return {over: c.top < t.bottom && t.top < c.bottom && c.left < t.right && t.left < c.right,
+              inView: t.top >= 0, clicksThrough: !!under && !under.closest('.toast')};
+    }""", catalog(lang)["room.hostNow"])
+    assert not got["over"] and got["inView"] and got["clicksThrough"], got
+    shot(page, f"toast-in-the-lobby-{viewport['width']}-{lang}")
+
+
 def _a_room_with_a_ready_guest(open_page):
     """Hana's room of four on a desktop, Gus seated from a phone and ready: (host, guest)."""
     host = open_page(DESKTOP)
