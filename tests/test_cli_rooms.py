@@ -120,6 +120,14 @@ def test_a_computers_clock_that_waits_for_a_person_is_said_to_wait(tmp_path):
     assert line_of(doc, now=3600.0).clock["waits"] is True
 
 
+def test_a_store_in_memory_is_said_to_be_the_commands_own():
+    """``--store sqlite:///:memory:`` said "0 room(s)", exit 0, with no word that it
+    looked at a store of its own (operator review)."""
+    out = runner.invoke(app, ["rooms", "--store", "sqlite:///:memory:"])
+    assert out.exit_code == 0 and "0 room(s)" in out.stdout, out.output
+    assert "store of this command's own" in out.stderr, out.stderr
+
+
 def test_a_redis_database_with_nothing_of_the_site_is_said_to_be_one(redis_db):
     """On Redis a wrong /DB number or ?prefix= printed "0 room(s)" as if the site had
     none (SQLite says "no such SQLite file"): a note now says the database holds nothing

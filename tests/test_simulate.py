@@ -77,7 +77,8 @@ def test_play_game_reports_a_finished_game():
     (["--bots", "expert"], "unknown bot level 'expert'"),
     (["--preset", "nope"], "unknown preset 'nope'"),
     (["--players", "7"], "between 2 and 6"),
-    (["--game", "chess"], "known: color-clash"),
+    (["--game", "chess"], "--game: unknown game 'chess'; known: color-clash"),
+    (["--preset", ""], "--preset: unknown preset ''"),  # (it was read as the default)
     (["--option", "match"], "write --option NAME=VALUE"),
     (["--option", "match=7"], "match"),
     (["--option", "match=3", "--option", "match=5"], "'match' is given twice"),

@@ -145,6 +145,10 @@ def test_cli_verify(tmp_path):
     assert with_hash.exit_code == 0 and "itself only" not in with_hash.output
     assert CliRunner().invoke(app, ["verify", str(path), "--log-hash", "0" * 64]
                               ).exit_code == 1
+    # an empty hash is a usage error, not "not verified" as if the record were altered
+    empty = CliRunner().invoke(app, ["verify", str(path), "--log-hash", " "])
+    assert empty.exit_code == 2 and "'--log-hash'" in empty.output, empty.output
+    assert "NOT verified" not in empty.output
 
 
 def test_hostile_files_get_one_clear_line(tmp_path, capsys):

@@ -166,6 +166,10 @@ def verify(
     # and the action log's hash match the record; the help keeps a docstring's breaks)
     from colorclash.verify import verify_record_file
 
+    if log_hash is not None and not log_hash.strip():
+        # (an empty hash was "not verified", exit 1: as if the record had been altered)
+        raise typer.BadParameter("is empty: give the log hash your table showed, or leave "
+                                 "the option out", param_hint="'--log-hash'")
     ok = verify_record_file(source, log_hash)
     raise typer.Exit(2 if ok is None else 0 if ok else 1)  # (2: no record to check)
 

@@ -33,13 +33,17 @@ MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped
 def _check(game: str, preset: str | None, players: int, games: int, bots: list[str],
            options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
     """The preset played and the options typed (:func:`typed_options`), or ValueError."""
-    definition = game_definition(game)
+    try:
+        definition = game_definition(game)
+    except ValueError as exc:  # (it did not name the option: "Invalid value: unknown game")
+        raise ValueError(f"--game: {exc}") from None
     known = levels(game)
     # Color Clash's engine plays "standard" when no preset is named; other games have one
     # default preset of their own.
-    preset = preset or ("standard" if game == "color-clash" else definition.default_preset)
-    if preset not in definition.presets:
-        raise ValueError(f"unknown preset {preset!r} for {game}; known: "
+    if preset is None:
+        preset = "standard" if game == "color-clash" else definition.default_preset
+    if preset not in definition.presets:  # ("" too: it was read as the default)
+        raise ValueError(f"--preset: unknown preset {preset!r} for {game}; known: "
                          f"{', '.join(definition.presets)}")
     if not definition.min_seats <= players <= definition.max_seats:
         if definition.min_seats == definition.max_seats:

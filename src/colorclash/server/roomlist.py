@@ -144,9 +144,13 @@ def room_lines(store: Any, status: str | None = None, now: float | None = None,
 def empty_store_note(store: Any) -> str | None:
     """On Redis, when the database holds nothing at all under the store's prefix: most
     likely not the site's store (another /DB number, or another ?prefix=), which printed
-    "0 room(s)" as if the site had none. None otherwise."""
+    "0 room(s)" as if the site had none; on SQLite, ``:memory:``. None otherwise."""
     redis = getattr(store, "redis", None)
     if redis is None:
+        if getattr(store, "path", None) == ":memory:":
+            # ("0 room(s)", exit 0, and no word that it looked at nothing: operator review)
+            return ("note: sqlite:///:memory: is a store of this command's own, empty: give "
+                    "the site's store file (its COLORCLASH_STORE)")
         return None
     cursor, keys = redis.scan(0, match=f"{store.prefix}*", count=1000)
     while not keys and cursor:
