@@ -134,7 +134,7 @@ async def test_a_frame_read_after_its_socket_was_closed_acts_for_nobody():
     assert (await life_out.get())["type"] == "lifespan.startup.complete"
     http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
     try:
-        code = (await http.post("/api/rooms", json={"name": "Host"})).json()["code"]
+        code = (await http.post("/api/rooms", json={"name": "Hana"})).json()["code"]
         mallory = (await http.post(f"/api/rooms/{code}/join", json={"name": "Mal"})).json()
         first = _AsgiSocket(app, mallory["ws"])
         await first.drain()
