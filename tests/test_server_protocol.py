@@ -166,6 +166,7 @@ def test_ordinary_names_are_kept(name):
     "A\u0301\u0301\u0301",                      # NFC: Á and two more, three on one letter
     "\ufdfd", "Ana \U00012219\U00012219",       # one character many letters wide
     "\u2e3b" * 20, "Ana \u2e3a",                 # the three- and two-em dashes
+    "A\u0489", "Ana\u0488 Bo",                     # a ring of strokes over the neighbours
 ])
 def test_blank_and_smeared_names_are_refused(name):
     """Letters drawn as nothing (Hangul fillers, the Braille blank) hide a name or part of

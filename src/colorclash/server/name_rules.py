@@ -46,8 +46,10 @@ MAX_MARKS = 2  # combining marks on one letter (Vietnamese needs two)
 _STACKING = frozenset({"Mn", "Me"})
 # Single characters drawn many letters wide: the Arabic ligatures of whole phrases
 # (U+FDFA-FDFD, "﷽"), the two- and three-em dashes (U+2E3A-2E3B: "⸻" twenty times is
-# sixty letters wide) and cuneiform signs, which would run over the table's names.
-_WIDE = ((0xFDFA, 0xFDFD), (0x2E3A, 0x2E3B), (0x12000, 0x1254F))
+# sixty letters wide) and cuneiform signs, which would run over the table's names; and
+# the Cyrillic hundred-thousands and millions signs (U+0488-0489, "A҉"), one mark drawn as
+# a ring of strokes over the letters on both sides (attacker review).
+_WIDE = ((0xFDFA, 0xFDFD), (0x2E3A, 0x2E3B), (0x12000, 0x1254F), (0x0488, 0x0489))
 
 
 _TABLE = Path(__file__).with_name("lookalikes.json")
