@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from colorclash.bots import make_bot
+from colorclash.bots import levels, make_bot
 from colorclash.client import Client
 from colorclash.engine import GAMES, new_game
 from colorclash.server.config import Settings
@@ -58,14 +58,14 @@ async def test_each_game_plays_through_the_server_and_the_wire_shows_only_the_vi
     conn = await c.connect(t["code"], t["token"], record=True)
     assert conn.room["game"] == game
     # a reconnection in mid-game finds the same view
-    st = await conn.play(make_bot(game, "medium", seed=1), timeout=60,
+    st = await conn.play(make_bot(game, levels(game)[0], seed=1), timeout=60,
                          until=lambda s: s["seq"] >= 4 or s["room"]["status"] == "finished")
     frames = list(conn.frames)
     await conn.close()
     conn = await c.connect(t["code"], t["token"], record=True)
     assert conn.state["view"] == {**st["view"], **conn.state["view"]} or \
         conn.state["seq"] >= st["seq"]
-    st = await conn.play(make_bot(game, "medium", seed=2), timeout=120)
+    st = await conn.play(make_bot(game, levels(game)[0], seed=2), timeout=120)
     assert st["room"]["status"] == "finished"
     frames += conn.frames
     await conn.close()

@@ -1178,3 +1178,32 @@ def test_the_arrow_keys_move_between_the_colours(open_page):
         page.keyboard.press(key)
         seen.append(page.evaluate("document.activeElement.dataset.color"))
     assert seen == ["B", "G", "Y", "R", "G"], seen
+
+
+def test_the_servers_own_events_are_worded_by_the_shell_not_handed_to_a_game(open_page):
+    """The server's deal (its match number) and its substitute events went to each game's
+    module, which skipped the one and worded the other alike in all three games; a new
+    game's history said its deal twice (seam review). The shell words them, and a game
+    is handed only its own engine's events."""
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-join")
+    got = page.evaluate("""async () => {
+      const { describeAll, bannersAll } = await import('/js/shell/notices.js');
+      const seen = [];
+      const game = {
+        describeMoment: (events) => { seen.push(...events.map((e) => e.type)); return "GAME"; },
+        bannersFor: (events) => { seen.push(...events.map((e) => 'b:' + e.type)); return []; },
+      };
+      const model = { me: 0, view: {}, room: { seats: [
+        { seat: 0, kind: "human", name: "Ana" }, { seat: 1, kind: "human", name: "Bo" }] } };
+      const events = [{ type: "deal", match: 2, commitment: "c" }, { type: "deal", first: 1 },
+                      { type: "substitute", seat: 1, on: true }, { type: "play", seat: 0 },
+                      { type: "substitute", seat: 0, on: false }];
+      const line = describeAll(game, events, model);
+      bannersAll(game, events, model);
+      return { line, seen };
+    }""")
+    cat = catalog("en")
+    assert got["seen"] == ["deal", "play", "b:deal", "b:play"], got
+    assert got["line"] == " · ".join(["GAME", cat["say.substitute"].replace("{name}", "Bo"),
+                                      "GAME", cat["say.you.back"]]), got

@@ -6,17 +6,23 @@ import { t } from "../i18n.js";
 import { announce } from "../ui.js";
 import { seatName } from "./seats.js";
 
-const SERVER_EVENTS = new Set(["time_up", "left"]);
+// What the server itself says, not a game's rules: worded here and never handed to a
+// game's module (each game worded the substitute alike, and skipped the server's deal).
+// The server's `deal` (its match number and commitment) shares its type with the engines'
+// own deals, which name the round: it is told apart by its `match`.
+const SERVER_EVENTS = new Set(["time_up", "left", "substitute"]);
+const isServerEvent = (e) => SERVER_EVENTS.has(e.type) || (e.type === "deal" && e.match != null);
 
 function serverLine(e, model) {
   const me = e.seat === model.me;
-  if (e.type === "time_up") {
-    return me ? t("say.you.timeUp") : t("say.timeUp", { name: seatName(model.room, e.seat) });
+  const name = () => seatName(model.room, e.seat);
+  if (e.type === "time_up") return me ? t("say.you.timeUp") : t("say.timeUp", { name: name() });
+  if (e.type === "left") return me ? t("say.you.left") : t("say.left", { name: name() });
+  if (e.type === "substitute") {
+    if (!e.on) return me ? t("say.you.back") : t("say.back", { name: name() });
+    return me ? t("say.you.substitute") : t("say.substitute", { name: name() });
   }
-  if (e.type === "left") {
-    return me ? t("say.you.left") : t("say.left", { name: seatName(model.room, e.seat) });
-  }
-  return "";
+  return ""; // (the server's deal: the engine's own deal, in the same moment, says it)
 }
 
 // The words of one moment, in the order of its events (the game words each run of its
@@ -29,7 +35,7 @@ export function describeAll(game, events, model, sep = " · ") {
     run = [];
   };
   for (const e of events || []) {
-    if (SERVER_EVENTS.has(e.type)) {
+    if (isServerEvent(e)) {
       flush();
       lines.push(serverLine(e, model));
     } else run.push(e);
@@ -82,7 +88,7 @@ export function bannersAll(game, events, model) {
   const own = (events || [])
     .filter((e) => e.type === "time_up" && e.seat === model.me)
     .map(() => ({ text: () => t("banner.time_up"), cls: "warn" }));
-  return [...own, ...game.bannersFor((events || []).filter((e) => !SERVER_EVENTS.has(e.type)), model)];
+  return [...own, ...game.bannersFor((events || []).filter((e) => !isServerEvent(e)), model)];
 }
 
 

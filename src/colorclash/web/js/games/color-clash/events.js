@@ -110,8 +110,7 @@ export function describeEvent(e, model) {
       return sentence(t(me ? "say.you.hunt" : "say.hunt", { name: who, n: e.count, color: colorWord(e.color) }));
     case "reshuffle":
       return t("say.reshuffle");
-    case "deal": // the server's (with the match number) says nothing; the engine's names the round
-      if (e.match) return "";
+    case "deal": // the engine's names the round (the server's own the shell words)
       if ((e.round || 1) > 1) return t("say.dealRound", { n: e.round, card: cardLabel(e.top) });
       return e.top ? t("say.deal", { card: cardLabel(e.top) }) : "";
     case "dead_round": // its banner is hidden by the results that open with it
@@ -120,9 +119,6 @@ export function describeEvent(e, model) {
       return t("banner.round_over");
     case "game_over":
       return t(isMatch(model.view) ? "banner.match_over" : "banner.game_over");
-    case "substitute":
-      if (!e.on) return me ? t("say.you.back") : t("say.back", { name: who });
-      return me ? t("say.you.substitute") : t("say.substitute", { name: who });
     default:
       return "";
   }

@@ -20,7 +20,6 @@ export function describeEvent(e, model) {
   const { me, name } = who(e, model);
   switch (e.type) {
     case "deal": {
-      if (e.match) return ""; // the server's (with the match number) says nothing
       const starts = seatName(model.room, e.first);
       const line = e.first === model.me ? t("coloretto.say.dealYou") : t("coloretto.say.deal", { name: starts });
       const removed = (e.removed_colours || []).map(colourName).join(", ");
@@ -48,9 +47,6 @@ export function describeEvent(e, model) {
         : t("coloretto.say.roundStart", { n: e.round, name: seatName(model.room, e.first) });
     case "game_over":
       return t("banner.game_over");
-    case "substitute":
-      if (!e.on) return me ? t("say.you.back") : t("say.back", { name });
-      return me ? t("say.you.substitute") : t("say.substitute", { name });
     default:
       return "";
   }

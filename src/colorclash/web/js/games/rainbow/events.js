@@ -54,16 +54,12 @@ export function describeEvent(e, model) {
     }
     case "draw": // none left to draw: the game-over line that follows says it
       return e.count ? you("draw", { n: e.count }) : "";
-    case "deal": // the server's (with the match number) says nothing; the engine's names who starts
-      if (e.match) return "";
+    case "deal": // the engine's names who starts (the server's own the shell words)
       return startLine(e.round || 1, e.first, model);
     case "round":
       return startLine(e.round, e.first, model);
     case "game_over":
       return t("rainbow.say.gameOver");
-    case "substitute":
-      if (!e.on) return mine ? t("say.you.back") : t("say.back", { name: who });
-      return mine ? t("say.you.substitute") : t("say.substitute", { name: who });
     default:
       return "";
   }
