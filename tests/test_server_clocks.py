@@ -467,3 +467,13 @@ async def test_a_turn_of_several_moves_run_out_counts_once(tmp_path, game):
         finally:
             await a.close()
             await b.close()
+
+
+def test_a_short_clocks_setting_is_its_games_own():
+    """COLORCLASH_CALL_WINDOW is Color Clash's last-card window: another game's short
+    clock of the same kind name ("window") took it instead of its own (seam review)."""
+    st = Settings(call_window=1.5, drawn_choice=2.5)
+    assert st.short_clock("color-clash", "window", 3.0) == 1.5
+    assert st.short_clock("color-clash", "drawn", 6.0) == 2.5
+    assert st.short_clock("nim", "window", 5.0) == 5.0
+    assert st.short_clock("coloretto", "drawn", 4.0) == 4.0

@@ -88,7 +88,8 @@ class Clocks:
             return
         if same:
             return
-        seconds = st.short_clock(kind, float(timer.get("seconds") or 0) or st.next_round_delay)
+        seconds = st.short_clock(room.game_key, kind,
+                                 float(timer.get("seconds") or 0) or st.next_round_delay)
         clock: dict[str, Any] = {"kind": kind, "seat": seat, "key": key, "seconds": seconds,
                                  "deadline": now + seconds}
         if timer.get("within_turn"):

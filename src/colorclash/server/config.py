@@ -106,12 +106,14 @@ class Settings:
     limit_lobby_burst: int = 30         # (a host going through a select's choices with
     limit_lobby_per_min: float = 120.0  # the arrow keys changes the room at each one)
 
-    # Short clocks a game asks for by kind (``game.timer()``), overridable here by name.
-    SHORT_CLOCKS = {"window": "call_window", "drawn": "drawn_choice"}
+    # Short clocks a game asks for by kind (``game.timer()``), overridable here by name:
+    # by game and kind (another game's "window" is its own: seam review).
+    SHORT_CLOCKS = {("color-clash", "window"): "call_window",
+                    ("color-clash", "drawn"): "drawn_choice"}
 
-    def short_clock(self, kind: str, seconds: float) -> float:
-        """The length of a game's short clock ``kind`` (the game's, unless set here)."""
-        name = self.SHORT_CLOCKS.get(kind)
+    def short_clock(self, game: str, kind: str, seconds: float) -> float:
+        """The length of ``game``'s short clock ``kind`` (the game's, unless set here)."""
+        name = self.SHORT_CLOCKS.get((game, kind))
         return float(getattr(self, name)) if name else seconds
 
     @classmethod
