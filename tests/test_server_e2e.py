@@ -403,6 +403,56 @@ async def test_a_guest_made_host_by_an_absence_cannot_remove_the_host(server):
 
 
 @pytest.mark.asyncio
+async def test_the_host_passed_over_counts_ready_so_the_lobby_can_start(server):
+    """Nobody may remove the host passed over while away; a settings change asked every
+    seat for Ready again, theirs too, and the lobby waited for them for good (diff
+    review). Their seat counts ready, as the host's does: the others can play."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=2)
+    mal = await c.join(t["code"], "Mal")
+    host = await c.connect(t["code"], t["token"])
+    guest = await c.connect(t["code"], mal["token"])
+    try:
+        await guest.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+        await host.close()
+        await guest.wait_state(lambda s: s["room"]["host"] == 1, timeout=10)
+        await guest.send("settings", settings={"clock": 60})
+        await guest.wait_state(lambda s: s["room"]["settings"]["clock"] == 60, timeout=10)
+        assert guest.state["room"]["seats"][0]["ready"]
+        await guest.send("start")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["host_away"] == 0
+    finally:
+        await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_the_host_passed_over_is_forgotten_when_their_seat_is_freed(server):
+    """A host passed over who had left during the match: at the rematch their seat is
+    freed, and a stranger taking it was the protected "host away", made host on
+    connecting (diff review). A freed seat is nobody's."""
+    c = client(server)
+    t = await c.create_room("Ana", seats=2)
+    bo = await c.join(t["code"], "Bo")
+    guest = await c.connect(t["code"], bo["token"])
+    try:
+        room = server.hub.rooms[t["code"]]
+        room.status, room.host, room.host_away = "finished", 1, 0
+        room.seats[0].left = True
+        await guest.send("start")  # Ana left the table: back to the lobby, her seat free
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "lobby"
+                                    and s["room"]["seats"][0]["kind"] == "empty", timeout=10)
+        assert st["room"]["host_away"] is None and st["room"]["host"] == 1
+        eve = await c.join(t["code"], "Eve")
+        assert eve["seat"] == 0
+        async with await c.connect(t["code"], eve["token"]) as stranger:
+            st = await stranger.wait_state(lambda s: s["room"]["seats"][0]["connected"])
+            assert st["room"]["host"] == 1
+    finally:
+        await guest.close()
+
+
+@pytest.mark.asyncio
 async def test_a_host_who_leaves_the_lobby_hands_it_to_someone_at_the_table(server):
     """The host left the lobby: the powers went to the first seat taken, though its
     person had never opened the page, while the one waiting at the table got not_host

@@ -629,13 +629,14 @@ class Hub:
         # (``missed`` is kept: only acting, or taking the seat back from a substitute, gives
         # the whole turn clock again; a socket opened for a moment before each turn kept a
         # connected idler on the whole clock for the whole match)
+        changed = False
         if room.host_away == seat:
             # the host whose role passed while they were away is back: it is theirs again
             room.host, room.host_away = seat, None
-            s.ready = True
-            self.persist(room)
+            s.ready = changed = True
         if s.left:
-            s.left = False
+            s.left, changed = False, True
+        if changed:
             self.persist(room)
         # else nothing a restart needs changed: who is connected is not stored (a restart
         # counts everyone away from its own start), so a page reloaded in a loop costs no

@@ -150,6 +150,22 @@ class Lobby:
                 if i != room.host and 0 <= i < len(room.seats)
                 and room.seats[i].kind == "human"]
 
+    @staticmethod
+    def counts_ready(room: Room, seat: int) -> bool:
+        """A seat ready whatever it said: the host's, and the host's passed over while away
+        (``host_away``: nobody may remove it, so a settings change that asks everyone
+        for Ready again must not leave the lobby waiting for it for good; a computer
+        substitutes for it in play, as for anyone away)."""
+        return seat in (room.host, room.host_away)
+
+    @staticmethod
+    def free_seat(room: Room, seat: int, former: str | None = None) -> None:
+        """A person's seat emptied (a leave, a removal, a seat left during the match): it
+        is nobody's any more, not the host's passed over either."""
+        room.seats[seat] = Seat(former=former)
+        if room.host_away == seat:
+            room.host_away = None
+
     def pass_host(self, room: Room, seat: int) -> None:
         """The host's powers pass to ``seat`` (the host was away too long between games:
         ``Clocks.host_due``). The old host keeps their seat and may come back to it: the
@@ -210,7 +226,7 @@ class Lobby:
         if not only_fewer:
             for i, s in enumerate(room.seats):
                 if s.kind == "human":
-                    s.ready = i == room.host
+                    s.ready = self.counts_ready(room, i)
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 
@@ -258,7 +274,7 @@ class Lobby:
             raise ProtocolError("bad_seat", f"seat {target + 1} hosted this room and is only "
                                 "away: the seat stays theirs", ref="remove_player")
         conn = room.conns.pop(target, None)
-        room.seats[target] = Seat()
+        self.free_seat(room, target)
         self.hub.persist(room)
         self.hub.broadcast(room, [])
         if conn is not None:
@@ -274,7 +290,7 @@ class Lobby:
             # into the next one: their seat is freed, like a leave after the end.
             for i, s in enumerate(room.seats):
                 if s.kind == "human" and s.left and i not in room.conns and i != room.host:
-                    room.seats[i] = Seat()
+                    self.free_seat(room, i)
                 elif s.kind == "empty":
                     s.former = None  # (the finished match's results are closed now)
             if any(s.kind == "empty" for s in room.seats):
@@ -282,7 +298,7 @@ class Lobby:
                 # seat a computer player (a rematch was impossible before).
                 room.status = "lobby"
                 for i, s in enumerate(room.seats):
-                    s.ready = s.kind == "bot" or i == room.host
+                    s.ready = s.kind == "bot" or self.counts_ready(room, i)
                 self.hub.persist(room)
                 self.hub.broadcast(room, [])
                 return
@@ -290,7 +306,7 @@ class Lobby:
             raise ProtocolError("seats_empty", "fill or remove the empty seats first",
                                 ref="start")
         waiting = [i for i, s in enumerate(room.seats)
-                   if s.kind == "human" and not s.ready and i != room.host
+                   if s.kind == "human" and not s.ready and not self.counts_ready(room, i)
                    and room.status == "lobby"]
         if waiting:
             raise ProtocolError("not_ready", f"waiting for seats {waiting} to be ready",
@@ -304,10 +320,8 @@ class Lobby:
         conn = room.conns.get(seat)
         gone = room.seats[seat]
         finished = room.status == "finished" and gone.kind == "human"
-        room.seats[seat] = Seat(former=gone.name if finished else None)
+        self.free_seat(room, seat, former=gone.name if finished else None)
         room.conns.pop(seat, None)
-        if room.host_away == seat:
-            room.host_away = None
         if room.host == seat:
             # the powers go to a person at the table (connected) first: a seat taken by
             # someone who never opened the page got them, and kept them, while the one
