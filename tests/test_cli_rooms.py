@@ -200,7 +200,8 @@ def test_a_damaged_room_is_named_and_the_others_are_listed(tmp_path):
 async def test_a_room_the_server_cannot_restore_is_named_by_rooms_copy_and_start(tmp_path,
                                                                                  caplog):
     """A log the rules refuse (an action edited by hand, or a rule changed under a stored
-    match) and a seat with a field of its own: ``rooms`` listed both as healthy, the
+    match) and a seat with a field of its own: ``rooms`` listed both as healthy (the first
+    playing: ``rooms`` replays the playing rooms, ``copy-store`` every one), the
     server's start could not restore them (one with a traceback), and ``copy-store``
     copied the first "each checked" (operator review). Each now names the room and why,
     in one line."""
@@ -209,14 +210,14 @@ async def test_a_room_the_server_cannot_restore_is_named_by_rooms_copy_and_start
     import subprocess
     import sys
 
-    from colorclash.bots import make_bot
-
     db = tmp_path / "site.sqlite3"
     with InProcessServer(f"sqlite:///{db}", Settings(**LIFTED_LIMITS, bot_delay=0)) as srv:
         c = Client(srv.url)
         played = await c.practice("Ana", bots=1, level="easy")
         async with await c.connect(played["code"], played["token"]) as me:
-            await me.play(make_bot("easy", seed=1), timeout=50)
+            if me.my_turn():
+                await me.act(me.view["legal"][0])
+            await me.wait_state(lambda s: s["seq"] >= 1)  # (an action of either seat stored)
         lobby = await c.create_room("Bea", seats=3)
         whole = await c.create_room("Cem", seats=2)
     edit = sqlite3.connect(db)

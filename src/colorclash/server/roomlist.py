@@ -104,15 +104,23 @@ def _checked_line(code: str, data: dict[str, Any], now: float) -> RoomLine:
         return line
 
 
-def _check_restorable(store: Any, code: str, data: dict[str, Any]) -> None:
-    """The room as the server would restore it (``Room.restorable``): a seat with a field
-    of its own, or a log the rules refuse, was listed as playing while the server could
-    not load the room (operator review)."""
+def _check_restorable(store: Any, code: str, data: dict[str, Any], replay: bool) -> None:
+    """The room's document read as the server reads it (``Room.from_stored``) and, with
+    ``replay`` (a playing room), its log replayed and its records read as the server
+    restores them (``Room.restorable``): a seat with a field of its own, or a log the
+    rules refuse, was listed while the server could not load the room (operator review).
+    Only the playing rooms are replayed: a store keeps a day of finished rooms, and
+    replaying every one made a list of 5,000 take 12 s instead of 0.9 (``copy-store``
+    replays them all)."""
     from colorclash.server.model import Room
 
+    if not replay:
+        Room.from_stored(code, data)
+        return
     match = data.get("match_no") if isinstance(data.get("match_no"), int) else None
     actions = store.load_actions(code, match) if match else []
     Room.restorable(code, data, actions)
+    store.load_records(code)
 
 
 def room_lines(store: Any, status: str | None = None, now: float | None = None,
@@ -128,14 +136,15 @@ def room_lines(store: Any, status: str | None = None, now: float | None = None,
             if data is None:
                 continue
             line = _checked_line(code, data, now)
-            _check_restorable(store, code, data)
+            if status is not None and line.status != status:
+                continue
+            _check_restorable(store, code, data, replay=line.status == "playing")
         except DamagedRoom as exc:
             if damaged is None:
                 raise
             damaged.append(str(exc))
             continue
-        if status is None or line.status == status:
-            lines.append(line)
+        lines.append(line)
     _add_owners(store, lines)
     lines.sort(key=lambda r: (_ORDER.get(r.status, 3), -(r.created or 0.0), r.code))
     return lines
