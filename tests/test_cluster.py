@@ -1155,7 +1155,8 @@ async def test_a_dead_process_is_said_gone_once_for_the_site(redis_db, caplog):
         assert len(one.rooms) == 2 and len(two.rooms) == 1
         gone = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
         assert len(gone) == 1 and "its 3 room(s)" in gone[0], gone
-        assert not dead.store.redis.keys(dead.store.key("gone", "*"))  # (all taken: none left)
+        # the claim outlives the rooms (a late survivor must not claim it again), briefly
+        assert 0 < dead.store.redis.ttl(dead.store.key("gone", dead.cluster.id)) <= 600
     finally:
         for hub in (one, two):
             await hub.cluster.stop()

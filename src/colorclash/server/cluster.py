@@ -467,8 +467,8 @@ class Cluster:
             elif remote.where[:1] == ("ticket",):
                 self.hub.quick.detach(remote.where[1], remote)
         # (each process says its own players; "is gone" is the line said once for the site)
-        log.info("%d player(s) connected through process %s, which died, are away here",
-                 len(gone), ", ".join(sorted(dead)))
+        log.info("%d player(s) connected through process %s, no longer running, are away "
+                 "here", len(gone), ", ".join(sorted(dead)))
         return len(gone)
 
     async def _take_over_dead(self) -> None:
@@ -487,7 +487,7 @@ class Cluster:
                 # stopped cleanly (SIGTERM) is said so, not as a crash.
                 self.dead_seen.add(pid)
                 left = self.r.scard(self.key("owned", pid))
-                first = self.r.set(self.key("gone", pid), self.id, nx=True, ex=3600)
+                first = self.r.set(self.key("gone", pid), self.id, nx=True, ex=600)
                 if not first:
                     log.debug("process %s also takes rooms of process %s", self.id, pid)
                 elif self.r.exists(self.key("stopped", pid)):
@@ -507,8 +507,9 @@ class Cluster:
             budget -= len(codes)
             if not self.r.scard(self.key("owned", pid)):
                 self.r.srem(self.key("procs"), pid)
-                self.r.delete(self.key("owned", pid), self.key("stopped", pid),
-                              self.key("gone", pid))
+                # (the "gone" claim is left to expire: a survivor that read the list of
+                # rooms before this delete would claim it afresh, "its 0 room(s)")
+                self.r.delete(self.key("owned", pid), self.key("stopped", pid))
             if budget <= 0:
                 return  # the rest at the next beats (this process's or another's)
 
