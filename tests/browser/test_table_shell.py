@@ -1207,3 +1207,30 @@ def test_the_servers_own_events_are_worded_by_the_shell_not_handed_to_a_game(ope
     assert got["seen"] == ["deal", "play", "b:deal", "b:play"], got
     assert got["line"] == " · ".join(["GAME", cat["say.substitute"].replace("{name}", "Bo"),
                                       "GAME", cat["say.you.back"]]), got
+
+
+def test_a_code_asked_then_left_does_not_take_you_there_later(open_page, server):
+    """The code's room is asked of the server before its page opens: an answer that came
+    after the player had gone to a rules page and back home still took them to the code's
+    room (diff review). Only the last ask, on a page not changed since, goes on."""
+    import httpx
+
+    code = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana"}).json()["code"]
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-join")
+    held = []
+    page.route(f"**/api/rooms/{code}", lambda route: held.append(route))
+    page.fill("#join-code", code)
+    page.click("#btn-join")
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the code's room was asked"
+    page.click(".rules-links a.btn >> nth=0")
+    page.wait_for_selector("#howto-title")
+    page.go_back()
+    page.wait_for_selector("#btn-join")
+    held[0].continue_()
+    page.wait_for_timeout(800)
+    assert page.evaluate("location.pathname") == "/"

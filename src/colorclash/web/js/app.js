@@ -210,6 +210,9 @@ function homeContext() {
 }
 
 let lastScreen = null;
+// the join-by-code asks in flight: a new ask, or any change of page, makes an older one's
+// answer stale (act.joinCode)
+let codeAsked = 0;
 // The home page a visitor lands on keeps the focus where any page starts it, before the
 // skip link and the language menu (focusing <main> put those after the whole page); the
 // screens that follow take it, as a new page's content would.
@@ -402,6 +405,7 @@ function leaveTableState() {
 const HOME_PATHS = ["/", "/index.html"];
 
 function route() {
+  codeAsked += 1;
   const m = location.pathname.match(/^\/r\/([A-Za-z]{6})\/?$/);
   banners.at(null);
   if (m) {
@@ -817,8 +821,7 @@ const homeActs = {
     const link = /\/r\/([A-Za-z]{6})(?![A-Za-z])/.exec(text);
     const code = link ? link[1] : text.replace(/[\s-]+/g, "");
     const refuse = (err) => {
-      state.codeError = err;
-      state.codeDraft = text;
+      state.codeError = err; // (the field keeps what is typed in it: state.codeDraft)
       render();
       const field = document.getElementById("join-code");
       if (field) field.focus();
@@ -826,15 +829,19 @@ const homeActs = {
     if (!/^[A-Za-z]{6}$/.test(code)) return refuse({ key: code ? "home.badCode" : "home.noCode" });
     state.codeError = null;
     const upper = code.toUpperCase();
+    const asked = ++codeAsked;
+    // only the last code asked, on a home page not left meanwhile (Create room pressed, or
+    // Home, Back), goes on to its room
+    const current = () => asked === codeAsked && state.screen === "home" && !state.busy;
     try {
       await api("GET", `/api/rooms/${upper}`);
     } catch (err) {
       // A code with a letter wrong is said under the field, which keeps it to mend (its
       // room page said "no room with this code" with only Home to go on: player review).
       // Anything else (the network) the room's page says.
-      if (err && err.code === "room_not_found" && state.screen === "home") return refuse(asError(err));
+      if (err && err.code === "room_not_found") return current() ? refuse(asError(err)) : undefined;
     }
-    if (state.screen !== "home") return; // (gone elsewhere meanwhile)
+    if (!current()) return;
     state.codeDraft = "";
     navigate(`/r/${upper}`);
   },
