@@ -683,3 +683,33 @@ def test_a_banner_does_not_hide_the_card_just_drawn(open_page):
       }).map((e) => e.className);
     }""")
     assert hit == [], hit
+
+
+def test_the_arrows_move_along_the_rows(open_page):
+    """Only Tab moved between the rows: back to the first took ten presses (player
+    review). The arrows, Home and End move along them, as along Rainbow's hand."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=4,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    rows = page.locator(".ct-row").count()
+    assert rows >= 3
+    page.keyboard.press("Tab")  # a keyboard user
+    page.focus(".ct-row[data-row='0']")
+    sent = len(table.sent)
+    at = "document.activeElement.dataset.row"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(at) == "1"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(at) == "2"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(at) == "1"
+    page.keyboard.press("End")
+    assert page.evaluate(at) == str(rows - 1)
+    page.keyboard.press("ArrowRight")  # the last stays the last
+    assert page.evaluate(at) == str(rows - 1)
+    page.keyboard.press("Home")
+    assert page.evaluate(at) == "0"
+    page.wait_for_timeout(200)
+    assert len(table.sent) == sent  # moving took no row

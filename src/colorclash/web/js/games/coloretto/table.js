@@ -467,10 +467,28 @@ export function afterRender(root, { revealPlayable = false } = {}) {
   }
 }
 
+// The arrows (and Home, End) on a row go to the row beside it, as they go along the
+// hand in Rainbow and along the colours in Color Clash's chooser: Tab alone took ten
+// presses back to the first row (player review).
+const ROW_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+
+function moveAlongRows(ev) {
+  const on = document.activeElement;
+  if (!on || !on.matches || !on.matches(".ct-row") || !(ev.key in ROW_KEYS)) return false;
+  const rows = [...document.querySelectorAll(".ct-row")].filter((r) => r.offsetParent !== null);
+  const at = rows.indexOf(on);
+  const step = ROW_KEYS[ev.key];
+  const to = step === "first" ? 0 : step === "last" ? rows.length - 1 : Math.min(rows.length - 1, Math.max(0, at + step));
+  if (rows[to] && rows[to] !== on) rows[to].focus();
+  ev.preventDefault();
+  return true;
+}
+
 // Keys on the table (app.js calls this only when not typing or in a dialog): D draws, 1–5 take a row or put the
-// drawn card in it.
+// drawn card in it; the arrows move along the rows.
 export function tableKeydown(ev, model, act) {
   if (!model || !model.view) return;
+  if (moveAlongRows(ev)) return;
   const view = model.view;
   const key = ev.key.toLowerCase();
   if (key === "d") {
