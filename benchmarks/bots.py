@@ -181,7 +181,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--pairs", default=None, help="stronger:weaker,... (default: each level "
                     "against the one below, and medium against random)")
     ap.add_argument("--presets", default=None, help="default: every preset of the game")
-    ap.add_argument("--players", default="2,4", help="table sizes (default 2,4)")
+    ap.add_argument("--players", default=None,
+                    help="table sizes (default 2,4, those of them the game seats; Rainbow: 2)")
     ap.add_argument("--seed", type=int, default=2026, help="seed of the deals (default 2026)")
     ap.add_argument("--out", default=None, help="append each finished line here (JSON lines)")
     ap.add_argument("--resume", action="store_true", help="skip lines already in --out")
@@ -204,6 +205,8 @@ def main(argv: list[str]) -> int:
     if game not in GAMES:
         ap.error(f"unknown game {game!r}; known: {', '.join(GAMES)}")
     known = levels(game)
+    if len(known) < 2:  # (it printed nothing and exited 0)
+        ap.error(f"{game} has one computer level ({known[0]}): nothing to compare")
     definition = GAMES[game]
     pairs = [p.strip() for p in (args.pairs or ",".join(default_pairs(game))).split(",")
              if p.strip()]
@@ -216,7 +219,11 @@ def main(argv: list[str]) -> int:
     for preset in presets:
         if preset not in definition.presets:
             ap.error(f"unknown preset {preset!r}; known: {', '.join(definition.presets)}")
-    sizes = [int(x) for x in args.players.split(",") if x.strip()]
+    if args.players is None:  # (the default 2,4 refused a game of two, "between 2 and 2")
+        sizes = [n for n in (2, 4) if definition.min_seats <= n <= definition.max_seats] \
+            or [definition.min_seats]
+    else:
+        sizes = [int(x) for x in args.players.split(",") if x.strip()]
     if args.games < 1 or any(not definition.min_seats <= s <= definition.max_seats
                              for s in sizes):
         ap.error(f"--games must be at least 1 and --players between {definition.min_seats} "

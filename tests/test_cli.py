@@ -146,3 +146,35 @@ def test_serve_takes_its_store_from_the_environment(monkeypatch):
     assert Settings.unknown_env() == []
     help_text = CliRunner().invoke(app, ["serve", "-h"], env={"COLUMNS": "200"}).output
     assert "COLORCLASH_STORE" in help_text and "docs/deployment.md" in help_text
+
+
+def _bench_bots():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bots.py"
+    spec = importlib.util.spec_from_file_location("colorclash_bench_bots_cli", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_bots_fits_a_game_of_two_and_says_when_there_is_nothing_to_compare(
+        monkeypatch, capsys):
+    """``bench bots --game rainbow`` was refused ("--players between 2 and 2": the default
+    table sizes 2,4), and a game of one level printed nothing, exit 0 (seam review)."""
+    import pytest
+
+    import colorclash.bots
+
+    bots = _bench_bots()
+    assert bots.main(["--game", "rainbow", "--games", "1", "--no-timing",
+                      "--pairs", "medium:random"]) == 0
+    assert "| medium > random | standard | 2 | 1 |" in capsys.readouterr().out
+    monkeypatch.setattr(colorclash.bots, "levels", lambda game="color-clash": ["random"])
+    with pytest.raises(SystemExit) as end:
+        bots.main(["--game", "rainbow", "--games", "1"])
+    assert end.value.code == 2
+    assert "has one computer level (random): nothing to compare" in capsys.readouterr().err
