@@ -394,9 +394,12 @@ async def test_a_guest_made_host_by_an_absence_cannot_remove_the_host(server):
         assert guest.state["room"]["seats"][0]["kind"] == "human"
         await guest.send("remove_player", seat=bo["seat"])  # someone else: as before
         await guest.wait_state(lambda s: s["room"]["seats"][2]["kind"] == "empty", timeout=10)
+        assert "seat 0 hosted this room" in err["message"]  # (seats 0-based, as elsewhere)
         host = await c.connect(t["code"], t["token"])  # the token still works
         st = await guest.wait_state(lambda s: s["room"]["host"] == 0, timeout=10)
         assert st["room"]["host_away"] is None and st["room"]["seats"][0]["ready"]
+        # Mal was ready only by hosting meanwhile: in the lobby, Ready is theirs to say again
+        assert not st["room"]["seats"][1]["ready"]
     finally:
         await host.close()
         await guest.close()

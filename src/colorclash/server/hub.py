@@ -631,9 +631,15 @@ class Hub:
         # connected idler on the whole clock for the whole match)
         changed = False
         if room.host_away == seat:
-            # the host whose role passed while they were away is back: it is theirs again
-            room.host, room.host_away = seat, None
+            # the host whose role passed while they were away is back: it is theirs again;
+            # the one who hosted meanwhile was ready only by hosting (Lobby.pass_host), so
+            # in a lobby says Ready again (else the room could start without their word)
+            stand_in, room.host, room.host_away = room.host, seat, None
             s.ready = changed = True
+            if room.status == "lobby" and stand_in is not None and stand_in != seat \
+                    and 0 <= stand_in < len(room.seats) \
+                    and room.seats[stand_in].kind == "human":
+                room.seats[stand_in].ready = False
         if s.left:
             s.left, changed = False, True
         if changed:

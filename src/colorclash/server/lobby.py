@@ -271,7 +271,7 @@ class Lobby:
             raise ProtocolError("bad_seat", "you cannot remove yourself: leave the room "
                                 "instead", ref="remove_player")
         if target == room.host_away:
-            raise ProtocolError("bad_seat", f"seat {target + 1} hosted this room and is only "
+            raise ProtocolError("bad_seat", f"seat {target} hosted this room and is only "
                                 "away: the seat stays theirs", ref="remove_player")
         conn = room.conns.pop(target, None)
         self.free_seat(room, target)
