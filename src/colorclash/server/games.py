@@ -52,10 +52,22 @@ def engine_options(settings: dict[str, Any]) -> dict[str, Any]:
     return {name: settings[name] for name in option_names(settings) if name in settings}
 
 
-def replay(room: Room, actions: Iterable[Any], new: Callable[[], Any] | None = None,
+def match_game(room: Room, seed: str | None, factory: Callable[..., Any] | None = None) -> Any:
+    """A match of ``room``'s game and settings dealt from ``seed``, by the engine or by
+    ``factory`` (a test's rigged deal: ``Hub.game_factory``)."""
+    kwargs = dict(preset=room.settings["preset"], seats=room.settings["seats"], seed=seed,
+                  options=engine_options(room.settings) or None)
+    if factory is not None:
+        return factory(**kwargs)
+    from colorclash.engine import new_game
+
+    return new_game(room.game_key, **kwargs)
+
+
+def replay(room: Room, actions: Iterable[Any], factory: Callable[..., Any] | None = None,
            on_events: Callable[[int, list[Any]], None] | None = None) -> Any:
     """The engine game of ``room``'s current match, rebuilt from its seed and stored log
-    (``new()`` deals it, by default with the engine; ``on_events(seq, events)`` is told
+    (dealt by ``match_game``, ``factory`` passed on; ``on_events(seq, events)`` is told
     each action's events, and the deal's own as seq 0). The server restores rooms so, and
     ``colorclash rooms`` and ``copy-store`` check a store so: a log the rules refuse
     (edited by hand, or stored under other rules) is the store's refusal naming the room
@@ -63,14 +75,7 @@ def replay(room: Room, actions: Iterable[Any], new: Callable[[], Any] | None = N
     listed the room as playing and ``copy-store`` said it was checked."""
     where = f"room {room.code}: its match {room.match_no}"
     try:
-        if new is None:
-            from colorclash.engine import new_game
-
-            game = new_game(room.game_key, preset=room.settings["preset"],
-                            seats=room.settings["seats"], seed=room.seed,
-                            options=engine_options(room.settings) or None)
-        else:
-            game = new()
+        game = match_game(room, room.seed, factory)
     except (TypeError, ValueError, KeyError) as exc:
         raise DamagedRoom(f"{where} cannot be dealt again ({exc})") from None
     if on_events is not None:

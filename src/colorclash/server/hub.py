@@ -316,8 +316,7 @@ class Hub:
             def moment(seq: int, events: list[Any]) -> None:
                 recent.append((seq, [deal, *events] if seq == 0 else events))
 
-            room.game = games.replay(room, actions, new=lambda: self.table.new_game(
-                room, room.seed), on_events=moment)
+            room.game = games.replay(room, actions, self.game_factory, on_events=moment)
             room.log_hash = log_hash(room.commitment or "", room.rules, actions)
 
     # ------------------------------------------------------------------ look-ups

@@ -32,22 +32,12 @@ class Table:
         self.hub = hub
 
     # ------------------------------------------------------------------ the game
-    def new_game(self, room: Room, seed: str) -> Any:
-        from colorclash.engine import new_game
-
-        options = games.engine_options(room.settings)
-        kwargs = dict(preset=room.settings["preset"], seats=room.settings["seats"], seed=seed,
-                      options=options or None)
-        if self.hub.game_factory is not None:
-            return self.hub.game_factory(**kwargs)
-        return new_game(room.game_key, **kwargs)
-
     def deal(self, room: Room) -> None:
         """A new match: a fresh secret seed, its commitment published, cards dealt."""
         from colorclash.engine import secure_seed
 
         seed = secure_seed()
-        game = self.new_game(room, seed)
+        game = games.match_game(room, seed, self.hub.game_factory)
         room.game = game
         room.seed = seed
         room.options = games.engine_options(room.settings)
