@@ -628,17 +628,7 @@ class Hub:
         # (``missed`` is kept: only acting, or taking the seat back from a substitute, gives
         # the whole turn clock again; a socket opened for a moment before each turn kept a
         # connected idler on the whole clock for the whole match)
-        changed = False
-        if room.host_away == seat:
-            # the host whose role passed while they were away is back: it is theirs again;
-            # the one who hosted meanwhile was ready only by hosting (Lobby.pass_host), so
-            # in a lobby says Ready again (else the room could start without their word)
-            stand_in, room.host, room.host_away = room.host, seat, None
-            s.ready = changed = True
-            if room.status == "lobby" and stand_in is not None and stand_in != seat \
-                    and 0 <= stand_in < len(room.seats) \
-                    and room.seats[stand_in].kind == "human":
-                room.seats[stand_in].ready = False
+        changed = self.lobby.host_back(room, seat)
         if s.left:
             s.left, changed = False, True
         if changed:

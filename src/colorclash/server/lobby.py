@@ -179,6 +179,21 @@ class Lobby:
         self.hub.persist(room)
         self.hub.broadcast(room, [])
 
+    @staticmethod
+    def host_back(room: Room, seat: int) -> bool:
+        """``seat`` opened the room again: if its host part passed while it was away
+        (``pass_host``), it is its own again, and True (the room is to be stored). The one
+        who hosted meanwhile was ready only by hosting, so in a lobby says Ready again
+        (else the room could start without their word)."""
+        if room.host_away != seat:
+            return False
+        stand_in, room.host, room.host_away = room.host, seat, None
+        room.seats[seat].ready = True
+        if room.status == "lobby" and stand_in is not None and stand_in != seat \
+                and 0 <= stand_in < len(room.seats) and room.seats[stand_in].kind == "human":
+            room.seats[stand_in].ready = False
+        return True
+
     def ready(self, room: Room, seat: int, ready: bool) -> None:
         ready = ready or room.host == seat
         if room.seats[seat].ready == ready:
