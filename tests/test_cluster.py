@@ -894,6 +894,8 @@ async def test_quick_match_gathers_people_from_every_process(site3):
     await asyncio.sleep(0.5)
     other = await clients[2].quick_match(game="rainbow")
     assert other["status"] == "waiting"
+    # (its person is there: a poll, on yet another process)
+    assert (await clients[1].quick_match_status(other["ticket"]))["status"] == "waiting"
     # ...until it comes back (a reload, on yet another process): the table starts
     ws_url = site3.urls[2].replace("http", "ws") + closed["ws"]
     async with websockets.connect(ws_url) as ws:

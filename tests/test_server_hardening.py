@@ -353,7 +353,8 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         await asyncio.sleep(0.3)
         assert [status(srv.url, t)["status"] for t in mine] == ["waiting"] * 2
         stranger = queue(srv.url, "203.0.113.9")
-        assert stranger["status"] == "matched"
+        assert stranger["status"] == "waiting"  # until its socket opens or it is polled
+        assert status(srv.url, stranger["ticket"])["status"] == "matched"
         seated = [status(srv.url, t) for t in mine]
         assert [s["status"] for s in seated] == ["matched", "waiting"]
         assert seated[0]["code"] == status(srv.url, stranger["ticket"])["code"]
@@ -371,6 +372,7 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         assert [status(srv.url, t)["status"] for t in net] == ["waiting"] * 3
         assert {status(srv.url, t)["waiting"] for t in net} == {1}
         stranger = queue(srv.url, "203.0.113.10", "color-clash")
+        status(srv.url, stranger["ticket"])
         await asyncio.sleep(0.3)
         seated = [status(srv.url, t)["status"] for t in net]
         assert seated.count("matched") <= 1, seated
@@ -424,6 +426,50 @@ async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatc
         left = queue(srv.url, "198.51.100.22")
         await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
         await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tmp_path,
+                                                                            monkeypatch):
+    """A ticket posted and never opened nor polled (a ghost) was seated with the next
+    stranger, who then played against an empty seat: one address could do it to ten
+    tables a minute. A ticket is seated once its socket is open or while it is polled."""
+    from colorclash.server.quick_match import QuickMatch
+
+    monkeypatch.setattr(QuickMatch, "POLL_PRESENCE", 0.5)
+
+    def queue(url, address):
+        req = urllib.request.Request(url + "/api/quick-match",
+                                     data=json.dumps({"game": "rainbow"}).encode(),
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": address})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
+    with InProcessServer(_store(tmp_path, "qm-ghost.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        base = srv.url.replace("http", "ws")
+        ghost = queue(srv.url, "198.51.100.30")
+        stranger = queue(srv.url, "203.0.113.30")
+        async with websockets.connect(base + stranger["ws"]) as ws:
+            msg = json.loads(await ws.recv())
+            assert msg == {"v": 1, "type": "queue", "waiting": 1, "name": stranger["name"]}
+            await asyncio.sleep(0.3)  # past the wait for more: still nobody to play
+            # a poll is someone there: the table starts, and the poll says so
+            polled = await c.quick_match_status(ghost["ticket"])
+            assert polled["status"] == "matched"
+            assert json.loads(await ws.recv())["type"] == "matched"
+        # a poll counts for a moment only: a ticket polled once, then left alone...
+        once = queue(srv.url, "198.51.100.31")
+        assert (await c.quick_match_status(once["ticket"]))["status"] == "waiting"
+        await asyncio.sleep(0.7)
+        late = queue(srv.url, "203.0.113.31")
+        async with websockets.connect(base + late["ws"]) as ws:
+            assert json.loads(await ws.recv())["waiting"] == 1  # ...is not counted
+            await asyncio.sleep(0.3)
+            assert (await c.quick_match_status(late["ticket"]))["status"] == "waiting"
 
 
 @pytest.mark.asyncio

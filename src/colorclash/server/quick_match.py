@@ -2,8 +2,11 @@
 
 A table starts at once when the game's Quick Match table size (``quick_match_seats`` in
 its definition) has queued, or with fewer (at least the game's smallest table) once the
-first of them has waited ``quick_match_wait`` seconds. A ticket nobody polls or waits on
-is dropped after ``quick_match_ticket_ttl`` seconds.
+first of them has waited ``quick_match_wait`` seconds. Only tickets whose person is there
+are seated: a socket open on the ticket, or a poll in the last ``POLL_PRESENCE`` seconds
+(a ticket that was posted and never opened nor polled was seated with strangers, who then
+played against an empty seat: one address could do it to ten tables a minute). A ticket
+nobody polls or waits on is dropped after ``quick_match_ticket_ttl`` seconds.
 
 Strangers only: two tickets from one address never sit at one table
 (``quick_match_distinct_addresses``), else one person could queue several tickets and
@@ -37,6 +40,7 @@ class QuickMatch:
     TICKETS_PER_ADDRESS = 2  # waiting in one queue (game and preset) at once
     GONE_GRACE = 10.0  # s a ticket whose every socket closed keeps its place (a reload)
     SOCKETS_PER_TICKET = 4  # open on one ticket at once (a newer one closes the oldest)
+    POLL_PRESENCE = 10.0  # s a poll of a ticket with no socket counts as its person there
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -76,11 +80,11 @@ class QuickMatch:
                                 "try again, or leave that queue first", status=409)
         t = {"ticket": ticket, "name": animal_name(t["name"] for t in same_queue), "game": d.key,
              "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
-             "source": source, "network": network}
+             "polled": None, "source": source, "network": network}
         self.queue[ticket] = t
         self.tickets[ticket] = t
-        self.check()
-        self.notify()
+        # Not seated yet, nor counted: its person is there once its socket opens (the
+        # browser opens it at once) or it is polled.
         # The answer to POST /api/quick-match: the queue ticket, matched already or not.
         return {"ticket": ticket, "name": t["name"],
                 "status": "matched" if t["matched"] else "waiting",
@@ -94,19 +98,36 @@ class QuickMatch:
         t["seen"] = self.hub.now()
         return t
 
+    def _present(self, t: dict[str, Any], now: float) -> bool:
+        """Whether ``t``'s person is there: a socket open on it, or a poll a moment ago
+        (a page closed a moment ago is not, though its place is held for a reload)."""
+        if t.get("gone"):
+            return False
+        return bool(t["conns"]) or (t["polled"] is not None
+                                    and now - t["polled"] <= self.POLL_PRESENCE)
+
     def _waiting(self, t: dict[str, Any]) -> int:
         """The people waiting at ``t``'s queue: tickets of one address count once (they
         never share a table, so two tabs of one home said "2 people waiting" to a table
-        that would never start), and tickets whose page was closed not at all."""
+        that would never start), and tickets nobody is there for not at all."""
+        now = self.hub.now()
         waiting = [x for x in self.queue.values()
                    if (x["game"], x["preset"]) == (t["game"], t["preset"])
-                   and (x is t or not x.get("gone"))]
+                   and (x is t or self._present(x, now))]
         if not self.hub.settings.quick_match_distinct_addresses:
             return len(waiting)
         return len({x["network"] for x in waiting})
 
     def status(self, ticket: str) -> dict[str, Any]:
+        """A poll: its person is there for ``POLL_PRESENCE`` seconds (a table may start
+        now, and the answer says so)."""
         t = self.get(ticket)
+        if not t["matched"]:
+            there = self._present(t, t["seen"])
+            t["polled"] = t["seen"]
+            if not there:
+                self.check()
+                self.notify()
         if t["matched"]:
             return {"status": "matched", **t["matched"]}
         return {"ticket": ticket, "status": "waiting", "waiting": self._waiting(t),
@@ -124,14 +145,15 @@ class QuickMatch:
 
     def attach(self, ticket: str, conn: Conn) -> None:
         t = self.get(ticket)
-        back = t.pop("gone", None) is not None  # a reload, within the grace
+        t.pop("gone", None)  # a reload, within the grace: its place is back
+        there = self._present(t, t["seen"])
         if len(t["conns"]) >= self.SOCKETS_PER_TICKET:  # a few tabs, not hundreds
             oldest = t["conns"].pop(0)
             oldest.send(ProtocolError("replaced", "this ticket was opened elsewhere")
                         .to_message())
             oldest.close(4409, "replaced")
         t["conns"].append(conn)
-        if back and not t["matched"]:
+        if not there and not t["matched"]:
             self.check()  # it may make a table now
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
@@ -194,7 +216,7 @@ class QuickMatch:
         now = self.hub.now()
         by_table: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for t in self.queue.values():
-            if not t.get("gone"):  # a closed page is seated with nobody
+            if self._present(t, now):  # a closed page, or a ghost, is seated with nobody
                 by_table.setdefault((t["game"], t["preset"]), []).append(t)
         next_due: float | None = None
         for (game, preset), waiting in by_table.items():
