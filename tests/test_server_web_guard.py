@@ -172,3 +172,42 @@ def test_the_dev_page_is_not_served_unless_asked_for(server, path, tmp_path):
     with InProcessServer(f"sqlite:///{tmp_path / 'dev.sqlite3'}", settings) as dev:
         status, _, body = _send(dev.url + path)
         assert status == 200 and body
+
+
+def _send_raw(url: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """GET ``path`` exactly as written (urllib would tidy ``//`` and ``..``)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=5)
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        return r.status, dict(r.headers), r.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("path", ["/dev.html/", "//dev.html", "/./dev.html",
+                                  "/r/..%2fdev.html", "/js/dev.js/", "//js/dev.js",
+                                  "/js/../dev.html"])
+def test_the_dev_page_is_not_served_by_another_spelling(server, path):
+    """A route refused /dev.html itself; the static files served it as /dev.html/,
+    //dev.html or /r/..%2fdev.html (browsers send those two as written)."""
+    status, _, body = _send_raw(server.url, path)
+    assert status == 404 and b"scene" not in body
+
+
+@pytest.mark.parametrize("path", ["/r/..%2f", "/r/..%2findex.html", "/js/../index.html",
+                                  "//index.html", "/index.html/"])
+def test_the_page_template_is_never_served_raw(server, path):
+    """index.html is the page's template: served from the static files (by a spelling
+    the routes do not know) it came with the JSON answers' policy and without its
+    script hash, a page that does not run."""
+    status, headers, body = _send_raw(server.url, path)
+    if status == 200:  # the page itself, as client_page serves it
+        assert "sha256-" in headers["content-security-policy"], path
+    else:
+        assert status in (301, 302, 307, 404), (path, status)
+    assert b'<script type="module" src="/js/app.js"></script>' not in body, path

@@ -775,7 +775,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
     index = WEB_DIR / "index.html"
     client = ClientPage(WEB_DIR)  # index.html with its files by fingerprint (webpage.py)
-    static = (FingerprintedStaticFiles(directory=WEB_DIR, html=True,
+    # index.html is a template, served by client_page; the dev page only when asked for
+    hidden = ("index.html",) + (() if settings.dev_pages
+                                else tuple(p.lstrip("/") for p in DEV_PAGES))
+    static = (FingerprintedStaticFiles(directory=WEB_DIR, html=True, hidden=hidden,
                                        fingerprints=client.fingerprints)
               if WEB_DIR.is_dir() else None)
 

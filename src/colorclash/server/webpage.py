@@ -149,11 +149,25 @@ class ClientPage:
 
 class FingerprintedStaticFiles(StaticFiles):
     """Static files: kept a year when asked for by their current fingerprint (``?v=``),
-    else kept but asked about each time (``no-cache``)."""
+    else kept but asked about each time (``no-cache``).
 
-    def __init__(self, *args: Any, fingerprints: Fingerprints, **kwargs: Any) -> None:
+    ``hidden`` names files of the directory never served, however the path is spelt: a
+    route refusing ``/dev.html`` did not refuse ``/dev.html/``, ``//dev.html`` or
+    ``/r/..%2fdev.html``, which the directory resolves to the same file (and the same
+    spellings of ``index.html`` served the page's template, without its script hash)."""
+
+    def __init__(self, *args: Any, fingerprints: Fingerprints,
+                 hidden: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fingerprints = fingerprints
+        root = Path(str(self.directory)).resolve()
+        self.hidden = {(root / name).resolve() for name in hidden}
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        full_path, stat_result = super().lookup_path(path)
+        if full_path and Path(full_path).resolve() in self.hidden:
+            return "", None
+        return full_path, stat_result
 
     def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Any,
                       status_code: int = 200) -> Any:
