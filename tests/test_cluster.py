@@ -686,7 +686,8 @@ async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
         # (its lease ran out)") made every rolling restart look like a crash
         lines = [(r.levelno, r.getMessage()) for r in caplog.records]
         assert (logging.INFO, f"process {a.cluster.id} stops: the other processes take its "
-                "1 room(s) at their next beat") in lines, lines
+                "1 room(s) at their next beat (or, if they stop too, the next process to start)"
+                ) in lines, lines
         assert any(level == logging.INFO and m.startswith(f"process {a.cluster.id} stopped: "
                                                           f"process {b.cluster.id} and the others take its "
                                                           "1 room(s)")
@@ -750,6 +751,16 @@ async def test_a_room_closed_on_one_process_is_said_closed_by_every_process(redi
             hub.store.close()
 
 
+async def _sockets_closed_1011(url: str, n: int) -> None:
+    import websockets
+
+    for _ in range(n):
+        async with websockets.connect(url) as ws:
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+        assert closed.value.rcvd.code == 1011
+
+
 def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(tmp_path):
     """A load balancer must see that a process has lost its store (``/healthz`` said ok),
     and a request must get the error format (it got a plain-text 500); once Redis is back,
@@ -800,6 +811,13 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
         assert silent() == 1  # (the scrape itself answers while Redis is away)
         status, body = post_room()
         assert status == 503 and body["error"]["code"] == "store_unavailable", body
+        # a socket opened meanwhile (every player reconnecting) is closed with 1011, which
+        # the clients retry; it was the server's 500 to the handshake and a traceback each
+        asyncio.run(_sockets_closed_1011(url.replace("http", "ws") + "/ws/ABCDEF?token=x", 6))
+        log_text = site.procs[0].output()
+        assert "Exception in ASGI application" not in log_text
+        # (one line for the outage's requests and sockets, the POST's above)
+        assert log_text.count(": the store did not answer") == 1, log_text[-3000:]
         rs.start()
         wait_for(lambda: health()[0] == 200)
         assert post_room()[0] == 201

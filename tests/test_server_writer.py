@@ -92,6 +92,32 @@ async def test_a_failed_commit_is_never_announced(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_clock_move_the_store_refuses_is_made_again_without_blaming_anyone(tmp_path):
+    """A move the server made for a seat (its clock ran out) that the store refused undid
+    itself as a player's does, and the player, who had sent nothing, was told "your last
+    action could not be stored ... play again". Now the table goes back without a word."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0, clock_scale=0.1)  # 15 s: 1.5 s
+    with InProcessServer(f"sqlite:///{tmp_path / 'b.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
+        real = srv.hub.writer._save_many
+        calls = {"n": 0}
+
+        def failing(writes):
+            calls["n"] += 1
+            raise OSError("disk full")
+
+        srv.hub.writer._save_many = failing
+        try:
+            back = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
+            assert calls["n"] >= 1 and back["seq"] == 0  # the clock's move undone
+            with pytest.raises(TimeoutError):  # (what the player was told came with it)
+                await me.wait_for(lambda m: m["type"] == "error", timeout=0.5)
+        finally:
+            srv.hub.writer._save_many = real
+        await me.close()
+
+
+@pytest.mark.asyncio
 async def test_a_player_whose_action_the_store_refused_late_gets_time_to_play_again(tmp_path):
     """A store that stalls (Redis paused for 12 s), then refuses: the turn clock ran out
     meanwhile, and the player told "play again" was timed out in the same instant (a

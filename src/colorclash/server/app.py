@@ -27,6 +27,7 @@ from redis import exceptions as redis_errors
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
+from starlette.websockets import WebSocketState
 
 from colorclash.server import games
 from colorclash.server.config import Settings
@@ -304,14 +305,26 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         return _error(exc)
 
-    async def _store_down(request: Request, exc: Exception) -> JSONResponse:
-        if request.scope["type"] != "http":
-            raise exc  # a WebSocket: closed with 1011 as before (the client reconnects)
-        log.warning("%s %s: the store did not answer (%s)", request.method,
-                    request.url.path, exc)
-        return JSONResponse(status_code=503, headers={"Retry-After": "5"}, content={
-            "error": {"code": "store_unavailable", "message": "the site's store does not "
-                      "answer; try again in a moment"}})
+    async def _store_down(request: Request, exc: Exception) -> JSONResponse | None:
+        # One line per kind while the store is away, not one per request (an outage's
+        # reconnecting players wrote a traceback each, every few seconds).
+        hub().trouble.warning(log, "%s: the store did not answer (%s)",
+                              request.url.path, exc)
+        if request.scope["type"] == "http":
+            return JSONResponse(status_code=503, headers={"Retry-After": "5"}, content={
+                "error": {"code": "store_unavailable", "message": "the site's store does "
+                          "not answer; try again in a moment"}})
+        # A WebSocket (its handler's argument is the socket): closed with 1011, which the
+        # clients retry with backoff (it was the server's 500 to the handshake).
+        ws: Any = request
+        try:
+            if ws.client_state is WebSocketState.CONNECTING:
+                await ws.accept()
+            if ws.client_state is WebSocketState.CONNECTED:
+                await ws.close(1011, "store unavailable")
+        except (RuntimeError, OSError):  # (the socket went meanwhile)
+            pass
+        return None
 
     app.add_exception_handler(redis_errors.ConnectionError, _store_down)
     app.add_exception_handler(redis_errors.TimeoutError, _store_down)

@@ -247,13 +247,17 @@ class Cluster:
             others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
                          if raw.decode() != self.id)
             if others or not rooms:
+                # (they may be stopping too, as under `systemctl stop 'colorclash@*'`)
                 log.info("process %s stops: the other processes take its %d room(s) at "
-                         "their next beat", self.id, rooms)
+                         "their next beat (or, if they stop too, the next process to "
+                         "start)", self.id, rooms)
             else:  # the last one: said so (the line above promised what nobody would do)
                 log.info("process %s stops: no other process runs; its %d room(s) wait in "
                          "Redis for the next process to start", self.id, rooms)
-        except Exception:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
-            log.warning("could not release this process's rooms at shutdown")
+        except Exception as exc:  # noqa: BLE001 - Redis may be gone: the leases expire anyway
+            log.warning("could not hand this process's rooms over at shutdown (%s): the "
+                        "other processes take them once its lease runs out (%g s), as "
+                        "after a crash", exc, self.hub.settings.lease_ttl)
         if self._aredis is not None:
             try:
                 await asyncio.wait_for(self._aredis.aclose(), STOP_WAIT_S)

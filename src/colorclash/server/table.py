@@ -107,7 +107,7 @@ class Table:
                                 ref="action")
         self._refuse_unknown_fields(room, seat, action)
         room.seats[seat].missed = 0  # here and acting: the whole turn clock again
-        self.apply(room, seat, action)
+        self.apply(room, seat, action, by_player=True)
 
     @staticmethod
     def _refuse_unknown_fields(room: Room, seat: int, action: dict[str, Any]) -> None:
@@ -131,10 +131,12 @@ class Table:
                                 f"{', '.join(repr(k) for k in unknown)}", ref="action")
 
     def apply(self, room: Room, seat: int, action: dict[str, Any],
-              notice: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+              notice: dict[str, Any] | None = None, *,
+              by_player: bool = False) -> list[dict[str, Any]]:
         """Apply one action through the engine, store it, update clocks, tell everyone.
         ``notice``: a server event told before the engine's (``time_up``: the clock ran
-        out and this action was made for the seat)."""
+        out and this action was made for the seat). ``by_player``: the seat's person sent
+        it (told if the store refuses it); else the server made it (a clock, a computer)."""
         from colorclash.engine import IllegalAction
 
         hub = self.hub
@@ -179,7 +181,8 @@ class Table:
         events = ([notice] if notice else []) + list(events or [])
         if durable is not None:
             room.unacked += 1
-            room.unacked_seats.add(seat)
+            # (None: the server's own action; lost, the server makes it again unasked)
+            room.unacked_seats.add(seat if by_player else None)
             durable.add_done_callback(lambda f: self._durable(room, f))
         # Each seat's state as of this action, sent once the action is durable.
         hub.broadcast(room, events, first=seat)
@@ -263,7 +266,8 @@ class Table:
             for conn in list(room.conns.values()):
                 conn.close(1011, "the room could not be stored")
             return
-        log.error("room %s: a write failed; rebuilt from the store", room.code)
+        # A recovery, not a failure (each write refused was one warning line already)
+        log.warning("room %s: a write failed; rebuilt from the store", room.code)
         for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
             setattr(room, name, getattr(restored, name))
         self.hub.rebuild_game(room)
@@ -283,7 +287,9 @@ class Table:
         # The players whose actions were lost are told so (the state above is the table
         # without them, with the same seq as the last they saw: a client waiting for the
         # answer to its action would wait for the turn clock).
-        for seat in sorted(room.unacked_seats):
+        # (A player who sent nothing, whose turn a clock or a computer played, was told
+        # "your last action could not be stored".)
+        for seat in sorted(s for s in room.unacked_seats if s is not None):
             conn = room.conns.get(seat)
             if conn is not None:
                 self.hub.answer(room, conn, ProtocolError(
