@@ -288,6 +288,40 @@ def test_a_silent_link_is_given_up_in_seconds(open_page):
     assert page.get_attribute("#conn", "data-state") == "online"
 
 
+def test_a_socket_whose_opening_hangs_is_given_up_and_another_tried(open_page):
+    """A reconnection that reached a hung process (stopped, not dead: its port still
+    takes connections, and a proxy waits for its answer an hour) said "reconnecting"
+    until it came back: an opening not answered in 10 s is given up for another."""
+    import socket
+
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(8)  # connections are taken (by the kernel), never answered
+    try:
+        page = open_page(PHONE)
+        page.click("#btn-play-now")
+        wait_table(page)
+        hand = sorted(page.evaluate("window.__cc.view.hand"))
+        page.evaluate("""(port) => { const Real = WebSocket; window.__tries = 0;
+            window.WebSocket = class extends Real {
+                constructor(url, protocols) {
+                    window.__tries += 1;
+                    super(window.__tries === 1 ? `ws://127.0.0.1:${port}/ws/hung` : url,
+                          protocols);
+                } }; }""", hung.getsockname()[1])
+        started = time.monotonic()
+        page.evaluate("window.__cc.conn.ws.close()")
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=3000)
+        page.wait_for_function("() => window.__tries >= 2", timeout=20_000)
+        page.wait_for_selector("#reconnect", state="hidden", timeout=10_000)
+        assert 9 < time.monotonic() - started < 20
+        assert page.get_attribute("#conn", "data-state") == "online"
+        page.wait_for_function("() => window.__cc.view && window.__cc.view.hand.length > 0")
+        assert page.evaluate("window.__cc.me") == 0 and len(hand) > 0
+    finally:
+        hung.close()
+
+
 def test_keyboard_play_and_draw(open_page):
     """H focuses the hand, Enter plays the focused card (1-4 pick a wild's colour), D draws."""
     page = open_page(DESKTOP)

@@ -132,6 +132,11 @@ export function completeState(msg, before) {
 const WATCH_MS = 1000;
 const QUIET_MS = 4000;
 const PONG_MS = 4000;
+// A socket whose opening is not answered in OPEN_MS is given up and another tried: a
+// process that hangs (stopped, not dead) still takes connections, and a proxy waits for
+// its answer as long as a WebSocket may be quiet (an hour): the page said "reconnecting"
+// all that time while the other processes would have taken it at once.
+const OPEN_MS = 10000;
 
 // A WebSocket that reconnects by itself with backoff and a ping watchdog.
 // Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
@@ -174,6 +179,11 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    const openTimer = setTimeout(() => {
+      if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this._linkDead();
+    }, OPEN_MS);
+    ws.addEventListener("open", () => clearTimeout(openTimer));
+    ws.addEventListener("close", () => clearTimeout(openTimer));
     ws.onopen = () => {
       this.online = true;
       this.attempt = 0;
