@@ -250,3 +250,31 @@ async def test_the_client_command_takes_a_token_that_begins_with_a_dash(server):
     lines = err.getvalue().strip().splitlines()
     # the token reached the server (which knows no such room), not argparse's error
     assert rc == 1 and len(lines) == 1 and "expected one argument" not in lines[0], lines
+
+
+@pytest.mark.asyncio
+async def test_a_hung_server_is_noticed_within_seconds(tmp_path):
+    """A server that hangs (stopped, not dead: the link stays open, nothing answers) was
+    noticed by websockets' default keepalive after 20 s + 20 s: a seat on a stopped
+    process came back 45 s later where the browser's came back in 2."""
+    import signal
+    import time
+
+    import websockets
+
+    from colorclash.server.testing import ServerProcess
+
+    with ServerProcess(f"sqlite:///{tmp_path / 'hung.sqlite3'}") as srv:
+        c = Client(srv.url, ping_s=1.0)
+        t = await c.practice("Ana", bots=1)
+        conn = await c.connect(t["code"], t["token"], reconnect=False)
+        os.kill(srv.proc.pid, signal.SIGSTOP)
+        started = time.monotonic()
+        try:
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await conn.recv(timeout=8)
+            assert time.monotonic() - started < 5
+        finally:
+            os.kill(srv.proc.pid, signal.SIGCONT)
+    assert Client("http://127.0.0.1:1").ping_s == Client.PING_S == 5.0

@@ -48,14 +48,21 @@ class ClientError(RuntimeError):
 class Client:
     """REST calls of the protocol, and :meth:`connect` to open a seat's WebSocket."""
 
-    def __init__(self, base_url: str | list[str], origin: str | None = None) -> None:
+    #: s between the client's pings, how long one may go unanswered and how long the
+    #: close then waits: a dead link (a hung process, a network gone) is noticed within
+    #: three times this (websockets' defaults took 45 s where the browser takes 8)
+    PING_S = 5.0
+
+    def __init__(self, base_url: str | list[str], origin: str | None = None,
+                 ping_s: float | None = None) -> None:
         """``base_url``: the site, or a list of its processes' addresses (several
         processes on Redis without a load balancer in front: a lost connection is opened
-        again on the next one)."""
+        again on the next one). ``ping_s``: see :attr:`PING_S`."""
         urls = [base_url] if isinstance(base_url, str) else list(base_url)
         self.base_urls = [u.rstrip("/") for u in urls]
         self.base_url = self.base_urls[0]
         self.origin = origin
+        self.ping_s = self.PING_S if ping_s is None else ping_s
 
     # ------------------------------------------------------------------ REST
     def _request_sync(self, method: str, path: str, body: dict[str, Any] | None
@@ -171,7 +178,9 @@ class Client:
         return base + path
 
     def _ws_kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"max_size": 2**22, "open_timeout": 10}
+        kw: dict[str, Any] = {"max_size": 2**22, "open_timeout": 10,
+                              "ping_interval": self.ping_s, "ping_timeout": self.ping_s,
+                              "close_timeout": self.ping_s}
         if self.origin:
             kw["origin"] = self.origin
         return kw
