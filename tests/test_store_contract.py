@@ -169,6 +169,37 @@ def test_redis_urls_have_clear_errors():
         assert says in str(err.value) and "redis://HOST:PORT/DB" in str(err.value), url
 
 
+def test_a_store_url_with_one_slash_or_another_program_on_the_port_says_so():
+    """``redis:/127.0.0.1:6379/0`` (one slash) was read as a SQLite file in a folder
+    ``redis:`` ("folder ... does not exist"); a web server on the port said "Protocol error,
+    got 'H' as reply type byte"."""
+    import socket
+    import threading
+
+    for url in ("redis:/127.0.0.1:6379/0", "redis:127.0.0.1", "sqlite:/tmp/x.sqlite3",
+                "rediss:/h:1/0"):
+        with pytest.raises(StoreError, match="takes two slashes") as err:
+            open_store(url)
+        assert "redis://HOST:PORT/DB" in str(err.value), url
+    web = socket.socket()
+    web.bind(("127.0.0.1", 0))
+    web.listen(1)
+
+    def answer() -> None:
+        conn, _ = web.accept()
+        with conn:
+            conn.recv(1024)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        with pytest.raises(StoreError, match="is not Redis") as err:
+            open_store(f"redis://127.0.0.1:{web.getsockname()[1]}/0")
+        assert "check the port" in str(err.value)
+    finally:
+        web.close()
+
+
 def test_a_redis_that_answers_and_refuses_is_not_said_unreachable(redis_db):
     """A wrong database (or password) was "cannot reach Redis": the operator looked at the
     network first, though Redis had answered."""

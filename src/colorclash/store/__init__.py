@@ -149,6 +149,12 @@ def open_store(url: str, create: bool = True) -> Store:
     A bare file path (no ``scheme://``) is a SQLite file: what a newcomer types first.
     ``create=False``: a SQLite file that does not exist is an error, not a new store, and
     one that does is opened read-only (nothing in it is changed)."""
+    scheme, colon, rest = url.partition(":")
+    if colon and scheme.lower() in ("redis", "rediss", "sqlite") and not rest.startswith("//"):
+        # ("redis:/127.0.0.1:6379/0" was a SQLite file in a folder "redis:" that does not
+        # exist, and said so)
+        raise StoreError(f"bad store URL {shown_url(url)!r}: {scheme}: takes two slashes "
+                         "(redis://HOST:PORT/DB, sqlite:///PATH)")
     sqlite = sqlite_path(url)
     if sqlite is not None:
         from colorclash.store.sqlite import SQLiteStore

@@ -181,6 +181,10 @@ class RedisStore:
         except (redis.AuthenticationError, redis.ResponseError) as exc:
             # (Redis answered: "cannot reach" sent operators to their network first)
             raise StoreError(f"Redis at {shown_url(self.url)} refused this server: {exc}") from exc
+        except redis.InvalidResponse as exc:
+            # (an HTTP server answers "H": "Protocol error, got 'H' as reply type byte")
+            raise StoreError(f"what answers at {shown_url(self.url)} is not Redis (it did "
+                             f"not speak Redis's protocol: {exc}); check the port") from exc
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}") from exc
         self._save = self.redis.register_script(_SAVE)
