@@ -211,3 +211,25 @@ def test_the_page_template_is_never_served_raw(server, path):
     else:
         assert status in (301, 302, 307, 404), (path, status)
     assert b'<script type="module" src="/js/app.js"></script>' not in body, path
+
+
+def test_the_apis_answers_are_kept_by_no_cache(server):
+    """A seat ticket (its token) and a matched Quick Match poll were answered with no
+    Cache-Control: a shared cache or the browser's could keep them."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    host = urlsplit(server.url)
+    for method, path, body in (("POST", "/api/rooms", b'{"name": "Ana"}'),
+                               ("POST", "/api/quick-match", b"{}"),
+                               ("GET", "/api/quick-match/nope", None),
+                               ("GET", "/api/games", None)):
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=5)
+        conn.request(method, path, body, {"Content-Type": "application/json"})
+        r = conn.getresponse()
+        r.read()
+        conn.close()
+        assert r.getheader("Cache-Control") == "no-store", (path, r.status)
+    # the page and the client's files keep their own
+    page = {k.lower(): v for k, v in _send(server.url + "/")[1].items()}
+    assert page["cache-control"] == "no-cache"

@@ -87,6 +87,10 @@ class CrossSiteGuard:
             return
 
         security = API_PAGE_HEADERS if scope.get("path") in API_PAGES else SECURITY_HEADERS
+        if scope.get("path", "").startswith("/api/"):
+            # The API's answers carry seat tokens (a seat ticket, a matched Quick Match
+            # poll) and rooms as they are now: kept by no cache, shared or the browser's
+            security = (*security, (b"cache-control", b"no-store"))
 
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
