@@ -67,6 +67,14 @@ def test_bad_frames_have_stable_codes(raw, code):
     assert code_of(raw) == code
 
 
+def test_a_pings_t_is_any_signed_64_bit_integer():
+    """protocol.md: "an integer of at most 64 bits, signed": -2**63 was refused."""
+    for t in (-(2**63), 2**63 - 1, 0, -1.5):
+        assert parse_client_message(json.dumps({"v": 1, "type": "ping", "t": t})).t == t
+    for t in (2**63, -(2**63) - 1):
+        assert code_of(json.dumps({"v": 1, "type": "ping", "t": t})) == "bad_message"
+
+
 def test_no_chat_anywhere():
     assert not any("text" in m.model_fields or "chat" in name
                    for name, m in CLIENT_MESSAGES.items())

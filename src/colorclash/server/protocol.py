@@ -269,8 +269,9 @@ class PingMsg(_Strict):
     @field_validator("t")
     @classmethod
     def _small(cls, v: Any) -> Any:
-        if isinstance(v, int) and abs(v) >= 2**63:
-            raise ValueError("t must be a number below 2**63")
+        if isinstance(v, int) and not -(2**63) <= v < 2**63:  # signed 64 bits
+            raise ValueError("t must be an integer of 64 bits (-2**63 to 2**63 - 1), "
+                             "or a float")
         return v
 
 
