@@ -982,6 +982,38 @@ async def test_a_message_published_while_redis_restarts_is_one_line_in_the_log(r
         hub.store.close()
 
 
+@pytest.mark.asyncio
+async def test_a_proxied_socket_acts_for_a_room_that_came_here_only_once_attached(redis_db):
+    """A room that came to the gateway's own process (it took it over) was acted on for
+    the proxy's seat without asking whether the socket held it still: a socket refused
+    at the take-over (its seat freed and given to another) could act for the new person."""
+    from colorclash.server.names import hash_token
+
+    a, b = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
+    try:
+        room, _, _ = a.create_private("Ana", preset="standard", seats=2)
+        _, seat, token = a.join(room.code, "Bo")
+        sock = _ProxiedSocket()
+        proxy = b.cluster.open_proxy(room.code, seat, sock, a.cluster.id, hash_token(token))
+        await _until(lambda: any(m["type"] == "state" for m in sock.sent))
+        a.lobby.remove_player(room, room.host, seat)  # Bo's seat is freed...
+        _, again, _ = a.join(room.code, "Cy")  # ...and Cy takes it
+        assert again == seat
+        await asyncio.sleep(0.2)  # (stored)
+        b.store.redis.delete(b.store.key("proc", a.cluster.id))  # a dies: b takes the room
+        a.rooms.pop(room.code)
+        assert b.cluster.take(room.code) is not None
+        sock.closed = None  # (a message read before its close is handled after it)
+        b.cluster.forward(proxy, {"v": 1, "type": "ready", "ready": True})
+        taken = b.rooms[room.code]
+        assert not taken.seats[seat].ready and taken.seats[seat].name == "Cy"
+        assert sock.closed == 1012
+    finally:
+        for hub in (a, b):
+            await hub.cluster.stop()
+            hub.store.close()
+
+
 class _ProxiedSocket:
     """A player's socket on a gateway process: what it is sent, and how it was closed."""
 

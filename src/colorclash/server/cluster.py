@@ -814,6 +814,12 @@ class Cluster:
         if room is not None:  # the room came here meanwhile
             from colorclash.server.protocol import parse_forwarded_message
 
+            if proxy.seat is None or room.conns.get(proxy.seat) is not proxy.conn:
+                # Not attached here (take() attaches a proxy whose token still holds its
+                # seat): acting for the seat unchecked would let a socket act for whoever
+                # holds it now. Reconnected, its token is checked again.
+                proxy.conn.close(1012, "the room moved; reconnect")
+                return
             self.hub.handle(room, proxy.seat, parse_forwarded_message(data))
             return
         if proxy.owner is not None:
