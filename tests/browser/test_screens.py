@@ -402,6 +402,28 @@ def test_a_matchs_results_show_every_rounds_points(open_page, viewport):
     assert fits
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_between_rounds_the_places_are_the_matchs_standings(open_page, lang):
+    """Between the rounds of a match the table was ordered by the round's places: the
+    match's leader (132 points) stood second under "Place" behind the round's winner (30).
+    The places are the standings by the match's points, equal points share a place, and
+    the round's winner is tagged as such."""
+    page = open_page({"width": 390, "height": 844},
+                     path=f"/dev.html?scene=round-over-standings&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_selector(".results-overlay")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.results-table tbody tr')]
+      .map((r) => [r.querySelector('td.place, th.place, .place').textContent.trim(),
+                   r.querySelector('th.player').textContent,
+                   [...r.querySelectorAll('td')].pop().textContent.trim()])""")
+    shot(page, f"results-standings-{lang}")
+    assert [(place, total) for place, _, total in rows] == [
+        ("1", "132"), ("2", "30"), ("3", "0"), ("3", "0")], rows
+    assert rows[0][1].startswith("Bo") and rows[1][1].startswith("Ana"), rows
+    tag = catalog(lang)["results.roundWinnerTag"]
+    assert tag in rows[1][1] and tag not in rows[0][1], rows
+
+
 @pytest.mark.parametrize("width", [360, 390])
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_leave_table_reads_on_one_line_on_a_phone(open_page, lang, width):

@@ -344,6 +344,24 @@ const SCENES = {
     ],
     lastRoundWinners: [0],
   }),
+  // round 2 of 3 won by Ana, while Bo leads the match from round 1
+  "round-over-standings": () => ({
+    screen: "table",
+    room: room("family"),
+    view: view("family", {
+      phase: "round_over",
+      turn: null,
+      legal: [{ type: "next" }],
+      round: 2,
+      counts: [0, 3, 4, 2],
+      scores: [30, 0, 132, 0],
+      round_scores: [[0, 0, 132, 0], [30, 0, 0, 0]],
+      out: [0],
+    }),
+    clock: { kind: "next", seat: null, remaining_ms: 7000, seconds: 8 },
+    events: [{ type: "round_over", round: 2, winners: [0], points: [30, 0, 0, 0], scores: [30, 0, 132, 0] }],
+    lastRoundWinners: [0],
+  }),
   "game-over": () => ({
     screen: "table",
     room: room("classic-table", "finished"),

@@ -70,12 +70,12 @@ export function gameOverActions(model, act) {
 }
 
 // Order `rows` by `compare` (negative: a before b) and number the places; rows that
-// compare equal share a place (1, 1, 3).
-export function rankRows(rows, compare) {
+// compare equal (or that `tied` says are) share a place (1, 1, 3).
+export function rankRows(rows, compare, tied = (a, b) => compare(a, b) === 0) {
   const sorted = [...rows].sort((a, b) => compare(a, b) || a.seat - b.seat);
   let place = 0;
   return sorted.map((row, i) => {
-    if (i === 0 || compare(sorted[i - 1], row) !== 0) place = i + 1;
+    if (i === 0 || !tied(sorted[i - 1], row)) place = i + 1;
     return { ...row, place };
   });
 }

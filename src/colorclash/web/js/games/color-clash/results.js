@@ -68,10 +68,21 @@ export function colorClashResults(model, act) {
   const handPoints = (s) => (scoredTable && !subs.includes(s) ? (points[roundWinner] ?? 0) - (points[s] ?? 0) : null);
 
   // places: winners first, then the points (this round's or the match's), then who went
-  // out first (play on for places), then fewer cards left
+  // out first (play on for places), then fewer cards left. Between the rounds of a match
+  // the places are the standings, by the match's points so far (by this round's, the
+  // leader of the match could stand second under "Place"), the round's winner tagged so.
   const outAt = (s) => (o.play_on && out.includes(s) ? out.indexOf(s) : out.length + 1);
   const rows = [...Array(n).keys()].map((seat) => ({ seat }));
+  const standings = match && !over;
   const compare = (a, b) => {
+    if (standings) {
+      return (
+        (totals[b.seat] ?? 0) - (totals[a.seat] ?? 0) ||
+        (winners.includes(a.seat) ? 0 : 1) - (winners.includes(b.seat) ? 0 : 1) ||
+        outAt(a.seat) - outAt(b.seat) ||
+        (counts[a.seat] ?? 0) - (counts[b.seat] ?? 0)
+      );
+    }
     const wa = winners.includes(a.seat) ? 0 : 1;
     const wb = winners.includes(b.seat) ? 0 : 1;
     if (wa !== wb) return wa - wb;
@@ -87,7 +98,9 @@ export function colorClashResults(model, act) {
   // only (the earlier rounds' points could no longer be seen); up to 5 rounds, as a
   // first-to-500 match of many would not fit a phone's row
   const byRound = over && match && rounds.length > 1 && rounds.length <= 5;
-  const ranked = rankRows(rows, compare).map((r) => {
+  // (standings: equal points so far share a place, whatever their order on the rows)
+  const tied = standings ? (a, b) => (totals[a.seat] ?? 0) === (totals[b.seat] ?? 0) : undefined;
+  const ranked = rankRows(rows, compare, tied).map((r) => {
     const s = r.seat;
     const cells = [String(counts[s] ?? 0)];
     if (tableScoring) cells.push(handPoints(s) === null ? "–" : String(handPoints(s)));
@@ -99,7 +112,7 @@ export function colorClashResults(model, act) {
       name: resultsName(model, s, (x) => subs.includes(x)),
       cells,
       winner: winners.includes(s),
-      winnerText: t("results.winnerTag"),
+      winnerText: t(standings ? "results.roundWinnerTag" : "results.winnerTag"),
     };
   });
   const columns = [{ label: t("results.cardsLeft") }];
