@@ -1234,3 +1234,19 @@ def test_a_code_asked_then_left_does_not_take_you_there_later(open_page, server)
     held[0].continue_()
     page.wait_for_timeout(800)
     assert page.evaluate("location.pathname") == "/"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_a_seat_at_one_card_is_said_in_the_calls_own_words(open_page, lang):
+    """A standard table showed "¡UNA CARTA!" on a seat beside the button "¡Última carta!":
+    a new player took them for two rules. Where there is a call, a seat at one card says
+    the call's words; ONE CARD! stays the table presets' sign (no call)."""
+    words = catalog(lang)
+    for scene, expected, other in (("window", "table.lastCardBadge", "banner.one_card"),
+                                   ("table", "banner.one_card", "table.lastCardBadge")):
+        page = open_page(PHONE, path=f"/dev.html?scene={scene}&lang={lang}")
+        page.wait_for_function("window.__devReady === true")
+        badges = page.locator(".badge.one").all_inner_texts()
+        assert words[expected] in badges, (scene, badges)
+        assert words[other] not in badges, (scene, badges)
+        page.close()

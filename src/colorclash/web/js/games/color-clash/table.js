@@ -132,6 +132,7 @@ function opponentChip(model, act, seat) {
   const out = Array.isArray(view.out) && view.out.includes(seat);
   const shield = Array.isArray(view.shields) && view.shields.includes(seat);
   const one = Array.isArray(view.one_card) && view.one_card.includes(seat);
+  const oneText = oneCardText(view);
   const away = absence(room, seat);
   const name = seatName(room, seat);
   const place = out ? t("table.place", { n: view.out.indexOf(seat) + 1 }) : null;
@@ -140,13 +141,13 @@ function opponentChip(model, act, seat) {
   parts.push(t("table.cardsN", { n: count }));
   if (isTurn) parts.push(t("table.theirTurn"));
   if (shield) parts.push(t("table.shieldUp"));
-  if (one) parts.push(t("banner.one_card"));
+  if (one) parts.push(oneText);
   if (place) parts.push(place);
   if (away) parts.push(t(away));
 
   const badges = [];
   if (shield) badges.push(h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")));
-  if (one) badges.push(h("span.badge.one", t("banner.one_card")));
+  if (one) badges.push(h("span.badge.one", oneText));
   if (place) badges.push(h("span.badge.place", place));
   if (away) badges.push(h("span.badge.away", t(away)));
   if (s && s.substitute) badges.push(h("span.tag.bot", t("seat.substitute")));
@@ -369,6 +370,13 @@ function turnMessage(model) {
   return t("table.turnOf", { name: seatName(model.room, view.turn) });
 }
 
+// A seat down to one card: ONE CARD! where there is no call (the table presets' sign,
+// spec 5.6); where there is one, the call's own words ("Last card"): "¡UNA CARTA!" on a
+// seat beside a button "¡Última carta!" read as two rules.
+function oneCardText(view) {
+  return (view.options || {}).call === "none" ? t("banner.one_card") : t("table.lastCardBadge");
+}
+
 function meBar(model, act) {
   const { view } = model;
   const me = model.me;
@@ -393,7 +401,7 @@ function meBar(model, act) {
       // short: a phone's bar has no room for the card's name)
       h("span.turn-msg", { id: "turn-msg", dataset: drawnSay(model) }, turnMessage(model)),
       shield ? h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")) : null,
-      one ? h("span.badge.one", t("banner.one_card")) : null,
+      one ? h("span.badge.one", oneCardText(view)) : null,
       Array.isArray(view.called) && view.called.includes(me) ? h("span.badge.one", `${t("banner.last_card")} ✓`) : null,
       isMatch(view) && score !== null ? h("span.badge", t("table.scoreN", { n: score })) : null,
       substituted
