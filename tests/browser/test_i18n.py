@@ -204,6 +204,8 @@ CARD_NAMES = """async () => {
   names.boChose = describeEvent({ type: 'color_chosen', seat: 1, color: 'Y' }, model);
   for (const [key, seat, count] of [['hunt1', 1, 1], ['hunt3', 1, 3], ['youHunt1', 0, 1]])
     names[key] = describeEvent({ type: 'hunt', seat, color: 'R', count }, model);
+  for (const [key, seat, count] of [['take1', 1, 1], ['youTake1', 0, 1], ['take4', 1, 4]])
+    names[key] = describeEvent({ type: 'take', seat, count }, model);
   return names;
 }"""
 
@@ -212,7 +214,8 @@ CARD_NAMES = """async () => {
 def test_card_names_agree_and_colours_are_lower_case_mid_sentence(open_page, lang):
     """"Reversa Amarillo", "Jugaste Reversa Amarillo", "3 Rojo": a Spanish card's colour
     agrees with its name and is written in lower case; Turkish puts it first, English is
-    as it was. A colour hunt of one card says "1 card" ("drew 1 cards" in en and es)."""
+    as it was. A colour hunt of one card says "1 card" ("drew 1 cards" in en and es), and
+    so does a stack of one taken."""
     page = open_page(DESKTOP, locale=LANGS[lang], path=f"/dev.html?scene=table&lang={lang}")
     page.wait_for_function("window.__devReady === true")
     got = page.evaluate(CARD_NAMES)
@@ -222,13 +225,17 @@ def test_card_names_agree_and_colours_are_lower_case_mid_sentence(open_page, lan
                "play": "You played Yellow Reverse (triangle)", "chose": "You chose Yellow",
                "boChose": "Bo chose Yellow", "hunt1": "Bo drew 1 card hunting for Red",
                "hunt3": "Bo drew 3 cards hunting for Red",
-               "youHunt1": "You drew 1 card hunting for Red"},
+               "youHunt1": "You drew 1 card hunting for Red",
+               "take1": "Bo took the stack: 1 card", "take4": "Bo took the stack: 4 cards"},
         "es": {"Y-reverse": "Reversa amarilla (triángulo)", "Y-skip": "Salto amarillo (triángulo)",
                "R3": "3 rojo (círculo)", "R-bomb": "Bomba roja (círculo)", "G-flip": "Vuelta verde (rombo)",
                "B+2": "Roba Dos azul (cuadrado)", "Y-shield": "Escudo amarillo (triángulo)",
                "play": "Jugaste Reversa amarilla (triángulo)", "chose": "Elegiste amarillo",
                "boChose": "Bo eligió amarillo", "hunt1": "Bo robó 1 carta buscando rojo",
-               "hunt3": "Bo robó 3 cartas buscando rojo"},
+               "hunt3": "Bo robó 3 cartas buscando rojo",
+               # ("robó el montón: 1 cartas", player review)
+               "take1": "Bo robó el montón: 1 carta", "youTake1": "Robaste el montón: 1 carta",
+               "take4": "Bo robó el montón: 4 cartas"},
         "tr": {"Y-reverse": "Sarı Yön (üçgen)", "R3": "Kırmızı 3 (daire)", "R-bomb": "Kırmızı Bomba (daire)",
                "chose": "Rengi seçtin: sarı", "boChose": "Bo rengi seçti: sarı",
                "hunt1": "Bo kırmızı ararken 1 kart çekti"},
