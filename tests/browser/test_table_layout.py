@@ -356,6 +356,41 @@ def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
     assert seen[True] == [], seen[True]
 
 
+TOP_AT_NEXT_CORNER = """() => {
+  const cards = [...document.querySelectorAll('.hand .card')];
+  const i = cards.findIndex((c) => c.classList.contains('playable') && cards[cards.indexOf(c) + 1]);
+  const next = cards[i + 1].getBoundingClientRect();
+  const card = cards[i].getBoundingClientRect();
+  // a point of the next card's index corner that the card before it overlaps
+  const x = next.left + 6, y = next.top + 20;
+  const top = document.elementFromPoint(x, y);
+  return {overlap: card.right > x, index: i, on: cards.indexOf(top.closest('.card'))};
+}"""
+
+
+def test_a_tapped_card_does_not_stand_over_its_neighbour_on_a_touch_phone(chromium, server):
+    """A tap leaves :hover on the card touched; a playable card under it was raised over
+    its neighbour in the overlapping hand, hiding it (a Wild beside a green 7). A mouse
+    over a card still raises it on a desktop."""
+    for touch in (True, False):
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, base_url=server.url,
+                                   has_touch=touch, is_mobile=touch, bypass_csp=True)
+        try:
+            page = ctx.new_page()
+            page.goto("/dev.html?scene=table&lang=en")
+            page.wait_for_function("window.__devReady === true")
+            page.evaluate("document.activeElement && document.activeElement.blur()")
+            first = page.evaluate(TOP_AT_NEXT_CORNER)
+            assert first["overlap"] and first["on"] == first["index"] + 1, first
+            box = page.locator(".hand .card").nth(first["index"]).bounding_box()
+            page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)  # (where a tap leaves it)
+            got = page.evaluate(TOP_AT_NEXT_CORNER)
+            # touch: the neighbour stays on top; a mouse raises the card it points at
+            assert got["on"] == (first["index"] + 1 if touch else first["index"]), (touch, got)
+        finally:
+            ctx.close()
+
+
 HISTORY_AT_ITS_END = """() => {
   const panel = document.querySelector('#history');
   const list = panel.querySelector('.history-list');
