@@ -129,9 +129,16 @@ def test_a_setting_of_one_value_is_said_not_offered_as_a_menu(open_page):
     one_round = host.locator("output#room-opt-match")
     assert one_round.count() == 1 and host.locator("select#room-opt-match").count() == 0
     assert "1" in one_round.inner_text()
+    one_round.scroll_into_view_if_needed()
+    shot(host, "home-match-one-round")
     create_room(host, "Hana")
     assert host.locator("output#set-match").count() == 1
+    # and why (a grey box alone read as a control that did not work, player review)
+    field = host.locator("label.field", has=host.locator("output#set-match"))
+    assert EN["room.fixedByRules"] in field.inner_text()
     shot(host, "lobby-match-one-round")
+    field.scroll_into_view_if_needed()
+    shot(host, "lobby-match-one-round-field")
     assert host.locator("select#set-match").count() == 0
     host.select_option("#set-preset", "standard")
     host.wait_for_selector("select#set-match")

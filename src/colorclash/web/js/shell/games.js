@@ -121,8 +121,10 @@ export function optionField(game, option, value, { id, focusKey, onChange }) {
   if (labels.length === 1) {
     // one possible value (the table presets' match of one round): said, not a menu of one
     // choice (player review), as a one-size table's seats are
+    // (with why: a grey box alone read as a control that did not work)
     return h("label.field", { for: id }, optionLabel(game, option.name),
-      h(`output#${id}.field-value`, { dataset: { option: option.name } }, labels[0]));
+      h(`output#${id}.field-value`, { dataset: { option: option.name } }, labels[0]),
+      h("span.field-note", t("room.fixedByRules")));
   }
   return h(
     `label.field${wide ? ".wide" : ""}`,
