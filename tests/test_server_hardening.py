@@ -1433,6 +1433,51 @@ def test_trusted_proxies_may_be_networks_or_everyone():
     assert not exempt([], "127.0.0.1") and not exempt(["10.0.0.0/8"], "not-an-address")
 
 
+def test_an_ipv6_48_holds_a_share_of_the_connections_not_all_of_them():
+    """Connections were capped per /64 only: 60 /64s of one /48 (a tunnel broker gives
+    one away) took all 10,000 connections, 256 each, and a visitor from elsewhere was
+    refused. A /48 holds at most 16 addresses' caps; an IPv6 proxy listed as trusted is
+    exempt by its own address (its /64 was in no list)."""
+    from colorclash.server.guard import NETWORK_SHARE, ConnectionGuard, guarded_protocol
+    from colorclash.server.limits import person_address
+
+    guard = ConnectionGuard(Settings(max_connections_per_address=4, max_connections=500,
+                                     trusted_proxies=["::1"]), file_limit=4096)
+
+    class Proto:
+        refused = False
+
+        def guard_close(self, answer):
+            self.refused = True
+
+    admitted = []
+    for i in range(40):  # 40 /64s of one /48, 4 connections each
+        for _ in range(4):
+            p = Proto()
+            if guard.admit(p, person_address(f"2001:db8:1:{i:x}::7")):
+                admitted.append(p)
+    assert len(admitted) == NETWORK_SHARE * 4 == 64
+    assert guard.admit(Proto(), person_address("198.51.100.7"))  # the others get in
+    assert guard.admit(Proto(), person_address("2001:db8:2::7"))  # and another /48
+    for p in admitted[:4]:  # closed connections give their share back
+        guard.closed(p, person_address("2001:db8:1:0::7"))
+    assert guard.admit(Proto(), person_address("2001:db8:1:99::7"))
+
+    class Transport:
+        def get_extra_info(self, name):
+            return ("::1", 1234, 0, 0)
+
+    class Base:
+        def connection_made(self, transport):
+            self.transport = transport
+
+    proxy = guarded_protocol(Base, guard)()
+    proxy.loop = None
+    guard.header_timeout = 0
+    proxy.connection_made(Transport())
+    assert proxy._cc_address == "::1" and proxy._cc_address in guard.trusted
+
+
 @pytest.mark.asyncio
 async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
     """A server down for 10 s in the middle of a 20 s turn came back with the turn spent

@@ -26,7 +26,9 @@ protocol classes that :func:`guarded_protocol` derives from uvicorn's:
   connection gets an immediate ``503`` and is closed): ``max_connections`` stays below the
   file limit so that the process always has descriptors left for its store and its logs;
 - one address holds at most ``max_connections_per_address`` connections in all
-  (WebSockets included); beyond that, ``503`` at once.
+  (WebSockets included); beyond that, ``503`` at once. An IPv6 address counts as its /64,
+  and a /48 holds at most ``NETWORK_SHARE`` times that: its 65,536 /64s (a tunnel broker
+  gives one away) took every connection of the process, 256 from each of 60.
 
 Addresses listed in ``trusted_proxies`` are exempt from the per-address limits (every
 player behind a reverse proxy shares its address); the proxy should apply its own.
@@ -43,7 +45,7 @@ from collections import OrderedDict
 from typing import Any
 
 from colorclash.server.config import Settings
-from colorclash.server.limits import person_address
+from colorclash.server.limits import network_of, person_address
 from colorclash.server.web_guard import SECURITY_HEADERS
 
 log = logging.getLogger("colorclash.server.guard")
@@ -51,6 +53,7 @@ log = logging.getLogger("colorclash.server.guard")
 _RESERVED_FDS = 64  # descriptors kept for the store, logs and the listening sockets
 LINGER = 0.5  # s a refused connection stays half-closed so that the answer arrives
 FRESH_GRACE = 1.0  # s a connection has to send its first request before it can be evicted
+NETWORK_SHARE = 16  # an IPv6 /48's connections, in addresses' (/64s') caps
 
 
 class TrustedPeers:
@@ -124,6 +127,7 @@ class ConnectionGuard:
         self.trusted = TrustedPeers(settings.trusted_proxies)
         self.total = 0
         self.per_address: dict[str, int] = {}
+        self.per_network: dict[str, int] = {}  # IPv6 /48s
         # pending connections, oldest first: protocol -> address
         self.pending: OrderedDict[Any, str] = OrderedDict()
         self.pending_per_address: dict[str, int] = {}
@@ -143,6 +147,10 @@ class ConnectionGuard:
         if not exempt and self.per_address.get(address, 0) >= self.max_per_address \
                 and not self._evict_oldest(address):
             return self._refuse(proto)
+        network = None if exempt else network_of(address)
+        if network is not None and self.per_network.get(network, 0) >= \
+                NETWORK_SHARE * self.max_per_address:
+            return self._refuse(proto)
         if not exempt and self.pending_per_address.get(address, 0) >= \
                 self.max_pending_per_address and not self._evict_oldest(address, grace=True):
             self._recheck_later(address)
@@ -150,6 +158,8 @@ class ConnectionGuard:
             self._evict_oldest(None)
         self.total += 1
         self.per_address[address] = self.per_address.get(address, 0) + 1
+        if network is not None:
+            self.per_network[network] = self.per_network.get(network, 0) + 1
         self._mark_pending(proto, address)
         self.fresh[proto] = time.monotonic()
         return True
@@ -197,6 +207,9 @@ class ConnectionGuard:
         self.request_arrived(proto)
         self.total = max(0, self.total - 1)
         self._dec(self.per_address, address)
+        network = network_of(address)
+        if network is not None:
+            self._dec(self.per_network, network)
 
     @staticmethod
     def _dec(counts: dict[str, int], key: str) -> None:
@@ -243,7 +256,10 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard
         def connection_made(self, transport: Any) -> None:  # noqa: D401
             super().connection_made(transport)
             peer = transport.get_extra_info("peername")
-            self._cc_address = person_address(str(peer[0])) if peer else "?"
+            raw = str(peer[0]) if peer else "?"
+            # A trusted proxy by its own address (its /64, "::/64" for ::1, was in no
+            # list of proxies: an IPv6 proxy was held to one person's connections)
+            self._cc_address = raw if raw in self._cc_guard.trusted else person_address(raw)
             self._cc_counted = False
             self._cc_closing = False
             self._cc_head = 0  # bytes of the current request's headers so far
