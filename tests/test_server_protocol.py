@@ -67,6 +67,14 @@ def test_bad_frames_have_stable_codes(raw, code):
     assert code_of(raw) == code
 
 
+def test_an_actions_seq_is_optional_and_a_count():
+    base = {"v": 1, "type": "action", "action": {"type": "draw"}}
+    assert parse_client_message(json.dumps(base)).seq is None
+    assert parse_client_message(json.dumps({**base, "seq": 17})).seq == 17
+    for bad in (-1, 2**63, "3", 1.5, True):
+        assert code_of(json.dumps({**base, "seq": bad})) == "bad_message", bad
+
+
 def test_a_pings_t_is_any_signed_64_bit_integer():
     """protocol.md: "an integer of at most 64 bits, signed": -2**63 was refused."""
     for t in (-(2**63), 2**63 - 1, 0, -1.5):

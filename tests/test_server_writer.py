@@ -735,3 +735,22 @@ def test_the_redis_probe_writes_no_room(redis_db):
         assert store.room_codes() == ["ABCDEF"] and store.redis.pttl(store.key("probe")) > 0
     finally:
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_path):
+    """An action carries no sequence by default: the second action of a double click was
+    applied to the table the first made (attacker review). With the state's ``seq`` it is
+    refused as stale and nothing is played; without, as before."""
+    settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
+        seq = st["seq"]
+        await me.act({"type": "draw"}, seq=seq)
+        drawn = await me.wait_state(lambda s: s["seq"] == seq + 1)
+        await me.act({"type": "draw"}, seq=seq)  # the same click again
+        told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
+        assert (told["code"], told["ref"]) == ("stale_action", "action")
+        assert f"seq {seq}, now {seq + 1}" in told["message"]
+        assert srv.hub.rooms[t["code"]].seq == seq + 1 and me.state is drawn
+        await me.close()

@@ -328,8 +328,13 @@ class SeatConnection:
             # Lost: open again; the message is dropped (the next state says what holds).
             await self._reopen()
 
-    async def act(self, action: dict[str, Any]) -> None:
-        await self.send("action", action=action)
+    async def act(self, action: dict[str, Any], seq: int | None = None) -> None:
+        """Send ``action`` for this seat. ``seq``: the state's it was chosen on; the
+        server refuses it (``stale_action``) if the table has moved on since."""
+        if seq is None:
+            await self.send("action", action=action)
+        else:
+            await self.send("action", action=action, seq=seq)
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message (updates :attr:`state`, :attr:`errors`, :attr:`events`)."""

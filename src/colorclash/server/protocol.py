@@ -148,6 +148,17 @@ class ActionMsg(_Strict):
     v: Literal[1]
     type: Literal["action"]
     action: EngineAction
+    # Optional: the ``seq`` of the state the action was chosen on. A table that moved on
+    # since (a clock ran out, a double click's first action) refuses it as
+    # ``stale_action`` instead of applying it to a table it was not chosen for.
+    seq: int | None = None
+
+    @field_validator("seq")
+    @classmethod
+    def _a_count(cls, v: Any) -> Any:
+        if v is not None and not 0 <= v < 2**63:
+            raise ValueError("seq must be a state's seq: an integer from 0")
+        return v
 
 
 class ReadyMsg(_Strict):
