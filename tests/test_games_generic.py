@@ -217,6 +217,22 @@ def test_every_legal_action_is_taken_as_listed_and_refused_with_a_field_more(key
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_an_action_in_a_mapping_of_another_class_is_the_action_it_holds(key):
+    """contract section 3: an action is a dict; Color Clash refused an OrderedDict of a
+    legal play as "unknown action type 'play'" (the rules review). Every game takes it
+    as the plain dict it holds, and logs a plain dict."""
+    from collections import OrderedDict
+
+    g, twin = (new_game(key, seats=GAMES[key].max_seats, seed=3) for _ in range(2))
+    for action in g.legal_actions(g.to_act[0])[:1]:
+        seat = g.to_act[0]
+        g.apply(seat, OrderedDict(action))
+        twin.apply(seat, dict(action))
+    assert g.log == twin.log and g.log[-1][1].__class__ is dict
+    assert g.view(None) == twin.view(None)
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_a_field_only_other_actions_of_its_type_have_is_refused(key):
     """``{"type": "play", "card": "B1", "color": "G"}``: a field that other legal actions
     of its type carry (a wild's colour) added to one that has none is refused, with the

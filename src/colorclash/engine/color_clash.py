@@ -685,6 +685,8 @@ class ColorClash(Game):
         if handler is None:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise IllegalAction("an action is an object with a 'type'")
+            if action.__class__ is not dict:  # a dict of another class (an OrderedDict):
+                return self.apply(seat, dict(action))  # read as the plain dict it holds
             raise IllegalAction(f"unknown action type {action['type']!r}")
         if len(action) > 1:  # ("type" alone is every action's field)
             fields = _FIELDS[action["type"]]
