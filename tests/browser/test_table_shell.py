@@ -67,7 +67,7 @@ def test_a_banner_never_lags_behind_the_table(open_page):
     table.wait_view()
     page.wait_for_timeout(120)
     assert "STACKED" not in banner_text(page), banner_text(page)
-    assert EN["say.you.take"].format(n=2) in page.inner_text(".table-screen")
+    assert EN["say.you.take"]["other"].format(n=2) in page.inner_text(".table-screen")
     # every banner shown belonged to the state on screen when it showed
     log = page.evaluate("window.__banners")
     assert all("STACKED" not in b["text"] or b["seq"] == 1 for b in log), log
@@ -976,7 +976,8 @@ def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_pag
 def test_your_own_call_window_says_call_now_without_one_card_beside_it(open_page):
     """Standard, a card played down to one without the call: the bar read "Call 'Last
     card!' now!" with "ONE CARD!" beside it, the table presets' sign that no call is
-    needed. While your window is open only the call is said; then ONE CARD! again."""
+    needed. While your window is open only the call is said; then the one-card badge
+    again, in the call's words ("Last card")."""
     setup = {"hands": [["R1", "B2"], ["Y1", "Y2", "Y3"]], "top": "R9", "draw": ["Y4", "Y5"],
              "first": 0}
     table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
@@ -985,11 +986,14 @@ def test_your_own_call_window_says_call_now_without_one_card_beside_it(open_page
     page.wait_for_function("() => window.__cc.view.phase === 'call_window'")
     page.locator(".actions button.call").wait_for()
     bar = page.locator(".me-bar .me-info")
-    assert "ONE CARD!" not in bar.inner_text(), bar.inner_text()
+    assert bar.locator(".badge.one").count() == 0, bar.inner_text()
     page.locator(".actions button.call").click()
     page.wait_for_function("() => window.__cc.view.phase !== 'call_window'")
+    # (where there is a call, the badge says the call's words: "Last card")
     page.wait_for_function(
-        "() => document.querySelector('.me-bar .me-info').innerText.includes('ONE CARD!')")
+        "(words) => [...document.querySelectorAll('.me-bar .me-info .badge.one')]"
+        ".some((b) => b.innerText === words)", arg=EN["table.lastCardBadge"])
+    assert "ONE CARD!" not in bar.inner_text(), bar.inner_text()
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
