@@ -128,14 +128,13 @@ def test_practice_family_night_three_rounds(open_page):
 @pytest.mark.parametrize("game", ["color-clash", "rainbow"])
 def test_practice_offers_the_turn_clock(open_page, game):
     """Practice had the preset's 30 s turn clock and no choice: a learner could not take
-    their time. It now offers the preset's clock choices (the match length stays the
-    preset's), and the table's clock runs the one chosen."""
+    their time. It now offers the preset's clock choices, and the table's clock runs the
+    one chosen."""
     page = open_page(DESKTOP)
     page.click(f"label[data-game={game}]")
     menu = page.locator("#practice-opt-clock")
     choices = menu.locator("option").evaluate_all("els => els.map(e => e.value)")
     assert "60" in choices and menu.input_value() == "30", choices
-    assert page.locator("#practice-opt-match").count() == 0
     # one unit along the menu: "60 s" beside "90 s", not "1 min"; whole minutes from 2 min
     labels = menu.locator("option").evaluate_all("els => els.map(e => e.textContent)")
     assert labels == [f"{int(c) // 60} min" if int(c) >= 120 else f"{c} s" for c in choices], labels
@@ -148,6 +147,25 @@ def test_practice_offers_the_turn_clock(open_page, game):
     # (the browser tests' server runs clocks at half length: 60 s is 30 s here, the
     # preset's 30 s would be 15 s)
     assert 16_000 < left <= 31_000, left
+
+
+def test_practice_offers_the_match_length(open_page):
+    """Practice kept the preset's match length: a learner could not practise a match of
+    several rounds (player review; only Family Night had three). The preset's lengths are
+    offered, one fixed length said as such, and the table plays the one chosen."""
+    page = open_page(PHONE)
+    page.wait_for_selector("output#practice-opt-match")  # the default table: one round
+    page.select_option("#practice-preset", "standard")
+    menu = page.locator("select#practice-opt-match")
+    choices = menu.locator("option").evaluate_all("els => els.map(e => e.value)")
+    assert choices == ["1", "3", "5", "500"], choices
+    menu.select_option("3")
+    menu.scroll_into_view_if_needed()
+    shot(page, "practice-match-length")
+    page.click("#btn-practice")
+    wait_table(page)
+    assert page.evaluate("window.__cc.room.settings.match") == "3"
+    assert page.evaluate("window.__cc.view.options.rounds") == 3
 
 
 def test_private_room_two_players_and_a_computer(open_page):

@@ -32,10 +32,6 @@ export function homeForm(def) {
 // The options Practice offers: the rules of the game and its turn clock (a learner takes
 // their time, a practised player wants the table's pace), not the match length (a
 // practice game takes the preset's).
-function practiceOptionsOf(def, preset) {
-  return optionsOf(def, preset).filter((o) => o.name !== "match");
-}
-
 function presetSelect(game, def, id, value, onChange) {
   const names = presetNames(def);
   if (names.length < 2) return null; // nothing to choose
@@ -176,7 +172,8 @@ export function renderHome(ctx, act) {
     const levels = def.bot_levels || [];
     const botChoices = [];
     for (let n = 1; n < def.seats.max; n += 1) botChoices.push(n);
-    const practiceOptions = practiceOptionsOf(def, form.practicePreset);
+    // (the match length too: a learner could not practise a match of several rounds)
+    const practiceOptions = optionsOf(def, form.practicePreset);
     const roomOptions = optionsOf(def, form.roomPreset);
     const playNowBots = Math.min(3, def.seats.max) - 1;
     panels = [
@@ -224,11 +221,14 @@ export function renderHome(ctx, act) {
         presetSelect(game, def, "practice-preset", form.practicePreset, (p) =>
           act.form({ practicePreset: p, practiceOptions: {} }),
         ),
-        practiceOptions.map((o) =>
-          optionField(game, o, form.practiceOptions[o.name], {
-            id: `practice-opt-${o.name}`,
-            onChange: (v) => act.form({ practiceOptions: { ...form.practiceOptions, [o.name]: v } }),
-          }),
+        h(
+          "div.row",
+          practiceOptions.map((o) =>
+            optionField(game, o, form.practiceOptions[o.name], {
+              id: `practice-opt-${o.name}`,
+              onChange: (v) => act.form({ practiceOptions: { ...form.practiceOptions, [o.name]: v } }),
+            }),
+          ),
         ),
         h(
           "button.btn.big#btn-practice",
