@@ -470,6 +470,85 @@ async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tm
             assert json.loads(await ws.recv())["waiting"] == 1  # ...is not counted
             await asyncio.sleep(0.3)
             assert (await c.quick_match_status(late["ticket"]))["status"] == "waiting"
+        # a poll is a look-up of the address's (free, a poll a ghost was all it took)
+        with pytest.raises(ClientError) as err:
+            for _ in range(100):
+                await c.quick_match_status(once["ticket"])
+        assert err.value.status == 429
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_seat_nobody_ever_opened_is_played_by_a_computer_soon(tmp_path):
+    """A stranger who never came to the table (their page closed as it was made, or a
+    ticket kept there by a script) was waited for as a dropped player is, 90 s, the
+    others playing against an empty seat. A seat never opened gets its computer after
+    COLORCLASH_QUICK_MATCH_NO_SHOW; one whose person came and dropped keeps the grace."""
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_no_show=0.5,
+                        reconnect_grace=30)
+
+    def queue(url, address):
+        req = urllib.request.Request(url + "/api/quick-match",
+                                     data=json.dumps({"game": "rainbow"}).encode(),
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": address})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    with InProcessServer(_store(tmp_path, "qm-noshow.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        ghost, me = queue(srv.url, "198.51.100.50"), queue(srv.url, "203.0.113.50")
+        await c.quick_match_status(ghost["ticket"])  # there for a moment, then never again
+        seat = await c.quick_match_status(me["ticket"])
+        assert seat["status"] == "matched"
+        async with await c.connect(seat["code"], seat["token"]) as conn:
+            other = 1 - seat["seat"]
+            st = await conn.wait_state(
+                lambda s: s["room"]["seats"][other]["substitute"], timeout=5)
+            assert not st["room"]["seats"][seat["seat"]]["substitute"]  # (I came)
+        assert srv.hub.rooms[seat["code"]].never_came == {other}  # (I came)
+
+
+@pytest.mark.asyncio
+async def test_quick_matchs_wait_runs_from_a_persons_coming_and_a_poll_brings_one_back(
+        tmp_path, monkeypatch):
+    """The wait for more people ran from a ticket's POST: one posted long before and
+    polled once made a newcomer's table start at once, at its smallest. And a page whose
+    socket closed, polling instead, was neither counted nor seated (diff review)."""
+    from colorclash.server.quick_match import QuickMatch
+
+    monkeypatch.setattr(QuickMatch, "GONE_GRACE", 5.0)
+
+    def queue(url, address):
+        req = urllib.request.Request(url + "/api/quick-match",
+                                     data=json.dumps({"game": "color-clash"}).encode(),
+                                     method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Forwarded-For": address})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.6)
+    with InProcessServer(_store(tmp_path, "qm-wait.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        early = queue(srv.url, "198.51.100.40")
+        await asyncio.sleep(0.8)  # longer than the wait, nobody there yet
+        assert (await c.quick_match_status(early["ticket"]))["status"] == "waiting"
+        late = queue(srv.url, "203.0.113.40")
+        assert (await c.quick_match_status(late["ticket"]))["status"] == "waiting"
+        await asyncio.sleep(0.2)  # two people, and the wait for more is on
+        assert (await c.quick_match_status(early["ticket"]))["status"] == "waiting"
+        await asyncio.sleep(0.6)
+        assert (await c.quick_match_status(late["ticket"]))["status"] == "matched"
+        # a page whose socket closed, polling instead, is there (counted, and seated)
+        base = srv.url.replace("http", "ws")
+        closed = queue(srv.url, "198.51.100.41")
+        async with websockets.connect(base + closed["ws"]) as ws:
+            assert json.loads(await ws.recv())["waiting"] == 1
+        await asyncio.sleep(0.1)
+        assert (await c.quick_match_status(closed["ticket"]))["waiting"] == 1
+        other = queue(srv.url, "203.0.113.41")
+        assert (await c.quick_match_status(other["ticket"]))["waiting"] == 2
 
 
 @pytest.mark.asyncio

@@ -572,7 +572,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return await h.local_op(op, None, *args)
 
     @app.get("/api/quick-match/{ticket}", tags=["play"])
-    async def quick_match_status(ticket: str) -> dict[str, Any]:
+    async def quick_match_status(ticket: str, request: Request) -> dict[str, Any]:
+        # A poll is a person there (a table may start with it): counted against the
+        # address's look-ups, as a room's are (free, one poll made a posted ticket nobody
+        # was at a seat at a stranger's table)
+        limit(request, "lookup")
         return await queue_op("qm_status", ticket)
 
     @app.delete("/api/quick-match/{ticket}", tags=["play"])

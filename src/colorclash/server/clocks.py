@@ -169,7 +169,12 @@ class Clocks:
         if s.left:
             due = 0.0
         elif s.away_since is not None:
-            due = s.away_since + self.hub.settings.reconnect_grace
+            # A stranger who never came to a Quick Match table (a page closed as the table
+            # was made, or a ticket held open by a script) is not waited for as long as a
+            # player who dropped: the others played against an empty seat for 90 s.
+            grace = (self.hub.settings.quick_match_no_show if seat in room.never_came
+                     else self.hub.settings.reconnect_grace)
+            due = s.away_since + grace
         else:
             return None
         return max(due, room.retry_after.get(seat, 0.0))

@@ -64,6 +64,7 @@ class Settings:
     quick_match_wait: float = 20.0      # s the queue waits for more than 2 people
     quick_match_ticket_ttl: float = 60.0  # s an unpolled, unconnected ticket stays queued
     quick_match_distinct_addresses: bool = True  # never two tickets of one address at a table
+    quick_match_no_show: float = 20.0   # s before a computer plays a seat nobody ever opened
     gc_thresholds: str = "50000,50,100"  # the collector's thresholds (server/gctune.py)
     access_log: bool = False            # one line per HTTP request (uvicorn's), tokens masked
     slow_action_ms: float = 0.0         # log each action slower than this, split (0: off)
@@ -154,7 +155,8 @@ class Settings:
 
     # Settings that must be more than 0 (0 would refuse everyone, or divide by it; a turn
     # clock of 0 ends every turn at once; a ticket kept 0 s leaves every queue at once).
-    _POSITIVE = ("away_turn_clock", "default_turn_clock", "quick_match_ticket_ttl", "lease_ttl", "clock_scale", "ws_ping", "max_frame", "hard_max_frame", "rate_per_s",
+    _POSITIVE = ("away_turn_clock", "default_turn_clock", "quick_match_ticket_ttl",
+                 "quick_match_no_show", "lease_ttl", "clock_scale", "ws_ping", "max_frame", "hard_max_frame", "rate_per_s",
                  "rate_burst", "flood_limit", "flood_window", "max_connections",
                  "max_pending", "max_connections_per_address", "max_pending_per_address",
                  "limit_create_burst", "limit_create_per_min", "limit_join_burst",

@@ -625,6 +625,7 @@ class Hub:
         room.fresh.add(conn)  # its first state carries the match's recent moments
         s = room.seats[seat]
         s.away_since = None
+        room.never_came.discard(seat)
         # (``missed`` is kept: only acting, or taking the seat back from a substitute, gives
         # the whole turn clock again; a socket opened for a moment before each turn kept a
         # connected idler on the whole clock for the whole match)

@@ -106,6 +106,9 @@ class Room:
     stall_until: float = 0.0
     told_time_up: tuple[Any, ...] | None = field(default=None, repr=False)  # the clock told
     thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
+    # A Quick Match table's seats whose person has not connected since the table was made
+    # (not stored: after a restart everyone is away alike)
+    never_came: set[int] = field(default_factory=set, repr=False)
     last_write: Any = field(default=None, repr=False)  # the store writer's latest future
     unsaved_records: list[dict[str, Any]] = field(default_factory=list, repr=False)
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)

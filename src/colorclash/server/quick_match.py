@@ -78,17 +78,18 @@ class QuickMatch:
                                 "your address are already waiting for this table (another "
                                 "tab, or someone on the same network); wait a moment and "
                                 "try again, or leave that queue first", status=409)
+        # "joined": when its person was first there (the wait for more people runs from
+        # it: from the POST, a ticket posted long before made a newcomer's table start
+        # at once, at its smallest)
         t = {"ticket": ticket, "name": animal_name(t["name"] for t in same_queue), "game": d.key,
-             "preset": preset, "joined": now, "seen": now, "conns": [], "matched": None,
+             "preset": preset, "joined": None, "seen": now, "conns": [], "matched": None,
              "polled": None, "source": source, "network": network}
         self.queue[ticket] = t
         self.tickets[ticket] = t
         # Not seated yet, nor counted: its person is there once its socket opens (the
-        # browser opens it at once) or it is polled.
-        # The answer to POST /api/quick-match: the queue ticket, matched already or not.
-        return {"ticket": ticket, "name": t["name"],
-                "status": "matched" if t["matched"] else "waiting",
-                "waiting": 0 if t["matched"] else self._waiting(t),
+        # browser opens it at once) or it is polled. The answer to POST /api/quick-match:
+        return {"ticket": ticket, "name": t["name"], "status": "waiting",
+                "waiting": self._waiting(t),
                 "ws": f"/ws/quick-match?ticket={ticket}", "game": d.key, "preset": preset}
 
     def get(self, ticket: str) -> dict[str, Any]:
@@ -118,15 +119,27 @@ class QuickMatch:
             return len(waiting)
         return len({x["network"] for x in waiting})
 
+    def _arrived(self, t: dict[str, Any], now: float) -> None:
+        """``t``'s person has just come (its socket opened, or a poll): the wait for more
+        people runs from their first coming; a table may start now."""
+        if t["joined"] is None:
+            t["joined"] = now
+        self.check()
+
     def status(self, ticket: str) -> dict[str, Any]:
         """A poll: its person is there for ``POLL_PRESENCE`` seconds (a table may start
-        now, and the answer says so)."""
+        now, and the answer says so); a page that closed its socket and polls instead
+        (a socket that cannot stay open) is there as well."""
         t = self.get(ticket)
         if not t["matched"]:
-            there = self._present(t, t["seen"])
-            t["polled"] = t["seen"]
+            now = t["seen"]
+            t.pop("gone", None)  # (its place, held for a reload, is back)
+            there = self._present(t, now)
+            t["polled"] = now
+            # the counts lose it when no later poll or socket keeps it there
+            asyncio.get_running_loop().call_later(self.POLL_PRESENCE + 0.05, self.notify)
             if not there:
-                self.check()
+                self._arrived(t, now)
                 self.notify()
         if t["matched"]:
             return {"status": "matched", **t["matched"]}
@@ -145,23 +158,26 @@ class QuickMatch:
 
     def attach(self, ticket: str, conn: Conn) -> None:
         t = self.get(ticket)
+        now = t["seen"]
         t.pop("gone", None)  # a reload, within the grace: its place is back
-        there = self._present(t, t["seen"])
+        there = self._present(t, now)
         if len(t["conns"]) >= self.SOCKETS_PER_TICKET:  # a few tabs, not hundreds
             oldest = t["conns"].pop(0)
             oldest.send(ProtocolError("replaced", "this ticket was opened elsewhere")
                         .to_message())
             oldest.close(4409, "replaced")
         t["conns"].append(conn)
-        if not there and not t["matched"]:
-            self.check()  # it may make a table now
         if t["matched"]:
             conn.send({"v": VERSION, "type": "matched", **t["matched"]})
-        else:
-            told = t.get("told")
-            self.notify()  # every socket, if the count changed (a reload counts again)
-            if t.get("told") == told:  # it did not: the new socket alone is told the count
-                conn.send({"v": VERSION, "type": "queue", "waiting": told, "name": t["name"]})
+            return
+        if not there:
+            self._arrived(t, now)
+            if t["matched"]:
+                return  # (the table made now told every socket of the ticket, this one too)
+        told = t.get("told")
+        self.notify()  # every socket, if the count changed (a reload counts again)
+        if t.get("told") == told:  # it did not: the new socket alone is told the count
+            conn.send({"v": VERSION, "type": "queue", "waiting": told, "name": t["name"]})
 
     def detach(self, ticket: str, conn: Conn) -> None:
         t = self.tickets.get(ticket)
@@ -275,6 +291,7 @@ class QuickMatch:
                             "ws": f"/ws/{room.code}?token={token}"}
             self.queue.pop(t["ticket"], None)
         room.host = None
+        room.never_came = set(range(len(people)))  # (each one's page opens its seat at once)
         hub.table.deal(room)
         for t in people:
             for conn in t["conns"]:
