@@ -514,6 +514,9 @@ def test_replay_rebuilds_the_game():
     ({"flip_pending": True}, "flip_pending"),
     ({"colour": "red"}, "unknown setup keys"),
     ({"hands": [[], []], "deck": []}, "no card to play"),
+    # the other seat's turn would come with nothing to do, for good (the rules review)
+    ({"hands": [[["blue", "red"], ["indigo", "yellow"], ["white", "black"]], []], "turn": 0},
+     "the other player has no card"),
     ({"piles": [[]]}, "both seats"),
 ])
 def test_bad_setups_are_refused(setup, message):

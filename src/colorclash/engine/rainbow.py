@@ -270,6 +270,8 @@ class Rainbow(Game):
         self.phase = PLAY if played == 0 or flip_pending else CONTINUE
         if self.phase == PLAY and not self.hands[turn]:
             raise ValueError("the player to move has no card to play")
+        if not self.hands[1 - turn]:  # (their turn would come with nothing to do, for good)
+            raise ValueError("the other player has no card: their turn could not be played")
         round_no = setup.get("round", 1)
         if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
             raise ValueError("setup round must be a positive integer")

@@ -692,13 +692,9 @@ class Hub:
         if t in self.CHANGES:
             self._take_change(room, seat, t)
         if t == "action":
-            if msg.seq is not None and msg.seq != room.seq:
-                raise ProtocolError("stale_action", f"the table has moved on since the state "
-                                    f"this action was chosen on (seq {msg.seq}, now "
-                                    f"{room.seq}); nothing was played", ref="action")
             self._timing = self.frame_at if self.frame_at is not None else time.perf_counter()
             try:
-                self.table.human_action(room, seat, msg.action.to_engine())
+                self.table.human_action(room, seat, msg.action.to_engine(), msg.seq)
             finally:
                 self._timing = None
         elif t == "ready":

@@ -86,7 +86,10 @@ class Table:
             return []
         return [a for a in legal if a.get("type") not in SERVER_ONLY]
 
-    def human_action(self, room: Room, seat: int, action: dict[str, Any]) -> None:
+    def human_action(self, room: Room, seat: int, action: dict[str, Any],
+                     seq: int | None = None) -> None:
+        """A person's action for their seat. ``seq``: the state's it was chosen on, if the
+        client says (refused as ``stale_action`` when the table has moved on since)."""
         if room.status != "playing" or room.game is None:
             raise ProtocolError("not_playing", "no game is running in this room", ref="action")
         if action.get("type") in SERVER_ONLY:
@@ -105,6 +108,10 @@ class Table:
             who = ", ".join(str(s) for s in to_act) or "nobody"
             raise ProtocolError("not_your_turn", f"it is not your turn (to act: {who})",
                                 ref="action")
+        if seq is not None and seq != room.seq:
+            raise ProtocolError("stale_action", f"the table has moved on since the state this "
+                                f"action was chosen on (seq {seq}, now {room.seq}); nothing "
+                                "was played", ref="action")
         self._refuse_unknown_fields(room, seat, action)
         room.seats[seat].missed = 0  # here and acting: the whole turn clock again
         self.apply(room, seat, action, by_player=True)
