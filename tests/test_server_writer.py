@@ -744,13 +744,25 @@ async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_p
     refused as stale and nothing is played; without, as before."""
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
     with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
-        t, me, st = await _a_table_where_we_start(Client(srv.url))
-        seq = st["seq"]
-        await me.act({"type": "draw"}, seq=seq)
-        drawn = await me.wait_state(lambda s: s["seq"] == seq + 1)
+        for _ in range(30):  # a deal where our draw leaves the turn ours (play or keep)
+            t, me, st = await _a_table_where_we_start(Client(srv.url))
+            seq = st["seq"]
+            await me.act({"type": "draw"}, seq=seq)
+            drawn = await me.wait_state(lambda s, seq=seq: s["seq"] == seq + 1)
+            if 0 in drawn["view"]["to_act"]:
+                break
+            await me.close()
+        else:
+            raise AssertionError("no deal in 30 where a draw keeps the turn")
         await me.act({"type": "draw"}, seq=seq)  # the same click again
         told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
         assert (told["code"], told["ref"]) == ("stale_action", "action")
         assert f"seq {seq}, now {seq + 1}" in told["message"]
         assert srv.hub.rooms[t["code"]].seq == seq + 1 and me.state is drawn
         await me.close()
+        # the room's own refusals come first: in a lobby it is "not_playing", not stale
+        lobby = await Client(srv.url).create_room("Bo")
+        async with await Client(srv.url).connect(lobby["code"], lobby["token"]) as bo:
+            await bo.act({"type": "draw"}, seq=5)
+            told = await bo.wait_for(lambda m: m["type"] == "error", timeout=5)
+            assert told["code"] == "not_playing", told
