@@ -1254,3 +1254,25 @@ def test_a_seat_at_one_card_is_said_in_the_calls_own_words(open_page, lang):
         assert words[expected] in badges, (scene, badges)
         assert words[other] not in badges, (scene, badges)
         page.close()
+
+
+def test_an_action_says_the_state_it_was_chosen_on_and_a_stale_one_is_worded(open_page):
+    """The page sends each action with the seq of the state it was chosen on, so that a
+    second click sent while the first's answer is slow is refused by the server, not
+    played on the table the first made; the refusal is said in the page's words."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=2)
+    table.others()  # to our turn
+    table.wait_view()
+    table.answer = False  # (the answer is slow in coming)
+    page = table.page
+    page.locator(".actions button.draw").wait_for()
+    seq = page.evaluate("window.__cc.seq")
+    page.locator(".actions button.draw").click()  # (a draw: always legal on our turn)
+    page.wait_for_function("() => window.__cc.pending === true")
+    sent = [m for m in table.sent if m.get("type") == "action"]
+    assert sent and sent[-1]["seq"] == seq, table.sent
+    table._push({"type": "error", "code": "stale_action", "ref": "action",
+                 "message": "the table has moved on"})
+    toast = page.locator(".toast")
+    toast.wait_for()
+    assert toast.inner_text() == EN["error.stale_action"]

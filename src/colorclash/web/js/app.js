@@ -1036,7 +1036,9 @@ const tableActs = {
   },
   action(a) {
     if (state.pending) return;
-    if (send({ type: "action", action: a })) {
+    // with the state it was chosen on: a second click sent after the first's answer was
+    // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
+    if (send({ type: "action", action: a, seq: state.seq })) {
       state.lastAction = a.type;
       state.pending = true;
       setTimeout(() => {
