@@ -425,7 +425,9 @@ class SeatConnection:
                 action = bot.act(v, pending)
                 pending = []
                 if action is not None:
-                    await self.act(action)
+                    # with the state it was chosen on: if the table moved on meanwhile
+                    # (a clock ran out), it is refused rather than played there
+                    await self.act(action, seq=st["seq"])
                     acted_at = key
             elif v and v.get("phase") == "round_over" and acted_at is None:
                 await self.send("ready")
@@ -447,7 +449,7 @@ class SeatConnection:
                 # on its way) or we were too fast. Look again once a new state arrives, or
                 # after a short pause; never resend in a tight loop. A bot whose every
                 # action is refused would go on until the timeout without a word: stop.
-                refused += msg.get("code") != "rate_limited"
+                refused += msg.get("code") not in ("rate_limited", "stale_action")
                 if refused >= self.REFUSED_IN_A_ROW:
                     raise ClientError(0, msg.get("code", "refused"),
                                       f"the server refused {refused} actions in a row; the "
