@@ -1536,6 +1536,13 @@ def test_an_ipv6_48_holds_a_share_of_the_connections_not_all_of_them():
             if guard.admit(p, person_address(f"2001:db8:1:{i:x}::7")):
                 admitted.append(p)
     assert len(admitted) == NETWORK_SHARE * 4 == 64
+    # refused without costing anyone: a full process evicted a stranger's pending
+    # connection first, then refused the /48's all the same
+    guard.max_connections = guard.total
+    evicted = guard.evicted
+    assert not guard.admit(Proto(), person_address("2001:db8:1:77::7"))
+    assert guard.evicted == evicted
+    guard.max_connections = 500
     assert guard.admit(Proto(), person_address("198.51.100.7"))  # the others get in
     assert guard.admit(Proto(), person_address("2001:db8:2::7"))  # and another /48
     for p in admitted[:4]:  # closed connections give their share back

@@ -142,14 +142,16 @@ class ConnectionGuard:
     def admit(self, proto: Any, address: str) -> bool:
         """A new connection: count it, or answer 503 and close it (False)."""
         exempt = address in self.trusted
+        network = None if exempt else network_of(address)
+        # (a /48 at its share is refused before anything is done for it: evicting a
+        # stranger's pending connection first, to refuse it all the same, cost others)
+        if network is not None and self.per_network.get(network, 0) >= \
+                NETWORK_SHARE * self.max_per_address:
+            return self._refuse(proto)
         if self.total >= self.max_connections and not self._evict_oldest(None):
             return self._refuse(proto)
         if not exempt and self.per_address.get(address, 0) >= self.max_per_address \
                 and not self._evict_oldest(address):
-            return self._refuse(proto)
-        network = None if exempt else network_of(address)
-        if network is not None and self.per_network.get(network, 0) >= \
-                NETWORK_SHARE * self.max_per_address:
             return self._refuse(proto)
         if not exempt and self.pending_per_address.get(address, 0) >= \
                 self.max_pending_per_address and not self._evict_oldest(address, grace=True):
