@@ -113,7 +113,9 @@ class Room:
     unsaved_records: list[dict[str, Any]] = field(default_factory=list, repr=False)
     unacked: int = 0                 # actions applied, not yet durable (not yet announced)
     broken: bool = False             # a write failed: rebuild once unacked is back to 0
-    unacked_seats: set[int | None] = field(default_factory=set, repr=False)  # None: a clock
+    unacked_seats: set[int] = field(default_factory=set, repr=False)  # whose those are
+    # and whether the server made one of them (a clock's, a computer's: made again unasked)
+    unacked_by_server: bool = field(default=False, repr=False)
     rebuild_timer: Any = field(default=None, repr=False)  # a rebuild to try again (store away)
     rebuilds: int = field(default=0, repr=False)  # times rebuilt after a refused write
     restores: int = field(default=0, repr=False)  # times stored again from memory (Redis lost it)

@@ -188,8 +188,10 @@ class Table:
         events = ([notice] if notice else []) + list(events or [])
         if durable is not None:
             room.unacked += 1
-            # (None: the server's own action; lost, the server makes it again unasked)
-            room.unacked_seats.add(seat if by_player else None)
+            if by_player:
+                room.unacked_seats.add(seat)
+            else:
+                room.unacked_by_server = True
             durable.add_done_callback(lambda f: self._durable(room, f))
         # Each seat's state as of this action, sent once the action is durable.
         hub.broadcast(room, events, first=seat)
@@ -231,6 +233,7 @@ class Table:
                 self._rebuild(room)
             else:
                 room.unacked_seats.clear()  # every action of theirs is stored
+                room.unacked_by_server = False
 
     REBUILD_RETRY_S = 1.0
 
@@ -296,18 +299,20 @@ class Table:
         # answer to its action would wait for the turn clock).
         # (A player who sent nothing, whose turn a clock or a computer played, was told
         # "your last action could not be stored".)
-        for seat in sorted(s for s in room.unacked_seats if s is not None):
+        for seat in sorted(room.unacked_seats):
             conn = room.conns.get(seat)
             if conn is not None:
                 self.hub.answer(room, conn, ProtocolError(
                     "internal", "your last action could not be stored; the table is as it "
                     "was before it: play again", ref="action").to_message())
-        if not room.unacked_seats:  # a change of the room's (a start, a seat): whoever's
+        if not room.unacked_seats and not room.unacked_by_server:
+            # a change of the room's (a start, a seat): whoever's
             for conn in room.conns.values():
                 self.hub.answer(room, conn, ProtocolError(
                     "internal", "the last change to this room could not be stored; the "
                     "room is as it was before it: try again").to_message())
         room.unacked_seats.clear()
+        room.unacked_by_server = False
         self.hub.clocks.schedule(room)
 
     def rebuild_if_broken(self, room: Room) -> None:
@@ -343,6 +348,7 @@ class Table:
             self.hub.writer.forget_failure(room.code)
         room.last_write = None
         room.unacked_seats.clear()
+        room.unacked_by_server = False
         if not stored:  # its code is another room's now (made after Redis lost ours)
             log.error("room %s: Redis lost it and its code is taken; the room is dropped",
                       room.code)
