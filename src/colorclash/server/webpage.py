@@ -160,12 +160,19 @@ class FingerprintedStaticFiles(StaticFiles):
                  hidden: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fingerprints = fingerprints
+        # by their paths, and by the files themselves (device and inode): a path compared
+        # alone would miss /DEV.html on a file system that ignores case, an inode alone a
+        # file written anew since the start
         root = Path(str(self.directory)).resolve()
-        self.hidden = {(root / name).resolve() for name in hidden}
+        self.hidden_paths = {(root / name).resolve() for name in hidden}
+        self.hidden_files = {(st.st_dev, st.st_ino) for st in
+                             (os.stat(p) for p in self.hidden_paths if p.exists())}
 
     def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
         full_path, stat_result = super().lookup_path(path)
-        if full_path and Path(full_path).resolve() in self.hidden:
+        if stat_result is not None and (
+                (stat_result.st_dev, stat_result.st_ino) in self.hidden_files
+                or Path(full_path).resolve() in self.hidden_paths):
             return "", None
         return full_path, stat_result
 
