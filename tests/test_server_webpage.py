@@ -179,3 +179,21 @@ def test_a_browser_that_opens_an_address_that_is_nothing_gets_the_page_with_404(
     assert status == 404 and not headers["content-type"].startswith("text/html")
     status, headers, body = _get(server.url + "/api" + path, html)
     assert status == 404 and json.loads(body)["error"]["code"] == "not_found"
+
+
+def test_a_hidden_file_is_hidden_by_any_name_it_has(tmp_path):
+    """The dev page was hidden by its resolved path: on a file system that ignores case
+    /DEV.html is another path to the same file. A hidden file is known by its inode too
+    (a hard link stands for a second name here)."""
+    import os
+
+    from colorclash.server.webpage import FingerprintedStaticFiles, Fingerprints
+
+    (tmp_path / "dev.html").write_text("fake screens")
+    os.link(tmp_path / "dev.html", tmp_path / "DEV.html")
+    (tmp_path / "app.js").write_text("ok")
+    files = FingerprintedStaticFiles(directory=tmp_path, hidden=("dev.html",),
+                                     fingerprints=Fingerprints(tmp_path))
+    assert files.lookup_path("dev.html") == ("", None)
+    assert files.lookup_path("DEV.html") == ("", None)
+    assert files.lookup_path("app.js")[1] is not None
