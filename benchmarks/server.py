@@ -105,7 +105,8 @@ class Load:
             tickets = [host] + [await client.join(host["code"], f"P{index}x{i}")
                                 for i in range(1, ROOM)]
             # with several processes, the players of a room are spread over them
-            # (websockets' default keepalive, as the echo's clients: alike on both sides)
+            # (a ping every 20 s, websockets' default, as the echo's clients send: the
+            # two sides' traffic alike)
             conns = [await Client(urls[(index + i) % len(urls)], ping_s=20.0).connect(
                          host["code"], t["token"], compact=self.compact)
                      for i, t in enumerate(tickets)]

@@ -48,9 +48,10 @@ class ClientError(RuntimeError):
 class Client:
     """REST calls of the protocol, and :meth:`connect` to open a seat's WebSocket."""
 
-    #: s between the client's pings, how long one may go unanswered and how long the
-    #: close then waits: a dead link (a hung process, a network gone) is noticed within
-    #: three times this (websockets' defaults took 45 s where the browser takes 8)
+    #: s between the client's pings and how long the close then waits; a ping may go
+    #: unanswered twice as long (a server's loop can stall for a few seconds while it
+    #: takes over rooms): a dead link (a hung process, a network gone) is noticed within
+    #: four times this (websockets' defaults took 45 s where the browser takes 8)
     PING_S = 5.0
 
     def __init__(self, base_url: str | list[str], origin: str | None = None,
@@ -63,6 +64,8 @@ class Client:
         self.base_url = self.base_urls[0]
         self.origin = origin
         self.ping_s = self.PING_S if ping_s is None else ping_s
+        if not self.ping_s > 0:
+            raise ValueError(f"ping_s must be more than 0 seconds, not {ping_s!r}")
 
     # ------------------------------------------------------------------ REST
     def _request_sync(self, method: str, path: str, body: dict[str, Any] | None
@@ -179,7 +182,7 @@ class Client:
 
     def _ws_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = {"max_size": 2**22, "open_timeout": 10,
-                              "ping_interval": self.ping_s, "ping_timeout": self.ping_s,
+                              "ping_interval": self.ping_s, "ping_timeout": 2 * self.ping_s,
                               "close_timeout": self.ping_s}
         if self.origin:
             kw["origin"] = self.origin
