@@ -1276,3 +1276,54 @@ def test_an_action_says_the_state_it_was_chosen_on_and_a_stale_one_is_worded(ope
     toast = page.locator(".toast")
     toast.wait_for()
     assert toast.inner_text() == EN["error.stale_action"]
+
+
+def _tap(page, selector: str) -> None:
+    """A finger's tap on ``selector``, as a touch screen sends it (pointerdown, click)."""
+    page.dispatch_event(selector, "pointerdown", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(selector, "click")
+
+
+def test_a_fingers_second_tap_does_not_play_what_took_the_first_ones_place(open_page):
+    """A double tap on "Last card!" drew a card: the call button went and DRAW took its
+    place under the finger. A tap this soon after an action is ignored; a tap later, and
+    a mouse's click at once, are not."""
+    setup = {"hands": [["R1", "B2"], ["Y1", "Y2", "Y3"]], "top": "R9", "draw": ["Y4", "Y5"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
+    page = table.page
+    page.locator(".actions button.call").wait_for()
+    _tap(page, ".actions button.call")
+    page.wait_for_function("() => window.__cc.seq === 1")  # the call is answered
+    page.locator(".actions button.draw").wait_for()
+    _tap(page, ".actions button.draw")  # the double tap's second, a moment later
+    page.wait_for_timeout(100)
+    actions = [m["action"]["type"] for m in table.sent if m.get("type") == "action"]
+    assert actions == ["call"], actions
+    page.wait_for_timeout(400)
+    _tap(page, ".hand .card.playable")  # a deliberate tap, later, plays
+    page.wait_for_function("() => window.__cc.seq === 2")
+    actions = [m["action"]["type"] for m in table.sent if m.get("type") == "action"]
+    assert actions == ["call", "play"], actions
+
+
+def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, server):
+    """After a reload on a phone, the card the page focused (for keyboards and screen
+    readers) wore a focus ring, read as a card selected, and stood over its neighbour.
+    On a touch screen the ring shows once a key is pressed; a desktop shows it at once."""
+    ring = """() => { const a = document.activeElement;
+        return a && a.matches('.hand .card') ? getComputedStyle(a).outlineStyle : null; }"""
+    for touch in (True, False):
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, base_url=server.url,
+                                   has_touch=touch, is_mobile=touch, bypass_csp=True)
+        try:
+            page = ctx.new_page()
+            page.goto("/dev.html?scene=table&lang=en")
+            page.wait_for_function("window.__devReady === true")
+            page.wait_for_function("() => document.activeElement.matches('.hand .card')")
+            assert page.evaluate(ring) == ("none" if touch else "solid"), touch
+            if touch:
+                page.keyboard.press("ArrowRight")
+                page.wait_for_function(f"() => ({ring})() === 'solid'")
+        finally:
+            ctx.close()

@@ -19,7 +19,7 @@ import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, mar
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
-import { resetFocus, settleFocus } from "./shell/focus.js";
+import { lastInput, resetFocus, settleFocus } from "./shell/focus.js";
 import {
   definitionOf,
   lastGame,
@@ -77,6 +77,11 @@ const state = {
   queue: null,
 };
 window.__cc = state; // handy for debugging and for the browser tests
+
+// A finger's tap this soon after an action is the second of a double tap: it lands on
+// what the table drew in the first one's place (DRAW where "Last card!" stood, KEEP where
+// DRAW stood) and would play it: ignored.
+const TAP_AGAIN_MS = 400;
 state.sounds = played; // the sounds asked for (shell/sound.js), for the browser tests
 
 const banners = new Banners();
@@ -1036,10 +1041,12 @@ const tableActs = {
   },
   action(a) {
     if (state.pending) return;
+    if (lastInput() === "touch" && performance.now() - (state.lastActionAt || -1e9) < TAP_AGAIN_MS) return;
     // with the state it was chosen on: a second click sent after the first's answer was
     // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
     if (send({ type: "action", action: a, seq: state.seq })) {
       state.lastAction = a.type;
+      state.lastActionAt = performance.now();
       state.pending = true;
       setTimeout(() => {
         state.pending = false;

@@ -10,6 +10,21 @@
 //   pressed) hands it to the screen's most useful control: never the page body, where
 //   the next Tab would start again from the top of the page.
 
+// How the person last gave input, on <html data-input>: "touch", "pointer" or "keys". A
+// finger's second tap is told from a deliberate one (app.js), and a touch screen shows
+// the focus ring only once keys are used (css/app.css).
+let input = null;
+for (const [type, how] of [["pointerdown", null], ["keydown", "keys"]]) {
+  document.addEventListener(type, (ev) => {
+    input = how || (ev.pointerType === "touch" ? "touch" : "pointer");
+    document.documentElement.dataset.input = input;
+  }, { capture: true, passive: true });
+}
+
+export function lastInput() {
+  return input;
+}
+
 let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
 let held = null; // the element that had the focus when the last redraw settled
 let lastFocused = null; // the last element that took the focus, on any screen
