@@ -585,3 +585,23 @@ def test_a_computers_tag_names_its_level_on_one_line_of_a_phone(open_page, lang)
     })""")
     level = catalog(lang)["level.hard"]
     assert all(t["text"].endswith(level) and t["lines"] == 1 and t["inside"] for t in tags), tags
+
+
+def test_a_phone_shares_the_invite_in_one_tap(open_page):
+    """The room page had Copy link only: on a phone, sharing into a chat took copying and
+    pasting. Where the browser can share, a Share button hands it the invite link."""
+    host = open_page(PHONE)
+    host.add_init_script("""window.__shared = [];
+        navigator.share = (data) => { window.__shared.push(data); return Promise.resolve(); };""")
+    host.reload()
+    code = create_room(host, "Hana")
+    host.locator("#btn-share").click()
+    host.wait_for_function("() => window.__shared.length === 1")
+    shared = host.evaluate("window.__shared[0]")
+    assert shared["url"].endswith(f"/r/{code}") and code in shared["text"], shared
+    shot(host, "lobby-share")
+    # where the browser cannot share, no button that would do nothing
+    other = open_page(PHONE)
+    if other.evaluate("typeof navigator.share") != "function":
+        create_room(other, "Ines")
+        assert other.locator("#btn-share").count() == 0

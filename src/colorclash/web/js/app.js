@@ -1026,6 +1026,13 @@ const roomActs = {
     toast(() => t("room.copied"));
     announce(t("room.copied"));
   },
+  async share(url, code) {
+    try {
+      await navigator.share({ title: t("app.name"), text: t("room.shareText", { code }), url });
+    } catch {
+      /* closed without sharing, or refused: nothing to say */
+    }
+  },
 };
 
 const tableActs = {

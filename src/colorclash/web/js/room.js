@@ -258,6 +258,15 @@ export function renderRoom(ctx, act) {
                 { type: "button", dataset: { focusKey: "room:copy" }, onclick: () => act.copy(inviteUrl) },
                 t("room.copyLink"),
               ),
+              // a phone's own sharing (to a chat, a message): one tap where copying and
+              // pasting take four; only where the browser has it
+              typeof navigator.share === "function"
+                ? h(
+                    "button.btn#btn-share",
+                    { type: "button", dataset: { focusKey: "room:share" }, onclick: () => act.share(inviteUrl, room.code) },
+                    t("room.share"),
+                  )
+                : null,
             ),
           ),
           h("img.qr", { src: qrUrl, alt: t("room.qrAlt"), width: "148", height: "148" }),
