@@ -320,18 +320,22 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
             assert seat.seat == 0 and seat.state["type"] == "state"
 
 
+def _queue(url: str, address: str, game: str = "rainbow") -> dict:
+    """POST /api/quick-match for ``game`` as if from ``address`` (a trusted proxy's
+    X-Forwarded-For)."""
+    req = urllib.request.Request(url + "/api/quick-match",
+                                 data=json.dumps({"game": game}).encode(), method="POST",
+                                 headers={"Content-Type": "application/json",
+                                          "X-Forwarded-For": address})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.loads(r.read())
+
+
 @pytest.mark.asyncio
 async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path):
     """Strangers only: tickets queued from one address wait for other people instead of
     being seated together (one person seeing several hands at a table of strangers)."""
-    def queue(url, address, game="rainbow"):
-        req = urllib.request.Request(url + "/api/quick-match",
-                                     data=json.dumps({"game": game}).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              "X-Forwarded-For": address})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+    queue = _queue
 
     def status(url, ticket):
         with urllib.request.urlopen(f"{url}/api/quick-match/{ticket}", timeout=5) as r:
@@ -387,14 +391,7 @@ async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatc
 
     monkeypatch.setattr(QuickMatch, "GONE_GRACE", 0.5)
 
-    def queue(url, address):
-        req = urllib.request.Request(url + "/api/quick-match",
-                                     data=json.dumps({"game": "rainbow"}).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              "X-Forwarded-For": address})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+    queue = _queue
 
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm-gone.sqlite3"), settings) as srv:
@@ -438,14 +435,7 @@ async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tm
 
     monkeypatch.setattr(QuickMatch, "POLL_PRESENCE", 0.5)
 
-    def queue(url, address):
-        req = urllib.request.Request(url + "/api/quick-match",
-                                     data=json.dumps({"game": "rainbow"}).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              "X-Forwarded-For": address})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+    queue = _queue
 
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm-ghost.sqlite3"), settings) as srv:
@@ -478,6 +468,29 @@ async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tm
 
 
 @pytest.mark.asyncio
+async def test_the_people_waiting_hear_a_poll_stop_counting(tmp_path, monkeypatch):
+    """A poll counts its person there for a moment: the sockets waiting are told the
+    count again when it lapses (they went on showing "2 waiting" until something else
+    happened), by one timer for all the polls (a timer per poll piled up)."""
+    from colorclash.server.quick_match import QuickMatch
+
+    monkeypatch.setattr(QuickMatch, "POLL_PRESENCE", 0.3)
+    settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=30)
+    with InProcessServer(_store(tmp_path, "qm-lapse.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        waiting = _queue(srv.url, "198.51.100.32", "color-clash")
+        polled = _queue(srv.url, "203.0.113.32", "color-clash")
+        async with websockets.connect(srv.url.replace("http", "ws") + waiting["ws"]) as ws:
+            assert json.loads(await ws.recv())["waiting"] == 1
+            for _ in range(3):
+                await c.quick_match_status(polled["ticket"])
+            assert json.loads(await ws.recv())["waiting"] == 2
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 2))  # nothing else happens
+            assert msg["waiting"] == 1
+        assert srv.hub.quick._lapse is None  # (and no timer left behind)
+
+
+@pytest.mark.asyncio
 async def test_a_quick_match_seat_nobody_ever_opened_is_played_by_a_computer_soon(tmp_path):
     """A stranger who never came to the table (their page closed as it was made, or a
     ticket kept there by a script) was waited for as a dropped player is, 90 s, the
@@ -486,14 +499,7 @@ async def test_a_quick_match_seat_nobody_ever_opened_is_played_by_a_computer_soo
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_no_show=0.5,
                         reconnect_grace=30)
 
-    def queue(url, address):
-        req = urllib.request.Request(url + "/api/quick-match",
-                                     data=json.dumps({"game": "rainbow"}).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              "X-Forwarded-For": address})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+    queue = _queue
 
     with InProcessServer(_store(tmp_path, "qm-noshow.sqlite3"), settings) as srv:
         c = Client(srv.url)
@@ -520,13 +526,7 @@ async def test_quick_matchs_wait_runs_from_a_persons_coming_and_a_poll_brings_on
     monkeypatch.setattr(QuickMatch, "GONE_GRACE", 5.0)
 
     def queue(url, address):
-        req = urllib.request.Request(url + "/api/quick-match",
-                                     data=json.dumps({"game": "color-clash"}).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              "X-Forwarded-For": address})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+        return _queue(url, address, "color-clash")
 
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.6)
     with InProcessServer(_store(tmp_path, "qm-wait.sqlite3"), settings) as srv:
@@ -540,6 +540,14 @@ async def test_quick_matchs_wait_runs_from_a_persons_coming_and_a_poll_brings_on
         assert (await c.quick_match_status(early["ticket"]))["status"] == "waiting"
         await asyncio.sleep(0.6)
         assert (await c.quick_match_status(late["ticket"]))["status"] == "matched"
+        # the wait runs from the first person who came, not from the first ticket posted
+        posted_first = queue(srv.url, "198.51.100.42")
+        came_first = queue(srv.url, "203.0.113.42")
+        await c.quick_match_status(came_first["ticket"])
+        await asyncio.sleep(0.3)
+        await c.quick_match_status(posted_first["ticket"])
+        await asyncio.sleep(0.45)  # 0.75 s after the first came, 0.45 s after the other
+        assert (await c.quick_match_status(came_first["ticket"]))["status"] == "matched"
         # a page whose socket closed, polling instead, is there (counted, and seated)
         base = srv.url.replace("http", "ws")
         closed = queue(srv.url, "198.51.100.41")

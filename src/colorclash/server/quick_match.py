@@ -47,10 +47,29 @@ class QuickMatch:
         self.queue: dict[str, dict[str, Any]] = {}   # tickets waiting, in arrival order
         self.tickets: dict[str, dict[str, Any]] = {}  # every live ticket (queued or matched)
         self._timer: asyncio.TimerHandle | None = None
+        self._lapse: asyncio.TimerHandle | None = None  # the counts told when polls lapse
+        self._lapse_due = 0.0
 
     def stop(self) -> None:
         if self._timer:
             self._timer.cancel()
+        if self._lapse:
+            self._lapse.cancel()
+
+    def _lapse_at(self, when: float) -> None:
+        """The counts are told again at ``when``, when a poll stops counting unless
+        another poll or a socket keeps its person there: one timer for every poll (a
+        timer per poll piled up, each telling every queue)."""
+        self._lapse_due = max(self._lapse_due, when)
+        if self._lapse is None:
+            delay = max(0.0, when - self.hub.now()) + 0.05
+            self._lapse = asyncio.get_running_loop().call_later(delay, self._lapsed)
+
+    def _lapsed(self) -> None:
+        self._lapse = None
+        self.notify()
+        if self._lapse_due > self.hub.now():  # polled since: again at the latest lapse
+            self._lapse_at(self._lapse_due)
 
     def join(self, game: str | None, preset: str | None,
              address: str | None = None) -> dict[str, Any]:
@@ -133,11 +152,10 @@ class QuickMatch:
         t = self.get(ticket)
         if not t["matched"]:
             now = t["seen"]
+            there = self._present(t, now)  # (not while its page is closed: it comes back)
             t.pop("gone", None)  # (its place, held for a reload, is back)
-            there = self._present(t, now)
             t["polled"] = now
-            # the counts lose it when no later poll or socket keeps it there
-            asyncio.get_running_loop().call_later(self.POLL_PRESENCE + 0.05, self.notify)
+            self._lapse_at(now + self.POLL_PRESENCE)
             if not there:
                 self._arrived(t, now)
                 self.notify()
@@ -159,8 +177,8 @@ class QuickMatch:
     def attach(self, ticket: str, conn: Conn) -> None:
         t = self.get(ticket)
         now = t["seen"]
+        there = self._present(t, now)  # (not while its page is closed: it comes back)
         t.pop("gone", None)  # a reload, within the grace: its place is back
-        there = self._present(t, now)
         if len(t["conns"]) >= self.SOCKETS_PER_TICKET:  # a few tabs, not hundreds
             oldest = t["conns"].pop(0)
             oldest.send(ProtocolError("replaced", "this ticket was opened elsewhere")
@@ -246,7 +264,8 @@ class QuickMatch:
                 waiting = [t for t in waiting if t not in people]
             people = self._strangers(waiting, full)
             if len(people) >= d.min_seats:
-                due = people[0]["joined"] + self.hub.settings.quick_match_wait
+                # from the first person who came (the first ticket posted may have come later)
+                due = min(p["joined"] for p in people) + self.hub.settings.quick_match_wait
                 if now >= due:
                     self.table(game, preset, people)
                 else:
