@@ -158,6 +158,29 @@ async def test_a_bot_whose_every_action_is_refused_is_stopped_with_the_reason(se
 
 
 @pytest.mark.asyncio
+async def test_a_stale_action_is_a_race_and_seqs_that_never_agree_still_stop(server, monkeypatch):
+    """play() sends each action with the seq it was chosen on; a stale_action is a race
+    with the table (not counted with the bot's refused actions), but a client whose seqs
+    never agree is stopped all the same (it retried for the hour, silently)."""
+    from colorclash.bots import make_bot
+    from colorclash.client import SeatConnection
+
+    real = SeatConnection.act
+
+    async def off_by_one(self, action, seq=None):
+        await real(self, action, None if seq is None else seq + 1)
+
+    monkeypatch.setattr(SeatConnection, "act", off_by_one)
+    monkeypatch.setattr(SeatConnection, "REFUSED_IN_A_ROW", 2)  # (stale ones: 5 times that)
+    ticket = await Client(server.url).practice("Ana", bots=1)
+    async with await Client(server.url).connect(ticket["code"], ticket["token"]) as seat:
+        with pytest.raises(ClientError) as err:
+            await seat.play(make_bot("color-clash", "easy"), timeout=60)
+    assert err.value.code == "stale_action", err.value
+    assert "refused 10 actions in a row" in err.value.message, err.value.message
+
+
+@pytest.mark.asyncio
 async def test_a_bot_of_another_game_is_refused_at_once_and_play_waits_an_hour(server):
     """A Color Clash bot at a Coloretto table failed with KeyError: 'hand' in its own code,
     leaving the room playing; and play() gave up after 120 s, which a match of several

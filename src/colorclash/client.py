@@ -410,6 +410,7 @@ class SeatConnection:
         acted_at: tuple[int, int] | None = None
         pending: list[dict[str, Any]] = []
         refused = 0  # the bot's actions refused since the game last moved
+        stale = 0  # and refused as chosen on a state the table had left
         while True:
             st = self.state
             assert st is not None
@@ -444,7 +445,7 @@ class SeatConnection:
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
                 if msg["events"]:
-                    refused = 0
+                    refused = stale = 0
             elif msg["type"] == "welcome":
                 acted_at = None  # (re)attached: an action in flight may have been lost
             elif msg["type"] == "error":
@@ -452,11 +453,14 @@ class SeatConnection:
                 # on its way) or we were too fast. Look again once a new state arrives, or
                 # after a short pause; never resend in a tight loop. A bot whose every
                 # action is refused would go on until the timeout without a word: stop.
+                # (a stale action is a race with the table, not the bot's error: counted
+                # apart, and allowed more, so that seqs that never agree still stop it)
+                stale += msg.get("code") == "stale_action"
                 refused += msg.get("code") not in ("rate_limited", "stale_action")
-                if refused >= self.REFUSED_IN_A_ROW:
+                if refused >= self.REFUSED_IN_A_ROW or stale >= 5 * self.REFUSED_IN_A_ROW:
                     raise ClientError(0, msg.get("code", "refused"),
-                                      f"the server refused {refused} actions in a row; the "
-                                      f"last: {msg.get('message', '')}")
+                                      f"the server refused {max(refused, stale)} actions in a "
+                                      f"row; the last: {msg.get('message', '')}")
                 if msg["code"] == "rate_limited":
                     await asyncio.sleep(0.25)
                 else:
