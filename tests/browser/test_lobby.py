@@ -600,6 +600,14 @@ def test_a_phone_shares_the_invite_in_one_tap(open_page):
     shared = host.evaluate("window.__shared[0]")
     assert shared["url"].endswith(f"/r/{code}") and code in shared["text"], shared
     shot(host, "lobby-share")
+    # a browser that refuses to share (a page framed without the right): the link is
+    # copied instead, not a button that does nothing
+    host.evaluate("""() => { navigator.share = () => Promise.reject(
+        Object.assign(new Error("no"), { name: "NotAllowedError" })); }""")
+    host.locator("#btn-share").click()
+    toast = host.locator(".toast")
+    toast.wait_for()
+    assert toast.inner_text() == EN["room.copied"]
     # where the browser cannot share, no button that would do nothing
     other = open_page(PHONE)
     if other.evaluate("typeof navigator.share") != "function":

@@ -1279,15 +1279,18 @@ def test_an_action_says_the_state_it_was_chosen_on_and_a_stale_one_is_worded(ope
 
 
 def _tap(page, selector: str) -> None:
-    """A finger's tap on ``selector``, as a touch screen sends it (pointerdown, click)."""
-    page.dispatch_event(selector, "pointerdown", {"pointerType": "touch", "bubbles": True})
-    page.dispatch_event(selector, "click")
+    """A finger's tap on ``selector``'s middle, as a touch screen sends it."""
+    box = page.locator(selector).first.bounding_box()
+    at = {"clientX": box["x"] + box["width"] / 2, "clientY": box["y"] + box["height"] / 2}
+    page.locator(selector).first.dispatch_event(
+        "pointerdown", {"pointerType": "touch", "bubbles": True, **at})
+    page.locator(selector).first.dispatch_event("click", at)
 
 
 def test_a_fingers_second_tap_does_not_play_what_took_the_first_ones_place(open_page):
     """A double tap on "Last card!" drew a card: the call button went and DRAW took its
-    place under the finger. A tap this soon after an action is ignored; a tap later, and
-    a mouse's click at once, are not."""
+    place under the finger. A tap on the same spot this soon after an action is ignored;
+    a tap later, or elsewhere at once ("Last card!", then the card), is not."""
     setup = {"hands": [["R1", "B2"], ["Y1", "Y2", "Y3"]], "top": "R9", "draw": ["Y4", "Y5"],
              "first": 0}
     table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
@@ -1300,8 +1303,7 @@ def test_a_fingers_second_tap_does_not_play_what_took_the_first_ones_place(open_
     page.wait_for_timeout(100)
     actions = [m["action"]["type"] for m in table.sent if m.get("type") == "action"]
     assert actions == ["call"], actions
-    page.wait_for_timeout(400)
-    _tap(page, ".hand .card.playable")  # a deliberate tap, later, plays
+    _tap(page, ".hand .card.playable")  # elsewhere, at once: the card is played
     page.wait_for_function("() => window.__cc.seq === 2")
     actions = [m["action"]["type"] for m in table.sent if m.get("type") == "action"]
     assert actions == ["call", "play"], actions
@@ -1323,6 +1325,14 @@ def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, ser
             page.wait_for_function("() => document.activeElement.matches('.hand .card')")
             assert page.evaluate(ring) == ("none" if touch else "solid"), touch
             if touch:
+                # typing a name (a phone's own keyboard) is no keyboard user
+                page.goto("/")
+                page.locator("#player-name").tap()
+                page.keyboard.type("Ana")
+                assert page.evaluate("document.documentElement.dataset.input") == "touch"
+                page.goto("/dev.html?scene=table&lang=en")
+                page.wait_for_function("window.__devReady === true")
+                page.wait_for_function("() => document.activeElement.matches('.hand .card')")
                 page.keyboard.press("ArrowRight")
                 page.wait_for_function(f"() => ({ring})() === 'solid'")
         finally:

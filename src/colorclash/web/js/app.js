@@ -19,7 +19,7 @@ import { api, ApiError, completeState, Connection, forgetTicket, loadTicket, mar
 import { renderJoin, renderRoom, roomTitle } from "./room.js";
 import { Banners } from "./shell/banners.js";
 import { confirmDialog } from "./shell/dialog.js";
-import { lastInput, resetFocus, settleFocus } from "./shell/focus.js";
+import { lastTap, resetFocus, settleFocus } from "./shell/focus.js";
 import {
   definitionOf,
   lastGame,
@@ -78,10 +78,19 @@ const state = {
 };
 window.__cc = state; // handy for debugging and for the browser tests
 
-// A finger's tap this soon after an action is the second of a double tap: it lands on
-// what the table drew in the first one's place (DRAW where "Last card!" stood, KEEP where
-// DRAW stood) and would play it: ignored.
+// A finger's tap this soon after the one that sent an action, on the same spot, is the
+// second of a double tap: it lands on what the table drew in the first one's place (DRAW
+// where "Last card!" stood, KEEP where DRAW stood) and would play it: ignored. A tap
+// elsewhere is a deliberate one ("Last card!", then the card at once).
 const TAP_AGAIN_MS = 400;
+const TAP_SPOT_PX = 32;
+
+function doubleTap() {
+  const now = lastTap();
+  const before = state.lastTap;
+  return Boolean(now && before && now !== before && now.t - before.t < TAP_AGAIN_MS &&
+    Math.hypot(now.x - before.x, now.y - before.y) < TAP_SPOT_PX);
+}
 state.sounds = played; // the sounds asked for (shell/sound.js), for the browser tests
 
 const banners = new Banners();
@@ -1029,8 +1038,10 @@ const roomActs = {
   async share(url, code) {
     try {
       await navigator.share({ title: t("app.name"), text: t("room.shareText", { code }), url });
-    } catch {
-      /* closed without sharing, or refused: nothing to say */
+    } catch (err) {
+      // closed without sharing: nothing to say; refused (a page framed without the
+      // right to share): the link is copied instead, rather than a button doing nothing
+      if (!err || err.name !== "AbortError") await roomActs.copy(url);
     }
   },
 };
@@ -1048,12 +1059,12 @@ const tableActs = {
   },
   action(a) {
     if (state.pending) return;
-    if (lastInput() === "touch" && performance.now() - (state.lastActionAt || -1e9) < TAP_AGAIN_MS) return;
+    if (doubleTap()) return;
     // with the state it was chosen on: a second click sent after the first's answer was
     // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
     if (send({ type: "action", action: a, seq: state.seq })) {
       state.lastAction = a.type;
-      state.lastActionAt = performance.now();
+      state.lastTap = lastTap();
       state.pending = true;
       setTimeout(() => {
         state.pending = false;

@@ -29,9 +29,7 @@ export function homeForm(def) {
   };
 }
 
-// The options Practice offers: the rules of the game and its turn clock (a learner takes
-// their time, a practised player wants the table's pace), not the match length (a
-// practice game takes the preset's).
+// A menu of the game's presets (none for a game of one).
 function presetSelect(game, def, id, value, onChange) {
   const names = presetNames(def);
   if (names.length < 2) return null; // nothing to choose

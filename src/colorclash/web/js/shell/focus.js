@@ -12,17 +12,28 @@
 
 // How the person last gave input, on <html data-input>: "touch", "pointer" or "keys". A
 // finger's second tap is told from a deliberate one (app.js), and a touch screen shows
-// the focus ring only once keys are used (css/app.css).
+// the focus ring only once keys are used (css/app.css): not for typing in a field (a
+// phone's own keyboard, typing a name, brought the ring back).
 let input = null;
-for (const [type, how] of [["pointerdown", null], ["keydown", "keys"]]) {
-  document.addEventListener(type, (ev) => {
-    input = how || (ev.pointerType === "touch" ? "touch" : "pointer");
-    document.documentElement.dataset.input = input;
-  }, { capture: true, passive: true });
+let tap = null; // the last finger's tap: {x, y, t}
+function setInput(how) {
+  input = how;
+  document.documentElement.dataset.input = how;
 }
+document.addEventListener("pointerdown", (ev) => {
+  const touch = ev.pointerType === "touch";
+  if (touch) tap = { x: ev.clientX, y: ev.clientY, t: performance.now() };
+  setInput(touch ? "touch" : "pointer");
+}, { capture: true, passive: true });
+document.addEventListener("keydown", (ev) => {
+  if (ev.isComposing || ev.keyCode === 229) return; // a phone's keyboard, composing
+  if (ev.target && ev.target.closest && ev.target.closest("input, textarea, [contenteditable]")) return;
+  setInput("keys");
+}, { capture: true, passive: true });
 
-export function lastInput() {
-  return input;
+// The tap that gave the input now, if a finger's (null after keys or a mouse).
+export function lastTap() {
+  return input === "touch" ? tap : null;
 }
 
 let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
