@@ -160,21 +160,23 @@ class FingerprintedStaticFiles(StaticFiles):
                  hidden: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fingerprints = fingerprints
-        # by their paths, and by the files themselves (device and inode): a path compared
-        # alone would miss /DEV.html on a file system that ignores case, an inode alone a
-        # file written anew since the start
         root = Path(str(self.directory)).resolve()
-        self.hidden_paths = {(root / name).resolve() for name in hidden}
-        self.hidden_files = {(st.st_dev, st.st_ino) for st in
-                             (os.stat(p) for p in self.hidden_paths if p.exists())}
+        self.hidden = [root / name for name in hidden]
 
     def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
         full_path, stat_result = super().lookup_path(path)
-        if stat_result is not None and (
-                (stat_result.st_dev, stat_result.st_ino) in self.hidden_files
-                or Path(full_path).resolve() in self.hidden_paths):
+        if stat_result is not None and any(self._same(stat_result, p) for p in self.hidden):
             return "", None
         return full_path, stat_result
+
+    @staticmethod
+    def _same(found: os.stat_result, hidden: Path) -> bool:
+        """Whether ``found`` is the file ``hidden`` (its device and inode, read now: a
+        name compared would miss /DEV.html on a file system that ignores case)."""
+        try:
+            return os.path.samestat(found, os.stat(hidden))
+        except OSError:  # (not there)
+            return False
 
     def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Any,
                       status_code: int = 200) -> Any:
