@@ -335,17 +335,15 @@ def _queue(url: str, address: str, game: str = "rainbow") -> dict:
 async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path):
     """Strangers only: tickets queued from one address wait for other people instead of
     being seated together (one person seeing several hands at a table of strangers)."""
-    queue = _queue
-
     def status(url, ticket):
         with urllib.request.urlopen(f"{url}/api/quick-match/{ticket}", timeout=5) as r:
             return json.loads(r.read())
 
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm.sqlite3"), settings) as srv:
-        mine = [queue(srv.url, "198.51.100.7")["ticket"] for _ in range(2)]
+        mine = [_queue(srv.url, "198.51.100.7")["ticket"] for _ in range(2)]
         with pytest.raises(urllib.error.HTTPError) as err:  # more would only pile up
-            queue(srv.url, "198.51.100.7")
+            _queue(srv.url, "198.51.100.7")
         assert err.value.code == 409
         error = json.loads(err.value.read())["error"]
         assert error["code"] == "already_queued"
@@ -353,17 +351,17 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         assert "someone on the same network" in error["message"]
         # the same machine over IPv6 (mapped IPv4) is the same person
         with pytest.raises(urllib.error.HTTPError):
-            queue(srv.url, "::ffff:198.51.100.7")
+            _queue(srv.url, "::ffff:198.51.100.7")
         await asyncio.sleep(0.3)
         assert [status(srv.url, t)["status"] for t in mine] == ["waiting"] * 2
-        stranger = queue(srv.url, "203.0.113.9")
+        stranger = _queue(srv.url, "203.0.113.9")
         assert stranger["status"] == "waiting"  # until its socket opens or it is polled
         assert status(srv.url, stranger["ticket"])["status"] == "matched"
         seated = [status(srv.url, t) for t in mine]
         assert [s["status"] for s in seated] == ["matched", "waiting"]
         assert seated[0]["code"] == status(srv.url, stranger["ticket"])["code"]
         # one /64 is one home: two of its addresses are not two strangers
-        home = [queue(srv.url, f"2001:db8:5:6::{i}", "coloretto")["ticket"] for i in (1, 2)]
+        home = [_queue(srv.url, f"2001:db8:5:6::{i}", "coloretto")["ticket"] for i in (1, 2)]
         await asyncio.sleep(0.3)
         assert [status(srv.url, t)["status"] for t in home] == ["waiting"] * 2
         # and they are told so: one person waits there, not two (two tabs of one home were
@@ -371,11 +369,11 @@ async def test_one_address_never_takes_two_seats_at_a_quick_match_table(tmp_path
         assert [status(srv.url, t)["waiting"] for t in home] == [1, 1]
         # three /64s of one IPv6 /48 (a tunnel broker's) are one network: they took three
         # seats of four at a table with one stranger
-        net = [queue(srv.url, f"2001:db8:77:{i}::1", "color-clash")["ticket"] for i in range(3)]
+        net = [_queue(srv.url, f"2001:db8:77:{i}::1", "color-clash")["ticket"] for i in range(3)]
         await asyncio.sleep(0.3)
         assert [status(srv.url, t)["status"] for t in net] == ["waiting"] * 3
         assert {status(srv.url, t)["waiting"] for t in net} == {1}
-        stranger = queue(srv.url, "203.0.113.10", "color-clash")
+        stranger = _queue(srv.url, "203.0.113.10", "color-clash")
         status(srv.url, stranger["ticket"])
         await asyncio.sleep(0.3)
         seated = [status(srv.url, t)["status"] for t in net]
@@ -391,17 +389,15 @@ async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatc
 
     monkeypatch.setattr(QuickMatch, "GONE_GRACE", 0.5)
 
-    queue = _queue
-
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm-gone.sqlite3"), settings) as srv:
         c = Client(srv.url)
         base = srv.url.replace("http", "ws")
-        closed = queue(srv.url, "198.51.100.20")
+        closed = _queue(srv.url, "198.51.100.20")
         async with websockets.connect(base + closed["ws"]) as ws:
             assert json.loads(await ws.recv())["type"] == "queue"
         await asyncio.sleep(0.1)  # the page is closed
-        stranger = queue(srv.url, "203.0.113.20")
+        stranger = _queue(srv.url, "203.0.113.20")
         assert stranger["status"] == "waiting"  # not seated with the closed page
         assert (await c.quick_match_status(stranger["ticket"]))["waiting"] == 1
         # the page reloads within the grace: its place is back, and the table starts
@@ -409,7 +405,7 @@ async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatc
             assert json.loads(await ws.recv())["type"] == "matched"
         assert (await c.quick_match_status(stranger["ticket"]))["status"] == "matched"
         # a page closed for good gives its place up after the grace
-        gone = queue(srv.url, "198.51.100.21")
+        gone = _queue(srv.url, "198.51.100.21")
         async with websockets.connect(base + gone["ws"]) as ws:
             await ws.recv()
         await asyncio.sleep(0.8)
@@ -418,9 +414,9 @@ async def test_a_closed_quick_match_page_gives_up_its_place(tmp_path, monkeypatc
         assert err.value.code == "ticket_not_found"
         # and its address may queue again at once (it was refused for a minute)
         for i in range(2):
-            assert queue(srv.url, "198.51.100.21")["status"] == "waiting", i
+            assert _queue(srv.url, "198.51.100.21")["status"] == "waiting", i
         # leaving twice (the page's socket leave, then its DELETE) is no error
-        left = queue(srv.url, "198.51.100.22")
+        left = _queue(srv.url, "198.51.100.22")
         await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
         await c.request("DELETE", f"/api/quick-match/{left['ticket']}")
 
@@ -435,14 +431,12 @@ async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tm
 
     monkeypatch.setattr(QuickMatch, "POLL_PRESENCE", 0.5)
 
-    queue = _queue
-
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.1)
     with InProcessServer(_store(tmp_path, "qm-ghost.sqlite3"), settings) as srv:
         c = Client(srv.url)
         base = srv.url.replace("http", "ws")
-        ghost = queue(srv.url, "198.51.100.30")
-        stranger = queue(srv.url, "203.0.113.30")
+        ghost = _queue(srv.url, "198.51.100.30")
+        stranger = _queue(srv.url, "203.0.113.30")
         async with websockets.connect(base + stranger["ws"]) as ws:
             msg = json.loads(await ws.recv())
             assert msg == {"v": 1, "type": "queue", "waiting": 1, "name": stranger["name"]}
@@ -452,10 +446,10 @@ async def test_a_quick_match_ticket_nobody_is_there_for_is_seated_with_nobody(tm
             assert polled["status"] == "matched"
             assert json.loads(await ws.recv())["type"] == "matched"
         # a poll counts for a moment only: a ticket polled once, then left alone...
-        once = queue(srv.url, "198.51.100.31")
+        once = _queue(srv.url, "198.51.100.31")
         assert (await c.quick_match_status(once["ticket"]))["status"] == "waiting"
         await asyncio.sleep(0.7)
-        late = queue(srv.url, "203.0.113.31")
+        late = _queue(srv.url, "203.0.113.31")
         async with websockets.connect(base + late["ws"]) as ws:
             assert json.loads(await ws.recv())["waiting"] == 1  # ...is not counted
             await asyncio.sleep(0.3)
@@ -499,11 +493,9 @@ async def test_a_quick_match_seat_nobody_ever_opened_is_played_by_a_computer_soo
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_no_show=0.5,
                         reconnect_grace=30)
 
-    queue = _queue
-
     with InProcessServer(_store(tmp_path, "qm-noshow.sqlite3"), settings) as srv:
         c = Client(srv.url)
-        ghost, me = queue(srv.url, "198.51.100.50"), queue(srv.url, "203.0.113.50")
+        ghost, me = _queue(srv.url, "198.51.100.50"), _queue(srv.url, "203.0.113.50")
         await c.quick_match_status(ghost["ticket"])  # there for a moment, then never again
         seat = await c.quick_match_status(me["ticket"])
         assert seat["status"] == "matched"
@@ -525,24 +517,21 @@ async def test_quick_matchs_wait_runs_from_a_persons_coming_and_a_poll_brings_on
 
     monkeypatch.setattr(QuickMatch, "GONE_GRACE", 5.0)
 
-    def queue(url, address):
-        return _queue(url, address, "color-clash")
-
     settings = Settings(trusted_proxies=["127.0.0.1"], quick_match_wait=0.6)
     with InProcessServer(_store(tmp_path, "qm-wait.sqlite3"), settings) as srv:
         c = Client(srv.url)
-        early = queue(srv.url, "198.51.100.40")
+        early = _queue(srv.url, "198.51.100.40", "color-clash")
         await asyncio.sleep(0.8)  # longer than the wait, nobody there yet
         assert (await c.quick_match_status(early["ticket"]))["status"] == "waiting"
-        late = queue(srv.url, "203.0.113.40")
+        late = _queue(srv.url, "203.0.113.40", "color-clash")
         assert (await c.quick_match_status(late["ticket"]))["status"] == "waiting"
         await asyncio.sleep(0.2)  # two people, and the wait for more is on
         assert (await c.quick_match_status(early["ticket"]))["status"] == "waiting"
         await asyncio.sleep(0.6)
         assert (await c.quick_match_status(late["ticket"]))["status"] == "matched"
         # the wait runs from the first person who came, not from the first ticket posted
-        posted_first = queue(srv.url, "198.51.100.42")
-        came_first = queue(srv.url, "203.0.113.42")
+        posted_first = _queue(srv.url, "198.51.100.42", "color-clash")
+        came_first = _queue(srv.url, "203.0.113.42", "color-clash")
         await c.quick_match_status(came_first["ticket"])
         await asyncio.sleep(0.3)
         await c.quick_match_status(posted_first["ticket"])
@@ -550,12 +539,12 @@ async def test_quick_matchs_wait_runs_from_a_persons_coming_and_a_poll_brings_on
         assert (await c.quick_match_status(came_first["ticket"]))["status"] == "matched"
         # a page whose socket closed, polling instead, is there (counted, and seated)
         base = srv.url.replace("http", "ws")
-        closed = queue(srv.url, "198.51.100.41")
+        closed = _queue(srv.url, "198.51.100.41", "color-clash")
         async with websockets.connect(base + closed["ws"]) as ws:
             assert json.loads(await ws.recv())["waiting"] == 1
         await asyncio.sleep(0.1)
         assert (await c.quick_match_status(closed["ticket"]))["waiting"] == 1
-        other = queue(srv.url, "203.0.113.41")
+        other = _queue(srv.url, "203.0.113.41", "color-clash")
         assert (await c.quick_match_status(other["ticket"]))["waiting"] == 2
 
 

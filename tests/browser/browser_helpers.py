@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -11,6 +13,23 @@ SHOTS = ROOT / "test-artifacts" / "screenshots"
 AXE_DIR = ROOT / "test-artifacts" / "axe"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+
+
+@contextmanager
+def dev_scene(chromium, server, scene: str, *, touch: bool, viewport: dict | None = None,
+              lang: str = "en") -> Iterator:
+    """A dev scene's page in a context of its own: a touch phone (``touch``: coarse
+    pointer, no hover) or a mouse and keyboard, 390x844 unless ``viewport``."""
+    ctx = chromium.new_context(viewport=viewport or {"width": 390, "height": 844},
+                               base_url=server.url, has_touch=touch, is_mobile=touch,
+                               bypass_csp=True)  # (wait_for_function evaluates text)
+    try:
+        page = ctx.new_page()
+        page.goto(f"/dev.html?scene={scene}&lang={lang}")
+        page.wait_for_function("window.__devReady === true")
+        yield page
+    finally:
+        ctx.close()
 
 
 def shot(page, name: str, full_page: bool = False) -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, shot
+from browser_helpers import DESKTOP, PHONE, axe_check, catalog, cut_controls, dev_scene, shot
 from scripted import ScriptedTable
 
 from colorclash.engine.day_night_deck import DAY_NIGHT_CARDS
@@ -340,18 +340,11 @@ def test_no_key_hints_on_a_touch_phone(chromium, server, scene):
     press; a mouse and keyboard still get them."""
     seen = {}
     for touch in (False, True):
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844} if touch else DESKTOP,
-                                   base_url=server.url, has_touch=touch, is_mobile=touch,
-                                   bypass_csp=True)  # (wait_for_function evaluates text)
-        try:
-            page = ctx.new_page()
-            page.goto(f"/dev.html?scene={scene}&lang=en")
-            page.wait_for_function("window.__devReady === true")
+        with dev_scene(chromium, server, scene, touch=touch,
+                       viewport=None if touch else DESKTOP) as page:
             seen[touch] = page.evaluate(VISIBLE_KEY_HINTS)
             if touch:
                 shot(page, f"touch-no-keys-{scene}")
-        finally:
-            ctx.close()
     assert seen[False], "a desktop shows its key hints"
     assert seen[True] == [], seen[True]
 
@@ -373,12 +366,7 @@ def test_a_tapped_card_does_not_stand_over_its_neighbour_on_a_touch_phone(chromi
     its neighbour in the overlapping hand, hiding it (a Wild beside a green 7). A mouse
     over a card still raises it on a desktop."""
     for touch in (True, False):
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, base_url=server.url,
-                                   has_touch=touch, is_mobile=touch, bypass_csp=True)
-        try:
-            page = ctx.new_page()
-            page.goto("/dev.html?scene=table&lang=en")
-            page.wait_for_function("window.__devReady === true")
+        with dev_scene(chromium, server, "table", touch=touch) as page:
             page.evaluate("document.activeElement && document.activeElement.blur()")
             first = page.evaluate(TOP_AT_NEXT_CORNER)
             assert first["overlap"] and first["on"] == first["index"] + 1, first
@@ -387,8 +375,6 @@ def test_a_tapped_card_does_not_stand_over_its_neighbour_on_a_touch_phone(chromi
             got = page.evaluate(TOP_AT_NEXT_CORNER)
             # touch: the neighbour stays on top; a mouse raises the card it points at
             assert got["on"] == (first["index"] + 1 if touch else first["index"]), (touch, got)
-        finally:
-            ctx.close()
 
 
 HISTORY_AT_ITS_END = """() => {

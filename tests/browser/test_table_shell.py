@@ -13,6 +13,7 @@ from browser_helpers import (
     axe_check,
     catalog,
     cut_controls,
+    dev_scene,
     listen_to_live_region,
     shot,
     wait_said,
@@ -1316,12 +1317,7 @@ def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, ser
     ring = """() => { const a = document.activeElement;
         return a && a.matches('.hand .card') ? getComputedStyle(a).outlineStyle : null; }"""
     for touch in (True, False):
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, base_url=server.url,
-                                   has_touch=touch, is_mobile=touch, bypass_csp=True)
-        try:
-            page = ctx.new_page()
-            page.goto("/dev.html?scene=table&lang=en")
-            page.wait_for_function("window.__devReady === true")
+        with dev_scene(chromium, server, "table", touch=touch) as page:
             page.wait_for_function("() => document.activeElement.matches('.hand .card')")
             assert page.evaluate(ring) == ("none" if touch else "solid"), touch
             if touch:
@@ -1335,5 +1331,3 @@ def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, ser
                 page.wait_for_function("() => document.activeElement.matches('.hand .card')")
                 page.keyboard.press("ArrowRight")
                 page.wait_for_function(f"() => ({ring})() === 'solid'")
-        finally:
-            ctx.close()
