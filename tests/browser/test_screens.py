@@ -355,6 +355,13 @@ def test_no_menu_on_the_home_page_cuts_its_choice(open_page, viewport, locale):
         page.click(f"label[data-game={game}]")
         page.wait_for_selector("#btn-play-now")
         assert page.evaluate(SELECTS_CUT) == [], game
+    # the longest choice of a match's length, in Practice and a room ("El primero en
+    # llegar a 500 p…" at 360 px)
+    page.click("label[data-game=color-clash]")
+    for form in ("practice", "room"):
+        page.select_option(f"#{form}-preset", "standard")
+        page.select_option(f"#{form}-opt-match", "500")
+    assert page.evaluate(SELECTS_CUT) == []
 
 
 @pytest.mark.parametrize("lang", ["es", "en", "tr"])
