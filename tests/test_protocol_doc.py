@@ -191,11 +191,14 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     saw(await _error_after(a, lambda: a.act({"type": "next"})), "illegal_action")
     mover = a if turn == a.seat else b
     await mover.act({"type": "draw"}, seq=st["seq"])
-    await mover.wait_state(lambda s: s["seq"] > st["seq"])
-    # whoever is to act now (the draw may keep the turn), with the state the table left
-    now = a if a.seat in mover.state["view"]["to_act"] else b
-    await now.wait_state(lambda s: s["seq"] > st["seq"])
-    legal = now.state["view"]["legal"][0]
+    # whoever of the two is to act next (the draw may keep the turn, or pass it on, the
+    # computer's turn between), with the state the table has left
+    later = await mover.wait_state(
+        lambda s: s["seq"] > st["seq"] and {a.seat, b.seat} & set(s["view"]["to_act"]),
+        timeout=15)
+    now = a if a.seat in later["view"]["to_act"] else b
+    mine = await now.wait_state(lambda s: s["seq"] >= later["seq"], timeout=10)
+    legal = mine["view"]["legal"][0]
     saw(await _error_after(now, lambda: now.act(legal, seq=st["seq"])), "stale_action")
     # substituted: the seat left during play
     await waiting.send("leave")
