@@ -481,7 +481,7 @@ async def test_the_people_waiting_hear_a_poll_stop_counting(tmp_path, monkeypatc
             assert json.loads(await ws.recv())["waiting"] == 2
             msg = json.loads(await asyncio.wait_for(ws.recv(), 2))  # nothing else happens
             assert msg["waiting"] == 1
-        assert srv.hub.quick._lapse is None  # (and no timer left behind)
+        assert srv.hub.quick._timer is None  # (and no timer left behind)
 
 
 @pytest.mark.asyncio

@@ -47,29 +47,10 @@ class QuickMatch:
         self.queue: dict[str, dict[str, Any]] = {}   # tickets waiting, in arrival order
         self.tickets: dict[str, dict[str, Any]] = {}  # every live ticket (queued or matched)
         self._timer: asyncio.TimerHandle | None = None
-        self._lapse: asyncio.TimerHandle | None = None  # the counts told when polls lapse
-        self._lapse_due = 0.0
 
     def stop(self) -> None:
         if self._timer:
             self._timer.cancel()
-        if self._lapse:
-            self._lapse.cancel()
-
-    def _lapse_at(self, when: float) -> None:
-        """The counts are told again at ``when``, when a poll stops counting unless
-        another poll or a socket keeps its person there: one timer for every poll (a
-        timer per poll piled up, each telling every queue)."""
-        self._lapse_due = max(self._lapse_due, when)
-        if self._lapse is None:
-            delay = max(0.0, when - self.hub.now()) + 0.05
-            self._lapse = asyncio.get_running_loop().call_later(delay, self._lapsed)
-
-    def _lapsed(self) -> None:
-        self._lapse = None
-        self.notify()
-        if self._lapse_due > self.hub.now():  # polled since: again at the latest lapse
-            self._lapse_at(self._lapse_due)
 
     def join(self, game: str | None, preset: str | None,
              address: str | None = None) -> dict[str, Any]:
@@ -155,9 +136,8 @@ class QuickMatch:
             there = self._present(t, now)  # (not while its page is closed: it comes back)
             t.pop("gone", None)  # (its place, held for a reload, is back)
             t["polled"] = now
-            self._lapse_at(now + self.POLL_PRESENCE)
             if not there:
-                self._arrived(t, now)
+                self._arrived(t, now)  # (check() also times the poll's lapse)
                 self.notify()
         if t["matched"]:
             return {"status": "matched", **t["matched"]}
@@ -270,6 +250,13 @@ class QuickMatch:
                     self.table(game, preset, people)
                 else:
                     next_due = due if next_due is None else min(next_due, due)
+        # A poll stops counting its person there (the counts change, a table may not
+        # start) when no later poll or socket keeps them: the same timer wakes for it
+        # (one timer per poll piled up, each telling every queue).
+        for t in self.queue.values():
+            if not t["conns"] and self._present(t, now):  # there by a poll alone
+                lapse = t["polled"] + self.POLL_PRESENCE + 0.05
+                next_due = lapse if next_due is None else min(next_due, lapse)
         if self._timer:
             self._timer.cancel()
             self._timer = None
