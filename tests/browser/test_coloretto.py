@@ -218,6 +218,8 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     assert host.is_checked("#game-coloretto")
 
     host.fill("#player-name", "Hana")
+    # each side says its points where it is chosen
+    assert host.inner_text("#room-opt-scoring option[value=grey]") == "Grey side (1, 4, 8, 7, 6, 5)"
     host.select_option("#room-opt-scoring", "grey")
     host.click("#btn-create")
     host.wait_for_selector("#room-code")
@@ -239,7 +241,7 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     guest.click("#btn-join-room")
     guest.wait_for_selector("#btn-ready")
     es = all_catalogs("es")
-    assert es["coloretto.side.grey"] in guest.inner_text(".settings-summary")
+    assert f'{es["coloretto.side.grey"]} (1, 4, 8, 7, 6, 5)' in guest.inner_text(".settings-summary")
     host.click("button[data-focus-key='add-bot:2']")
     host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
     guest.click("#btn-ready")
@@ -250,7 +252,18 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
         page.wait_for_selector(".table-screen.ct")
     assert "Gus" in host.inner_text(".ct-players")
     assert "Hana" in guest.inner_text(".ct-players")
-    assert es["coloretto.side.grey"] in guest.inner_text(".ct-status")
+    # the side with its points: "Lado gris" alone, beside the colours out of the game,
+    # read as a colour (newcomer review)
+    # (the guest's phone: the name, and a tap says the points)
+    assert guest.locator(".ct-status .ct-side .ct-side-values").is_hidden()
+    guest.click(".ct-status .ct-side")
+    said = es["coloretto.results.values"].format(side=es["coloretto.side.grey"],
+                                                 values="1, 4, 8, 7, 6, 5")
+    guest.wait_for_function("(s) => document.querySelector('.tip-bubble:not([hidden])')"
+                            " && document.querySelector('.tip-bubble').textContent === s", arg=said)
+    # (the host's desktop: the points beside the name)
+    host.wait_for_selector(".ct-status .ct-side")
+    assert host.inner_text(".ct-status .ct-side .ct-side-values").strip() == ": 1 · 4 · 8 · 7 · 6 · 5"
     # both play until the first round is over (everyone took a row): each sees it
     play_to([host, guest], lambda p: game_over(p) or p.evaluate(f"{VIEW}.round") >= 2,
             timeout=60)

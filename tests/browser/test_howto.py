@@ -105,3 +105,24 @@ def test_how_to_play_opens_over_the_table_and_keeps_the_seat(open_page):
     # still seated: the table is there and nothing was sent
     assert page.locator(".hand .card").count() == 7
     assert not [m for m in table.sent if m["type"] == "leave"]
+
+
+def test_the_chosen_games_rules_are_a_click_from_the_game_picker(open_page):
+    """A newcomer chooses a game and finds its rules beside its few words, not under every
+    panel 1,600 px down the page (newcomer review)."""
+    cat = catalog("en")
+    page = open_page(DESKTOP)
+    for key, name, url in (("coloretto", "Coloretto", "/?game=coloretto&rules=standard"),
+                           ("rainbow", "Rainbow", "/?game=rainbow&rules=standard"),
+                           ("color-clash", "Color Clash", "/?rules=classic-table")):
+        page.click(f"label.game-choice[data-game={key}]")
+        link = page.locator(".game-chosen-about a.rules-link")
+        assert link.inner_text().strip() == cat["home.howToPlay"].format(game=name)
+        box = link.bounding_box()
+        assert box and box["y"] + box["height"] < DESKTOP["height"], box  # in the first view
+        link.click()
+        page.wait_for_selector(f"article.howto[data-game={key}] h1")
+        assert page.url.endswith(url), page.url
+        page.go_back()
+        page.wait_for_selector("#btn-practice")
+    shot(page, "home-rules-link")

@@ -84,7 +84,31 @@ function gamePicker(ctx, act) {
         );
       }),
     ),
-    chosen ? h("p.game-chosen-about", { "aria-hidden": "true" }, moduleOf(chosen.key).about()) : null,
+    chosen
+      ? h(
+          "p.game-chosen-about",
+          h("span", { "aria-hidden": "true" }, moduleOf(chosen.key).about()),
+          " ",
+          // the rules where a newcomer chooses the game (the "How to play" panel is under
+          // every panel, 1,600 px down a desktop's page: player review)
+          rulesLink(act, chosen.default_preset, t("home.howToPlay", { game: moduleOf(chosen.key).name() }), "rules:picker"),
+        )
+      : null,
+  );
+}
+
+function rulesLink(act, preset, label, focusKey, tag = "a.rules-link") {
+  return h(
+    tag,
+    {
+      href: act.rulesPath(preset),
+      dataset: { focusKey },
+      onclick: (e) => {
+        e.preventDefault();
+        act.rules(preset);
+      },
+    },
+    label,
   );
 }
 
@@ -280,18 +304,7 @@ export function renderHome(ctx, act) {
             presets.map((p) =>
               h(
                 "li",
-                h(
-                  "a.btn",
-                  {
-                    href: act.rulesPath(p),
-                    dataset: { focusKey: `rules:${p}` },
-                    onclick: (e) => {
-                      e.preventDefault();
-                      act.rules(p);
-                    },
-                  },
-                  presetLabel(game, p),
-                ),
+                rulesLink(act, p, presetLabel(game, p), `rules:${p}`, "a.btn"),
               ),
             ),
           ),

@@ -4,6 +4,7 @@
 import { t } from "../../i18n.js";
 import { renderCard } from "./cards.js";
 import { bannersFor, describeMoment } from "./events.js";
+import { SIDES } from "./results.js";
 import { PRESETS, renderRules } from "./rules.js";
 import { afterRender, animatePlay, onState, renderTable, tableKeydown } from "./table.js";
 
@@ -16,7 +17,10 @@ export const coloretto = {
   presets: PRESETS,
   presetName: () => t("coloretto.name"), // one preset: the game itself
   optionLabel: (name) => (name === "scoring" ? t("coloretto.option.scoring") : null),
-  choiceLabel: (name, value) => (name === "scoring" ? t(`coloretto.side.${value}`) : null),
+  // a side with its points ("Brown side (1, 3, 6, 10, 15, 21)"): the name alone told a
+  // newcomer nothing (newcomer review)
+  choiceLabel: (name, value) =>
+    name === "scoring" ? `${t(`coloretto.side.${value}`)} (${(SIDES[value] || []).join(", ")})` : null,
   // the seat comes back as soon as its player opens the table again (docs/protocol.md)
   leaveText: ({ link }) => t("coloretto.table.leaveConfirm", { link }),
   renderTable,

@@ -10,7 +10,7 @@ import { keyDoesNothing } from "../../shell/notices.js";
 import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
-import { colorettoResults } from "./results.js";
+import { colorettoResults, SIDES } from "./results.js";
 
 // Why a press did nothing, to the ear (announce) and to the eye (a bubble beside it).
 function refuse(anchor, why) {
@@ -159,7 +159,7 @@ function statusChips(view) {
       ),
     );
   }
-  chips.push(h(`span.chip.ct-side.side-${view.scoring_side}`, t(`coloretto.side.${view.scoring_side}`)));
+  chips.push(sideChip(view.scoring_side));
   const removed = view.removed_colours || [];
   if (removed.length) {
     chips.push(
@@ -465,6 +465,21 @@ export function afterRender(root, { revealPlayable = false } = {}) {
     const target = initialTarget(root);
     if (target) target.focus({ preventScroll: true });
   }
+}
+
+// The scoring card's side with its points: "Brown side" alone, beside the colours out
+// of the game, read as a colour or a team (newcomer review). Where the status has room,
+// the points show beside the name; a tap (or the pointer) says them anywhere.
+function sideChip(side) {
+  const name = t(`coloretto.side.${side}`);
+  const values = SIDES[side] || [];
+  const all = t("coloretto.results.values", { side: name, values: values.join(", ") });
+  return h(
+    `span.chip.ct-side.side-${side}`,
+    { title: all, onclick: (ev) => tip(ev.currentTarget, all, 4000) },
+    h("span", { "aria-hidden": "true" }, name, h("span.ct-side-values", `: ${values.join(" · ")}`)),
+    h("span.sr-only", all),
+  );
 }
 
 // The arrows (and Home, End) on a row go to the row beside it, as they go along the

@@ -167,6 +167,14 @@ function lastRound(model) {
   );
 }
 
+// What a click on an empty place should have been instead.
+function emptyPlaceHint(model) {
+  const { view } = model;
+  if (!legalOf(view).length) return t("table.notYourTurn");
+  if (chosen(model) !== null) return t("rainbow.hint.playChosen");
+  return findLegal(view, (a) => a.type === "play") ? t("rainbow.hint.chooseFirst") : t("rainbow.cantPlayNow");
+}
+
 function placeItem(model, act, face, p) {
   const { view } = model;
   const ts = view.turn_state || {};
@@ -185,7 +193,13 @@ function placeItem(model, act, face, p) {
       { dataset: { place: String(p) } },
       h(
         "div.rb-slot",
-        { role: "img", "aria-label": `${placeName}: ${t(next ? "rainbow.emptyNext" : "rainbow.empty")}` },
+        {
+          role: "img",
+          "aria-label": `${placeName}: ${t(next ? "rainbow.emptyNext" : "rainbow.empty")}`,
+          // a newcomer clicks the place to put a card there: say how it is done
+          // (a click that did nothing said nothing: newcomer review)
+          onclick: (ev) => tip(ev.currentTarget, emptyPlaceHint(model)),
+        },
         h("span.rb-slot-n", { "aria-hidden": "true" }, String(p + 1)),
         next ? h("span.rb-slot-next", { "aria-hidden": "true" }, t("rainbow.nextShort")) : null,
       ),
