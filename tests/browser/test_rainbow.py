@@ -924,3 +924,24 @@ def test_a_card_played_leaves_the_rest_of_the_hand_as_it_was(open_page):
     table.wait_view()
     kept = page.evaluate("[...document.querySelectorAll('.rb-hand li')].map(li => li.__was)")
     assert kept == [1, 2], kept
+
+
+def test_a_click_on_an_empty_place_says_how_a_card_gets_there(open_page):
+    """A newcomer clicked the next free place to put a card there and nothing happened, with
+    no word why (newcomer review): the place says to choose a card first, then, once one is
+    chosen, which buttons play it; nothing is sent."""
+    cat = rb_catalog("en")
+    table = rb_table(open_page, turn_setup(), viewport=DESKTOP, locale="en-US")
+    page = table.page
+    sent = len(table.sent)
+
+    def tip_says(words: str) -> None:
+        page.wait_for_function("(s) => { const b = document.querySelector('.tip-bubble');"
+                               " return b && !b.hidden && b.textContent === s; }", arg=words)
+
+    page.click(".rb-place.empty.next .rb-slot")
+    tip_says(cat["rainbow.hint.chooseFirst"])
+    page.click(".rb-hand [data-hand='0']")
+    page.click(".rb-place.empty:not(.next) .rb-slot >> nth=0")
+    tip_says(cat["rainbow.hint.playChosen"])
+    assert len(table.sent) == sent
