@@ -218,9 +218,12 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     assert host.is_checked("#game-coloretto")
 
     host.fill("#player-name", "Hana")
-    # each side says its points where it is chosen
-    assert host.inner_text("#room-opt-scoring option[value=grey]") == "Grey side (1, 4, 8, 7, 6, 5)"
+    # the chosen side says its points where it is chosen
+    note = host.locator("label[for=room-opt-scoring] .field-note")
+    assert note.inner_text().strip() == "Points: 1, 3, 6, 10, 15, 21"
     host.select_option("#room-opt-scoring", "grey")
+    host.wait_for_function("() => document.querySelector('label[for=room-opt-scoring] .field-note')"
+                           ".textContent.endsWith('1, 4, 8, 7, 6, 5')")
     host.click("#btn-create")
     host.wait_for_selector("#room-code")
     code = host.inner_text("#room-code").strip()
@@ -241,8 +244,8 @@ def test_game_picker_and_a_private_coloretto_room(open_page, server):
     guest.click("#btn-join-room")
     guest.wait_for_selector("#btn-ready")
     es = all_catalogs("es")
-    assert f'{es["coloretto.side.grey"]} (1, 4, 8, 7, 6, 5)' in guest.inner_text(".settings-summary")
-    host.click("button[data-focus-key='add-bot:2']")
+    assert es["coloretto.side.grey"] in guest.inner_text(".settings-summary")
+    host.click("button[data-focus-key='seat:2:add-bot']")
     host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
     guest.click("#btn-ready")
     host.wait_for_function(

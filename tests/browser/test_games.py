@@ -182,7 +182,7 @@ def test_private_room_two_players_and_a_computer(open_page):
     guest.wait_for_selector("#btn-ready")
     host.wait_for_selector(".seat-row[data-kind=human] >> text=Guest Gus")
 
-    host.click("button[data-focus-key='add-bot:2']")
+    host.click("button[data-focus-key='seat:2:add-bot']")
     host.wait_for_selector(".seat-row[data-seat='2'][data-kind=bot]")
     # labelled a computer, with its level (as the Practice form names the levels)
     assert re.search(r"Computer · (Random|Easy|Medium|Hard)",

@@ -117,7 +117,8 @@ def test_the_chosen_games_rules_are_a_click_from_the_game_picker(open_page):
                            ("color-clash", "Color Clash", "/?rules=classic-table")):
         page.click(f"label.game-choice[data-game={key}]")
         link = page.locator(".game-chosen-about a.rules-link")
-        assert link.inner_text().strip() == cat["home.howToPlay"].format(game=name)
+        assert link.inner_text().strip() == cat["howto.home"]
+        assert link.get_attribute("aria-label") == cat["home.howToPlay"].format(game=name)
         box = link.bounding_box()
         assert box and box["y"] + box["height"] < DESKTOP["height"], box  # in the first view
         link.click()

@@ -202,10 +202,10 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     guest.fill("#join-name", "Eli")
     guest.click("#btn-join-room")
     guest.wait_for_selector("#room-code")
-    button = host.locator('[data-focus-key="rm-player:1"]')
+    button = host.locator('[data-focus-key="seat:1:rm-player"]')
     button.wait_for()
     assert "Eli" in button.get_attribute("aria-label")
-    assert host.locator('[data-focus-key="rm-player:0"]').count() == 0  # not yourself
+    assert host.locator('[data-focus-key="seat:0:rm-player"]').count() == 0  # not yourself
     shot(host, "room-host-guest")
     button.click()
     host.wait_for_selector('li.seat-row[data-seat="1"][data-kind="empty"]')
@@ -226,8 +226,8 @@ def test_a_host_by_absence_is_offered_no_removal_of_the_host_away(open_page):
     (``host_away``): the lobby offers no Remove for it, and still for another guest."""
     page = open_page(PHONE, path="/dev.html?scene=room-host-away")
     page.wait_for_function("window.__devReady === true")
-    assert page.locator('[data-focus-key="rm-player:3"]').count() == 1
-    assert page.locator('[data-focus-key="rm-player:0"]').count() == 0
+    assert page.locator('[data-focus-key="seat:3:rm-player"]').count() == 1
+    assert page.locator('[data-focus-key="seat:0:rm-player"]').count() == 0
 
 
 def test_the_line_under_the_piles_keeps_the_newest_move_whole(open_page):
@@ -262,11 +262,11 @@ def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
         const d = document.getElementById(r.getAttribute('aria-describedby'));
         return d ? d.textContent.trim() : ''; })""")
     assert len(about) == 3 and all(about), about
-    chosen = page.inner_text(".game-chosen-about").strip()
+    chosen = page.inner_text(".game-chosen-about > span").strip()
     assert chosen and chosen in about[0], (chosen, about)
     page.click(".game-choice[data-game='coloretto']")
     page.wait_for_function("document.querySelector('.game-choice.chosen').dataset.game === 'coloretto'")
-    assert page.inner_text(".game-chosen-about").strip() in about[1]
+    assert page.inner_text(".game-chosen-about > span").strip() in about[1]
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"home-fold-{viewport['width']}-{locale}")
 

@@ -92,7 +92,7 @@ def test_a_guest_who_goes_home_after_the_game_frees_the_seat_for_a_rematch(open_
     assert guest.evaluate(f"localStorage.getItem('cc.seat.{code}')") is None
     host.click(f".results button:has-text('{cat['results.playAgain']}')")
     host.wait_for_function("window.__cc.room.status === 'lobby'")
-    host.wait_for_selector("button[data-focus-key='add-bot:1']")  # the seat can be filled
+    host.wait_for_selector("button[data-focus-key='seat:1:add-bot']")  # the seat can be filled
 
 
 def test_the_waiting_line_stands_under_the_table_before_the_points_breakdown(open_page):
@@ -195,3 +195,37 @@ def test_alone_with_computers_the_rounds_results_can_be_held(open_page):
     table.send([])
     page.wait_for_function("!document.querySelector(\"button[data-focus-key='res:hold']\")")
     assert page.locator("button[data-focus-key='res:next']").count() == 1
+
+
+def test_play_again_by_keys_leaves_the_focus_on_the_table(open_page):
+    """Out of cards, the focus went to <main>; the results took it; Enter on Play again dealt
+    the next game and left the focus on the page body, where the next Tab starts from the
+    top of the page (keyboard review): it goes to the new table's most useful control."""
+    from scripted import ScriptedTable
+
+    setup = {"hands": [["R1"], ["G5", "G6", "B2"]], "top": "R9", "draw": ["Y1", "Y2"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=DESKTOP)
+    page = table.page
+    page.wait_for_selector(".hand .card[data-card='R1']")
+    page.evaluate("document.querySelector('main').focus()")  # (as when the hand emptied)
+    table.send([])  # a redraw with the focus there
+    page.wait_for_timeout(200)
+    table.act(0, next(a for a in table.game.legal_actions(0) if a.get("card") == "R1"))
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    page.wait_for_function("document.activeElement.dataset.focusKey === 'res:again'")
+    table.answer = False  # (the next game dealt below: the other seat begins it)
+    page.keyboard.press("Enter")
+    for _ in range(50):
+        if table.sent[-1]["type"] == "start":
+            break
+        page.wait_for_timeout(50)
+    assert table.sent[-1]["type"] == "start", table.sent[-1]
+    table.deal(setup={"hands": [["R2", "B3"], ["G5", "G6", "B2"]], "top": "R9",
+                      "draw": ["Y1", "Y2"], "first": 1})
+    page.wait_for_function("window.__cc.room.match === 2 && !document.querySelector('.results-overlay')")
+    page.wait_for_timeout(200)
+    where = page.evaluate("""() => { const a = document.activeElement;
+      return { body: a === document.body, inMain: !!a.closest('main'), key: a.dataset.focusKey || a.tagName }; }""")
+    assert not where["body"] and where["inMain"], where

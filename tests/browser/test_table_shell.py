@@ -853,6 +853,29 @@ def test_the_moves_panel_takes_the_focus_and_gives_it_back_on_a_narrow_screen(op
     page.wait_for_function(f"({key})() === 'history:toggle'")
 
 
+def test_tab_out_of_the_open_moves_panel_closes_it(open_page):
+    """At 640x400 (a desktop at 200%) Tab went on from the open Moves panel to DRAW and the
+    hand under it, and Enter played a card nobody could see (keyboard review): leaving the
+    panel closes it, and the control the focus went to is in view."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, seed=5,
+                          viewport={"width": 640, "height": 400})
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.focus("[data-focus-key='history:toggle']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#history.open")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        if not page.evaluate("document.getElementById('history').contains(document.activeElement)"):
+            break
+    page.wait_for_selector("#history:not(.open)")
+    seen = page.evaluate("""() => { const a = document.activeElement, r = a.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { key: a.dataset.focusKey || a.tagName, seen: !!hit && (a === hit || a.contains(hit)) }; }""")
+    assert seen["seen"], seen
+
+
 @pytest.mark.parametrize(("game", "preset", "keys"), [
     ("color-clash", "classic-table", "pklc"), ("coloretto", "standard", "9"),
     ("rainbow", "standard", "tse")])

@@ -1176,6 +1176,17 @@ document.addEventListener("keydown", (ev) => {
   gameOf(state.view).tableKeydown(ev, { view: state.view }, tableActs);
 });
 
+// Tab out of the phone's open Moves sheet closes it: the focus went on to DRAW and the
+// hand under it, and Enter played a card nobody could see (keyboard review).
+document.addEventListener("focusin", (ev) => {
+  if (!state.historyOpen || state.screen !== "table") return;
+  const panel = document.getElementById("history");
+  const to = ev.target;
+  if (!panel || panel.contains(to) || (to.closest && to.closest(".history-toggle"))) return;
+  state.historyOpen = false;
+  render();
+});
+
 window.addEventListener("popstate", route);
 // Each screen starts at its top (render): the browser's own restoring of the old scroll
 // on Back left the home page halfway down, below the way back to the table.

@@ -91,16 +91,20 @@ function gamePicker(ctx, act) {
           " ",
           // the rules where a newcomer chooses the game (the "How to play" panel is under
           // every panel, 1,600 px down a desktop's page: player review)
-          rulesLink(act, chosen.default_preset, t("home.howToPlay", { game: moduleOf(chosen.key).name() }), "rules:picker"),
+          // ("How to play" to the eye, after the game's words; its name to the ear)
+          rulesLink(act, chosen.default_preset, t("howto.home"), "rules:picker", "a.rules-link", {
+            "aria-label": t("home.howToPlay", { game: moduleOf(chosen.key).name() }),
+          }),
         )
       : null,
   );
 }
 
-function rulesLink(act, preset, label, focusKey, tag = "a.rules-link") {
+function rulesLink(act, preset, label, focusKey, tag = "a.rules-link", attrs = {}) {
   return h(
     tag,
     {
+      ...attrs,
       href: act.rulesPath(preset),
       dataset: { focusKey },
       onclick: (e) => {

@@ -51,7 +51,7 @@ function seatRow(room, seat, me, isHost, act) {
         "button.btn",
         {
           type: "button",
-          dataset: { focusKey: `add-bot:${seat}` },
+          dataset: { focusKey: `seat:${seat}:add-bot` },
           onclick: () => act.addBot(seat),
           "aria-label": t("room.addBotSeat", { n: seat + 1 }),
         },
@@ -65,7 +65,7 @@ function seatRow(room, seat, me, isHost, act) {
         "button.btn.danger",
         {
           type: "button",
-          dataset: { focusKey: `rm-bot:${seat}` },
+          dataset: { focusKey: `seat:${seat}:rm-bot` },
           onclick: () => act.removeBot(seat),
           "aria-label": t("room.removeBotSeat", { n: seat + 1 }),
         },
@@ -82,7 +82,7 @@ function seatRow(room, seat, me, isHost, act) {
         "button.btn.danger",
         {
           type: "button",
-          dataset: { focusKey: `rm-player:${seat}` },
+          dataset: { focusKey: `seat:${seat}:rm-player` },
           onclick: () => act.removePlayer(seat),
           "aria-label": t("room.removePlayerSeat", { name: seatName(room, seat), n: seat + 1 }),
         },

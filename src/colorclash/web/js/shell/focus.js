@@ -83,6 +83,10 @@ export function settleFocus(main, { newScreen = false } = {}) {
           dialog.querySelector("button:not([disabled]), [href], input, select"),
       );
     }
+    // (the dialog's control is what the focus is on now: when a press closes the dialog
+    // with nothing to go back to (Play again, after the results took the focus from
+    // <main>), its loss is seen below; it stayed on the page body: keyboard review)
+    held = document.activeElement !== document.body ? document.activeElement : held;
     return;
   }
   if (returnTo) {
@@ -101,7 +105,9 @@ export function settleFocus(main, { newScreen = false } = {}) {
   }
   if (newScreen && (lost(main) || !main.contains(document.activeElement))) {
     focusIn(main.querySelector("[autofocus]") || initialTarget(main) || main);
-  } else if (held && !document.contains(held) && lost(main)) {
+  } else if (lost(main) && [held, lastFocused].some((el) => el && !document.contains(el))) {
+    // (lastFocused too: a control reached by Tab after the last redraw, and replaced by
+    // the next one, was never `held`)
     focusIn(initialTarget(main) || main);
   }
   held = document.activeElement !== document.body ? document.activeElement : null;

@@ -140,5 +140,12 @@ export function optionField(game, option, value, { id, focusKey, onChange }) {
         h("option", { value: String(c), selected: String(c) === String(current) }, labels[i]),
       ),
     ),
+    // what the choice means, where its name alone says little (Coloretto's "Brown side":
+    // its points), from the game module
+    game && game.choiceNote ? noteOf(game.choiceNote(option.name, current)) : null,
   );
+}
+
+function noteOf(text) {
+  return text ? h("span.field-note", text) : null;
 }

@@ -17,10 +17,11 @@ export const coloretto = {
   presets: PRESETS,
   presetName: () => t("coloretto.name"), // one preset: the game itself
   optionLabel: (name) => (name === "scoring" ? t("coloretto.option.scoring") : null),
-  // a side with its points ("Brown side (1, 3, 6, 10, 15, 21)"): the name alone told a
-  // newcomer nothing (newcomer review)
-  choiceLabel: (name, value) =>
-    name === "scoring" ? `${t(`coloretto.side.${value}`)} (${(SIDES[value] || []).join(", ")})` : null,
+  choiceLabel: (name, value) => (name === "scoring" ? t(`coloretto.side.${value}`) : null),
+  // the chosen side's points under its menu: the name alone told a newcomer nothing
+  // (newcomer review)
+  choiceNote: (name, value) =>
+    name === "scoring" && SIDES[value] ? t("coloretto.side.note", { values: SIDES[value].join(", ") }) : null,
   // the seat comes back as soon as its player opens the table again (docs/protocol.md)
   leaveText: ({ link }) => t("coloretto.table.leaveConfirm", { link }),
   renderTable,
