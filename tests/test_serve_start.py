@@ -46,6 +46,25 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
     again.stop()
 
 
+
+@pytest.mark.parametrize("how", ["symlink", "hardlink"])
+def test_a_second_server_through_a_link_to_the_file_is_refused(tmp_path, how):
+    """Given a symbolic or a hard link to the first server's file, a second server took a
+    lock file of another name and started: both ran the same rooms' clocks."""
+    db = tmp_path / "dual.sqlite3"
+    link = tmp_path / "dual-link.sqlite3"
+    with ServerProcess(f"sqlite:///{db}") as first:
+        if how == "symlink":
+            link.symlink_to(db.name)
+        else:
+            os.link(db, link)
+        second = _serve("--port", str(free_port()), "--store", f"sqlite:///{link}")
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "another server is already using" in second.stderr
+        assert "rooms restored" not in second.stdout + second.stderr
+        assert "Traceback" not in second.stderr
+        _health(first.url)
+
 def test_another_programs_sqlite_file_is_one_line_not_a_traceback(foreign_sqlite):
     out = _serve("--port", str(free_port()), "--store", f"sqlite:///{foreign_sqlite}")
     assert out.returncode == 2

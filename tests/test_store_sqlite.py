@@ -432,3 +432,71 @@ def _read_in_a_folder_nobody_can_write(base: Path) -> None:
     assert done.returncode != 0 and "Traceback" in done.stderr
     assert "folder is not writable by this user" in done.stderr, done.stderr
     assert "copy the file and its -wal file" in done.stderr
+
+
+
+def _link(path: Path, how: str) -> Path:
+    link = path.with_name(f"{how}-link.sqlite3")
+    if how == "symlink":
+        link.symlink_to(path.name)
+    else:
+        os.link(path, link)
+    return link
+
+
+def _in_another_process(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` in a process of its own (SQLite refuses a second name of a file open in
+    the same process: "disk I/O error"), with this checkout's ``src`` importable."""
+    src = str(Path(colorclash.__file__).resolve().parents[1])
+    return subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r}); "
+                           + code], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("how", ["symlink", "hardlink"])
+def test_a_second_claim_through_a_link_to_the_file_is_refused(tmp_path, how):
+    """The lock was ``PATH.lock`` by the path as given: a second server given a symbolic
+    or a hard link to the file took a lock of another name and ran the same rooms'
+    clocks beside the first (UNIQUE constraint failures, rebuilds). The file itself is
+    locked too, and the lock file's name has its links resolved."""
+    path = tmp_path / "dual.sqlite3"
+    first = SQLiteStore(path)
+    first.claim()
+    first.save_many([("ABCDEF", {"n": 1}, 1, [(0, 0, {"type": "draw"})])])
+    link = _link(path, how)
+    claim = ("from colorclash.store.sqlite import SQLiteStore; "
+             f"s = SQLiteStore({str(link)!r}); s.claim(); print('claimed')")
+    second = _in_another_process(claim)
+    assert "another server is already using" in second.stderr, second.stdout + second.stderr
+    assert "claimed" not in second.stdout
+    # the claim's lock on the file leaves SQLite's own locks alone: the first writes on,
+    # and another program still reads and writes the file
+    first.save_many([("ABCDEF", {"n": 2}, 1, [(1, 0, {"type": "draw"})])])
+    other = _in_another_process(
+        f"import sqlite3; db = sqlite3.connect({str(path)!r}); "
+        "print(db.execute('SELECT count(*) FROM actions').fetchone()[0]); "
+        "db.execute(\"INSERT INTO records VALUES ('ABCDEF', 1, '{}')\"); db.commit()")
+    assert other.returncode == 0 and other.stdout.strip() == "2", other.stderr
+    first.save_many([("ABCDEF", {"n": 3}, 1, [(2, 0, {"type": "draw"})])])
+    assert len(first.load_actions("ABCDEF", 1)) == 3
+    first.close()
+    # the first stopped: the file is free by either name
+    assert _in_another_process(claim).stdout.strip() == "claimed"
+
+
+@pytest.mark.parametrize("how", ["symlink", "hardlink"])
+def test_copy_store_refuses_a_store_in_use_through_a_link(tmp_path, how):
+    path = tmp_path / "site.sqlite3"
+    server = SQLiteStore(path)
+    server.claim()
+    server.save_many([("ABCDEF", {"n": 1}, None, None)])
+    # (as the server's checkpoints do: SQLite names the WAL after the name it was given,
+    # so by a hard link's name only what is folded into the file is seen)
+    server._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    link = _link(path, how)
+    copy = ("from colorclash.store.copy import copy_store; "
+            f"print(copy_store('sqlite:///{link}', 'sqlite:///{tmp_path}/copy.sqlite3').rooms)")
+    busy = _in_another_process(copy)
+    assert "is in use (another server is already using" in busy.stderr, busy.stderr
+    server.close()
+    done = _in_another_process(copy)
+    assert done.stdout.strip() == "1", done.stderr

@@ -148,7 +148,8 @@ class SQLiteStore:
         self._lock = threading.Lock()
         self._wdb: sqlite3.Connection | None = None  # the group-commit writer's own connection
         self._checkpointer: _Checkpointer | None = None
-        self._owner_fd: int | None = None
+        self._owner_fd: int | None = None  # PATH.lock, once claimed (-1: none to lock)
+        self._file_fd: int | None = None  # the database file's, for its flock (claim)
         if self.path != ":memory:":
             _refuse_what_is_no_file(self.path)
         if read_only and self.path != ":memory:":
@@ -290,37 +291,58 @@ class SQLiteStore:
         A server keeps its rooms in memory and writes each room's log from there: two
         servers on one file would both run the same rooms' clocks and computer players and
         write conflicting actions. The claim is an exclusive ``flock`` on ``PATH.lock``
-        (not on the database itself: SQLite's own POSIX locks would be dropped when another
-        descriptor of that file closed). The kernel releases it when the process ends, even
-        by SIGKILL, so a crashed server never blocks its restart."""
+        (``PATH`` with its symbolic links resolved), and one on the database file itself:
+        a file is one file by whatever name it is given (a second server given a symbolic
+        or a hard link to it started beside the first, its lock file by another name).
+        ``flock`` locks are the file's own, apart from the POSIX (``fcntl``) locks SQLite
+        takes on it (on Linux they never meet, but on NFS, where ``flock`` is made of POSIX
+        locks: keep a SQLite store on a local disk). The database file's descriptor stays
+        open until :meth:`close` has closed SQLite's connections: closing any descriptor
+        of the file drops every POSIX lock this process holds on it, SQLite's included.
+        The kernel releases both locks when the process ends, even by SIGKILL, so a
+        crashed server never blocks its restart."""
         if self.path == ":memory:" or self._owner_fd is not None:
             return
-        lock_path = self.path + ".lock"
+        real = os.path.realpath(self.path)
+        lock_path = real + ".lock"
         how = fcntl.LOCK_EX
         try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd: int | None = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
             if not (self.read_only and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)):
                 raise StoreError(f"cannot open {lock_path!r}: {exc.strerror}") from None
             # A store only read (copy-store's source) in a folder this user cannot write:
-            # no lock file, no server (a server makes it, and needs the folder writable);
-            # else a shared lock, which a server's exclusive one refuses, and keeps out.
+            # no lock file, no server by this name (a server makes it, and needs the
+            # folder writable); else a shared lock, which a server's exclusive one
+            # refuses, and keeps out.
             try:
                 fd = os.open(lock_path, os.O_RDONLY)
             except FileNotFoundError:
-                return
+                fd = None
             except OSError as exc2:
                 raise StoreError(f"cannot open {lock_path!r}: {exc2.strerror}") from None
             how = fcntl.LOCK_SH
+        if self._file_fd is None:
+            try:
+                self._file_fd = os.open(real, os.O_RDONLY)
+            except OSError as exc:
+                if fd is not None:
+                    os.close(fd)
+                raise StoreError(f"cannot open {real!r}: {exc.strerror}") from None
         try:
-            fcntl.flock(fd, how | fcntl.LOCK_NB)
+            if fd is not None:
+                fcntl.flock(fd, how | fcntl.LOCK_NB)
+            # (not released on a refusal: only in close(), see above; a lock refused is
+            # no lock held)
+            fcntl.flock(self._file_fd, how | fcntl.LOCK_NB)
         except OSError:
-            os.close(fd)
+            if fd is not None:
+                os.close(fd)  # (the lock file: no SQLite lock on it)
             raise StoreError(
                 f"another server is already using {self.path!r} (one process per SQLite "
                 "file; several processes share a Redis store: --store redis://HOST:PORT/DB)"
             ) from None
-        self._owner_fd = fd
+        self._owner_fd = fd if fd is not None else -1
 
     def save_many(self, writes: list[Write]) -> None:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
@@ -478,5 +500,11 @@ class SQLiteStore:
                 self._wdb.close()
                 self._wdb = None
             if self._owner_fd is not None:
-                os.close(self._owner_fd)  # closing the descriptor releases the flock
+                if self._owner_fd >= 0:
+                    os.close(self._owner_fd)  # closing the descriptor releases the flock
                 self._owner_fd = None
+            if self._file_fd is not None:
+                # last, once SQLite's connections are closed (their POSIX locks on the
+                # file would go with it)
+                os.close(self._file_fd)
+                self._file_fd = None
