@@ -500,3 +500,28 @@ def test_copy_store_refuses_a_store_in_use_through_a_link(tmp_path, how):
     server.close()
     done = _in_another_process(copy)
     assert done.stdout.strip() == "1", done.stderr
+
+
+def test_a_file_another_program_holds_locked_is_a_refusal_not_a_traceback(tmp_path):
+    """With the file locked by another program (``BEGIN EXCLUSIVE`` held), the store's
+    ``BEGIN IMMEDIATE`` itself failed, outside the code that turns SQLite's refusals into
+    the one-line StoreError: every group commit logged "store commit of N writes failed"
+    with a whole traceback. Now it is the refusal with its reason, as a full disk is."""
+    path = tmp_path / "locked.sqlite3"
+    s = SQLiteStore(path)
+    s.save_many([("ABCDEF", {"n": 1}, 1, [(0, 0, {"type": "draw"})])])
+    s._wdb.execute("PRAGMA busy_timeout=50")
+    s._db.execute("PRAGMA busy_timeout=50")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(StoreError, match="did not take 1 write.*locked"):
+        s.save_many([("ABCDEF", {"n": 2}, 1, [(1, 0, {"type": "draw"})])])
+    with pytest.raises(StoreError, match="did not delete room ABCDEF.*locked"):
+        s.delete_room("ABCDEF")
+    other.execute("ROLLBACK")
+    other.close()
+    s.save_many([("ABCDEF", {"n": 2}, 1, [(1, 0, {"type": "draw"})])])
+    assert s.load_room("ABCDEF") == {"n": 2}
+    s.delete_room("ABCDEF")
+    assert s.room_codes() == []
+    s.close()

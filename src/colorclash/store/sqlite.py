@@ -411,8 +411,10 @@ class SQLiteStore:
             records += [(code, record["match"],
                          json.dumps(record, separators=(",", ":"), sort_keys=True))
                         for record in (rest[0] if rest else None) or []]
-        db.execute("BEGIN IMMEDIATE")
         try:
+            # (in the try: a file another program holds locked refuses the BEGIN itself,
+            # "database is locked", which was a traceback in the log at every commit)
+            db.execute("BEGIN IMMEDIATE")
             if new_logs:  # before any row: a batch may hold the match's first actions too
                 db.executemany("DELETE FROM actions WHERE code=? AND match=?", new_logs)
             db.executemany(
@@ -480,14 +482,17 @@ class SQLiteStore:
 
     def delete_room(self, code: str) -> None:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("DELETE FROM actions WHERE code=?", (code,))
                 self._db.execute("DELETE FROM records WHERE code=?", (code,))
                 self._db.execute("DELETE FROM rooms WHERE code=?", (code,))
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):  # (locked, full: as above)
+                    raise StoreError(f"SQLite did not delete room {code}: {exc}") from exc
                 raise
 
     def close(self) -> None:
