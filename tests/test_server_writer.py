@@ -766,3 +766,42 @@ async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_p
             await bo.act({"type": "draw"}, seq=5)
             told = await bo.wait_for(lambda m: m["type"] == "error", timeout=5)
             assert told["code"] == "not_playing", told
+
+
+@pytest.mark.asyncio
+async def test_rebuilds_while_the_store_refuses_are_one_log_line_a_while(tmp_path, caplog):
+    """A full disk: each room's computer player tried its move again every bot_delay, and
+    each refusal's rebuild wrote "room X: a write failed; rebuilt from the store" (418
+    lines in 45 s from 6 rooms). It is written once per 30 s like the refusals' lines,
+    then with how many like it were left out."""
+    import logging
+
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.15)
+    with InProcessServer(f"sqlite:///{tmp_path / 'q.sqlite3'}", settings) as srv:
+        t, me, st = await _a_table_where_we_start(Client(srv.url))
+        real = srv.hub.writer._save_many
+        calls = {"n": 0}
+
+        def full(writes):  # the disk fills up after our move: the computer's is refused
+            if not any(seat == 1 for w in writes for _, seat, _ in w[3] or []):
+                return real(writes)
+            calls["n"] += 1
+            raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+
+        caplog.set_level(logging.WARNING, logger="colorclash.server")
+        srv.hub.writer._save_many = full
+        try:
+            await me.act(st["view"]["legal"][0])
+            await me.wait_state(lambda s: s["seq"] == 1, timeout=10)
+            deadline = time.monotonic() + 10
+            while calls["n"] < 4 and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
+        finally:
+            srv.hub.writer._save_many = real
+        assert calls["n"] >= 4  # the computer's move tried again and again
+        rebuilt = [r for r in caplog.records if "rebuilt from the store" in r.getMessage()]
+        refused = [r for r in caplog.records if "writes refused" in r.getMessage()]
+        assert len(rebuilt) == 1 and len(refused) == 1, [r.getMessage() for r in caplog.records]
+        await me.wait_state(lambda s: s["seq"] >= 2, timeout=10)  # and it plays on
+        await me.close()

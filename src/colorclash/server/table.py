@@ -276,8 +276,11 @@ class Table:
             for conn in list(room.conns.values()):
                 conn.close(1011, "the room could not be stored")
             return
-        # A recovery, not a failure (each write refused was one warning line already)
-        log.warning("room %s: a write failed; rebuilt from the store", room.code)
+        # A recovery, not a failure (each write refused was one warning line already);
+        # once per 30 s whatever the room, as the refusals' lines: a full disk wrote it
+        # for each room at each retry of its computer players (418 lines in 45 s)
+        self.hub.trouble.warning(log, "room %s: a write failed; rebuilt from the store",
+                                 room.code)
         for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
             setattr(room, name, getattr(restored, name))
         self.hub.rebuild_game(room)
