@@ -45,6 +45,20 @@ COLUMNS = {"rooms": {"code", "data", "updated"},
            "records": {"code", "match", "data"}}
 
 
+#: what the -wal file is cut back to once its writes are in the database file (SQLite
+#: reuses the file from its start and never shrinks it: it stayed at its peak, 25 MB after
+#: 3,000 rooms were deleted in a row)
+WAL_SIZE_LIMIT = 4 * 1024 * 1024
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """A connection to the store's file (the writer's, the checkpointer's, the loop's),
+    with the WAL's size limit."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+    return db
+
+
 class _Checkpointer:
     """Copies the WAL back into the database file, in a thread of its own.
 
@@ -55,15 +69,21 @@ class _Checkpointer:
     connection turns that off, and this thread runs a PASSIVE checkpoint, which never
     blocks a writer, a moment after writes. Should the WAL still grow past
     ``RESTART_PAGES`` (a reader held an old snapshot throughout), a RESTART checkpoint
-    waits for the readers and starts the WAL over, as the automatic one would have."""
+    waits for the readers and starts the WAL over, as the automatic one would have.
+
+    The connections' ``journal_size_limit`` has the next commit after a checkpoint cut
+    the -wal file back to ``WAL_SIZE_LIMIT``; a WAL larger than that whose every page is
+    in the database already is cut at once (a TRUNCATE checkpoint that waits for nobody:
+    a process that goes quiet after a burst of writes kept it at its peak)."""
 
     PAUSE_S = 1.0
     RESTART_PAGES = 20_000  # about 80 MB of WAL
 
     def __init__(self, path: str) -> None:
         # (opened here, so that a failure is the caller's to handle: sqlite3.Error)
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db = _connect(path)
         db.execute("PRAGMA busy_timeout=5000")
+        self._limit_pages = WAL_SIZE_LIMIT // db.execute("PRAGMA page_size").fetchone()[0]
         self._pending = threading.Event()
         self._stop = threading.Event()
         self.checkpoints = 0
@@ -89,9 +109,15 @@ class _Checkpointer:
 
     def checkpoint(self, db: sqlite3.Connection) -> None:
         try:
-            _busy, pages, _done = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            _busy, pages, done = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             if pages > self.RESTART_PAGES:
                 db.execute("PRAGMA wal_checkpoint(RESTART)")
+            elif pages > self._limit_pages and done == pages:
+                db.execute("PRAGMA busy_timeout=0")  # (busy: the next commit cuts it)
+                try:
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    db.execute("PRAGMA busy_timeout=5000")
             self.checkpoints += 1
         except sqlite3.Error:  # (busy or locked: the next one will do it)
             pass
@@ -171,7 +197,7 @@ class SQLiteStore:
                                  "writable by this user")
             _create_private(file)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db = _connect(self.path)
             self._db.execute("PRAGMA busy_timeout=5000")
             # (before anything is changed: another program's file was switched to WAL,
             # or given this store's tables, before it was refused)
@@ -360,8 +386,7 @@ class SQLiteStore:
     def _writer_db(self) -> sqlite3.Connection:
         """The writer thread's connection, opened at its first write."""
         if self._wdb is None:
-            self._wdb = sqlite3.connect(self.path, isolation_level=None,
-                                        check_same_thread=False)
+            self._wdb = _connect(self.path)
             self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
             self._wdb.execute("PRAGMA busy_timeout=5000")
             # The WAL is copied back into the database by a thread of its own, not by the
