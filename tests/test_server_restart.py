@@ -159,3 +159,58 @@ def test_a_damaged_room_held_elsewhere_is_no_room_to_a_token_check(caplog):
             _stored_for_token(hub, "SEATSX")
         assert err.value.code == "room_not_found"
     assert "room SEATSX: its stored document is damaged" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_start_while_the_file_is_locked_serves_and_writes_once_it_can(tmp_path):
+    """Another program holding the SQLite file locked (``BEGIN EXCLUSIVE``), or a full
+    disk, as a server starts with games in progress: the write of each game restored
+    raised out of the start, a traceback and exit 3 (after a "rebuilt from the store"
+    line). It starts, says the store refuses (/healthz 503, one line), and takes writes
+    again once the lock is gone."""
+    import json
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    def health(url):
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def until(check, timeout=30.0):
+        end = time.monotonic() + timeout
+        while not check():
+            assert time.monotonic() < end, "timed out"
+            time.sleep(0.1)
+
+    db = tmp_path / "locked.sqlite3"
+    env = {"COLORCLASH_BOT_DELAY": "30"}  # (the computer waits: nothing else is written)
+    with ServerProcess(f"sqlite:///{db}", env=env) as first:
+        game = await Client(first.url).practice("Ana", bots=1, level="easy")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); "
+         "sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with ServerProcess(f"sqlite:///{db}", env=env) as again:
+            until(lambda: health(again.url)[0] == 503)  # (after SQLite's 5 s wait)
+            assert "locked" in health(again.url)[1]["error"]["message"]
+            holder.stdin.close()
+            holder.wait(10)
+            until(lambda: health(again.url)[0] == 200)  # (its probe: every 2 s)
+            room = await Client(again.url).room(game["code"])
+            assert room["status"] == "playing"
+            out = again.output()
+        assert "rooms restored: 1" in out, out
+        assert "Traceback" not in out and "ERROR" not in out, out
+        assert "store commit of 1 writes refused" in out, out
+        assert "the store takes writes again" in out, out
+    finally:
+        holder.kill()
+        holder.wait()

@@ -360,3 +360,44 @@ async def test_another_socket_on_a_ticket_is_told_the_count_alone(hub):
     assert a.sent[-1]["waiting"] == tab.sent[-1]["waiting"] == back.sent[-1]["waiting"] == 2
     assert len(back.sent) == 1
     hub.quick.stop()
+
+
+@pytest.mark.asyncio
+async def test_load_all_goes_on_when_the_store_refuses_the_restored_games_writes(
+        tmp_path, caplog):
+    """Without group commit the write of each game restored is made at once: refused (a
+    full disk, the file locked), it raised out of the start (a traceback, exit 3), after
+    a misleading "rebuilt from the store" line. The room is restored as the store holds
+    it; its next write stores it."""
+    import asyncio
+
+    from colorclash.store import StoreError
+
+    path = tmp_path / "r.sqlite3"
+    store = SQLiteStore(path)
+    hub = Hub(store, Settings(bot_delay=0, group_commit=False))
+    room, _, token = hub.create_practice("Ana", 2, "easy", "standard")
+    if room.timer:
+        room.timer.cancel()
+    store.close()
+    store = SQLiteStore(path)
+
+    def full(*args, **kwargs):
+        raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+
+    real, store.save_room = store.save_room, full
+    again = Hub(store, Settings(bot_delay=0, group_commit=False))
+    assert again.load_all() == 1
+    r2 = again.rooms[room.code]
+    assert not r2.broken and r2.status == "playing"
+    await asyncio.sleep(0.05)  # (a rebuild would be a callback)
+    assert "could not be restored" not in caplog.text
+    assert "rebuilt from the store" not in caplog.text
+    assert "restored, but the store did not take its write" in caplog.text
+    store.save_room = real
+    again.persist(r2)  # its next write stores it
+    assert store.load_room(room.code)["seats"][0]["away_since"] is not None
+    for r in again.rooms.values():
+        if r.timer:
+            r.timer.cancel()
+    store.close()

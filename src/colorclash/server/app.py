@@ -262,6 +262,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
             state["limits"] = SharedLimits(settings, st.redis, st.prefix)
         hub.limits = state.get("limits", limits)  # one budget per key, the app's and the hub's
+        hub.start_writer()
         restored = hub.load_all()
         hub.start_background()
         from colorclash.server import gctune

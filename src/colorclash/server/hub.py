@@ -146,7 +146,16 @@ class Hub:
             if room.clock is None:
                 self.clocks.update(room, None, None)
             self.give_time_back(room, now)
-            self.persist(room)
+            try:
+                # (with group commit, queued: a refusal is the writer's, as any write's)
+                self.persist(room)
+            except Exception as exc:  # noqa: BLE001 - refused (a full disk, a lock)
+                # Nothing to undo: the room is what the store holds, its people marked
+                # away and its clock given back, which its next write stores (a restart
+                # stopped here with a traceback, exit 3, after a "rebuilt" line)
+                room.broken = False
+                self.trouble.warning(log, "room %s: restored, but the store did not take "
+                                     "its write (%s); its next write stores it", code, exc)
         return room
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
@@ -164,11 +173,19 @@ class Hub:
             if clock.get("turn_deadline") is not None:
                 room.clock["turn_deadline"] = max(clock["turn_deadline"], least)
 
-    def start_background(self) -> None:
+    def start_writer(self) -> None:
+        """Group commit (with a running loop): before :meth:`load_all`, so that the rooms
+        restored at a start are written as any write is, in one commit for all of them, a
+        refusal (a full disk, a file another program holds locked) answered as at any time
+        (one line, ``/healthz`` 503 until the store takes writes again), not a traceback
+        that stopped the start with exit 3."""
         save_many = getattr(self.store, "save_many", None)
         if self.settings.group_commit and save_many is not None and self.writer is None:
             self.writer = StoreWriter(save_many, asyncio.get_running_loop(), self.trouble,
                                       probe=getattr(self.store, "probe", None))
+
+    def start_background(self) -> None:
+        self.start_writer()
         for room in self.rooms.values():
             self.clocks.schedule(room)
         if self._janitor is None:
