@@ -401,3 +401,88 @@ async def test_load_all_goes_on_when_the_store_refuses_the_restored_games_writes
         if r.timer:
             r.timer.cancel()
     store.close()
+
+
+def _expired_lobbies(tmp_path, n):
+    now = [1000.0]
+    store = SQLiteStore(tmp_path / "j.sqlite3", synchronous="normal")
+    hub = Hub(store, Settings(lobby_room_ttl=100), clock=lambda: now[0])
+    rooms = [hub.create_private(f"P{i}")[0] for i in range(n)]
+    keep, _, _ = hub.create_private("Kept")  # (connected: never swept)
+    keep.conns[0] = object()
+    now[0] += 101
+    return hub, store, rooms, keep
+
+
+@pytest.mark.asyncio
+async def test_the_janitor_deletes_off_the_loop_in_batches_while_the_file_is_locked(
+        tmp_path):
+    """The janitor deleted each expired room on the event loop, one transaction (one
+    fsync) each, with SQLite's 5 s wait for a lock: a file another program held locked
+    froze /healthz 4.7 s, and 3,000 expired rooms stalled the loop 0.5 s. The deletes go
+    to a thread, a batch of rooms per transaction; the loop keeps going meanwhile."""
+    import asyncio
+    import sqlite3
+    import threading
+    import time
+
+    hub, store, rooms, keep = _expired_lobbies(tmp_path, 12)
+    hub.SWEEP_BATCH = 5
+    calls = []
+    real = store.delete_rooms
+
+    def recorded(codes):
+        calls.append((threading.get_ident(), len(codes)))
+        real(codes)
+
+    store.delete_rooms = recorded
+    other = sqlite3.connect(tmp_path / "j.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    asyncio.get_running_loop().call_later(0.8, other.execute, "ROLLBACK")
+    gaps, stop = [], asyncio.Event()
+
+    async def ticker():
+        last = time.monotonic()
+        while not stop.is_set():
+            await asyncio.sleep(0.01)
+            gaps.append(time.monotonic() - last)
+            last = time.monotonic()
+
+    ticking = asyncio.ensure_future(ticker())
+    began = time.monotonic()
+    await hub.sweep_off_the_loop()
+    stop.set()
+    await ticking
+    other.close()
+    assert time.monotonic() - began >= 0.7  # (it waited for the lock)
+    assert max(gaps) < 0.3, max(gaps)        # and the loop went on meanwhile
+    assert [n for _, n in calls] == [5, 5, 2]
+    assert all(ident != threading.get_ident() for ident, _ in calls)
+    assert set(hub.rooms) == {keep.code} and store.room_codes() == [keep.code]
+    assert all(r.code not in hub.rooms for r in rooms)
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_sweep_the_store_refuses_is_one_line_and_tried_again(tmp_path, caplog):
+    import logging
+
+    from colorclash.store import StoreError
+
+    hub, store, rooms, keep = _expired_lobbies(tmp_path, 3)
+    real = store.delete_rooms
+
+    def locked(codes):
+        raise StoreError("SQLite did not delete 3 rooms: database is locked")
+
+    store.delete_rooms = locked
+    with caplog.at_level(logging.WARNING, logger="colorclash.server"):
+        await hub.sweep_off_the_loop()
+    lines = [r for r in caplog.records if "did not delete" in r.getMessage()]
+    assert len(lines) == 1 and not lines[0].exc_info, caplog.text
+    assert "3 expired room(s)" in lines[0].getMessage()
+    assert len(hub.rooms) == 4 and len(store.room_codes()) == 4  # all still there
+    store.delete_rooms = real
+    await hub.sweep_off_the_loop()  # the next sweep
+    assert set(hub.rooms) == {keep.code} and store.room_codes() == [keep.code]
+    store.close()
