@@ -67,6 +67,15 @@ def test_a_missing_store_or_an_unknown_status_is_refused_in_words(tmp_path):
     assert bad.exit_code == 2 and "'over' is none of lobby, playing, finished" in bad.output
 
 
+@pytest.mark.parametrize("where", ["/dev/null", "folder"])
+def test_a_device_or_a_folder_is_refused_without_a_word_of_a_new_file(tmp_path, where):
+    """``rooms`` only reads: it ended the refusal with "(a new one is made)", as serve's."""
+    path = str(tmp_path) if where == "folder" else where
+    out = runner.invoke(app, ["rooms", "--store", path])
+    assert out.exit_code == 2 and "not a file: give the path of a store file" in out.output
+    assert "a new one is made" not in out.output and "Traceback" not in out.output
+
+
 def _document(code: str, status: str, created: float) -> dict:
     return {"code": code, "kind": "private", "status": status, "match_no": 1,
             "settings": {"game": "color-clash", "preset": "standard"}, "created": created,

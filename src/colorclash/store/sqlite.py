@@ -128,10 +128,10 @@ class _Checkpointer:
         self._thread.join(5.0)
 
 
-def _refuse_what_is_no_file(path: str) -> None:
+def _refuse_what_is_no_file(path: str, read_only: bool = False) -> None:
     """A store path that names a device, a folder or a pipe is refused before SQLite is
     asked: given ``/dev/null`` it made ``/dev/null-journal``, writable by everyone, before
-    it failed."""
+    it failed. (``read_only``: for a command that only reads, which makes no file.)"""
     import stat
 
     try:
@@ -143,7 +143,7 @@ def _refuse_what_is_no_file(path: str) -> None:
     what = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode)
             or stat.S_ISBLK(mode) else "a pipe" if stat.S_ISFIFO(mode) else "no file")
     raise StoreError(f"the SQLite store {path!r} is {what}, not a file: give the path of "
-                     "a store file (a new one is made)")
+                     "a store file" + ("" if read_only else " (a new one is made)"))
 
 
 def _create_private(file: Path) -> None:
@@ -179,7 +179,7 @@ class SQLiteStore:
         self._owner_fd: int | None = None  # PATH.lock, once claimed (-1: none to lock)
         self._file_fd: int | None = None  # the database file's, for its flock (claim)
         if self.path != ":memory:":
-            _refuse_what_is_no_file(self.path)
+            _refuse_what_is_no_file(self.path, read_only)
         if read_only and self.path != ":memory:":
             self._open_read_only()
             return
