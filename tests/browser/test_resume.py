@@ -84,3 +84,33 @@ def test_a_room_left_by_back_is_offered_as_a_room(open_page):
     page.wait_for_selector("#btn-resume")
     assert code in page.inner_text(".panel.resume")
     assert page.inner_text("#btn-resume").strip().lower() == "volver a la sala"
+
+
+def test_every_table_still_held_is_offered_games_first(open_page):
+    """A match left to a computer, then a room made: the home page offered the room alone,
+    and the match, its seat to be taken back at the next round, was offered nowhere (flow
+    review). Each is offered, the game first, and a table left says when the seat comes
+    back (Color Clash's: at the next round, not as soon as it is opened)."""
+    page = open_page(DESKTOP)
+    page.fill("#player-name", "Ana")
+    page.click("label[data-game=color-clash]")
+    page.select_option("#practice-preset", "standard")
+    page.select_option("#practice-opt-match", "3")
+    page.click("#btn-practice")
+    wait_table(page)
+    game = re.search(r"/r/([A-Z]{6})$", page.url).group(1)
+    page.click("#leave-table")
+    page.click("[role=dialog] button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-resume")
+    room = create_room(page, "Ana")
+    page.go_back()
+    page.wait_for_selector(".resume-entry >> nth=1")
+    entries = page.locator(".resume-entry").all_inner_texts()
+    assert len(entries) == 2, entries
+    assert entries[0].startswith(f"You left table {game}: a computer plays your seat until the next round"), entries
+    assert room in entries[1], entries
+    assert page.get_attribute("#btn-resume", "href") == f"/r/{game}"
+    shot(page, "home-resume-two")
+    page.click(f".resume-entry a[data-code={room}]")
+    page.wait_for_selector("#room-code")
+    assert page.inner_text("#room-code").strip() == room

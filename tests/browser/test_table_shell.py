@@ -874,6 +874,35 @@ def test_tab_out_of_the_open_moves_panel_closes_it(open_page):
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       return { key: a.dataset.focusKey || a.tagName, seen: !!hit && (a === hit || a.contains(hit)) }; }""")
     assert seen["seen"], seen
+    # a focus the keyboard did not move (a dialog opening by itself, the page's own) leaves
+    # the sheet open (diff review)
+    page.focus("[data-focus-key='history:toggle']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#history.open")
+    page.wait_for_timeout(400)  # (the Tab of a moment ago is not this move)
+    page.evaluate("document.querySelector('.hand .card').focus()")
+    table.send([])
+    page.wait_for_timeout(200)
+    assert page.locator("#history.open").count() == 1
+
+
+def test_a_focus_given_up_is_not_pulled_back_states_later(open_page):
+    """The page took the focus back to the table's first control when the control the
+    player last used left the page, states after they had moved the focus away (diff
+    review): only a control left since the last redraw hands it on."""
+    setup = {"hands": [["R1", "G2", "B3"], ["G5", "G6", "B2"]], "top": "Y9",
+             "draw": ["Y1", "Y2", "Y3"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=DESKTOP)
+    page = table.page
+    page.focus(".actions button.draw")
+    page.evaluate("document.activeElement.blur()")  # (a reader moved away: the page body)
+    table.send([])
+    table.wait_view()
+    table.act(0, {"type": "draw"})  # (made for the seat: DRAW leaves the page)
+    table.wait_view()
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement === document.body")
 
 
 @pytest.mark.parametrize(("game", "preset", "keys"), [

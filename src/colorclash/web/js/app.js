@@ -72,7 +72,7 @@ const state = {
   rulesGame: null, // and its game
   revealHand: false,
   resultsHidden: false, // a finished game's results put aside to see the table
-  resume: null, // {code, status, left}: a table this browser holds a seat at (the home page's way back)
+  resume: null, // [{code, status, game, left}]: tables this browser holds a seat at (the home page's ways back)
   gameUi: {}, // the table module's own view state (e.g. an opened panel), kept across redraws
   queue: null,
 };
@@ -452,8 +452,12 @@ function route() {
 // A table this browser still holds a seat at (left by the browser's Back, or a closed
 // tab): the home page offers the way back, as the seat is still yours. The most recent
 // three seats are asked about; a room that is gone is forgotten.
+// Every table of the last three this browser holds a seat at that is still on: games
+// first (those played at, then those left), then lobbies. (The first alone was offered:
+// a room made in another tab hid a match a computer played for the player meanwhile.)
 async function findResumable() {
   state.resume = null;
+  const found = [];
   for (const ticket of recentTickets(3)) {
     const left = Boolean(ticket.left); // (left with Leave: net.js markLeft)
     if (left && !ticket.comeBack) continue;
@@ -468,11 +472,14 @@ async function findResumable() {
     if (room.status === "playing" || room.status === "lobby") {
       // The leave dialog said to open the table's address again to take the seat back:
       // the home page offers it (it offered nothing, and the player had to remember it).
-      state.resume = { code: ticket.code, status: room.status, left: left && room.status === "playing" };
-      render();
-      return;
+      found.push({ code: ticket.code, status: room.status, game: room.game,
+        left: left && room.status === "playing" });
     }
   }
+  if (state.screen !== "home" || !found.length) return;
+  const rank = (r) => (r.status === "playing" ? (r.left ? 1 : 0) : 2);
+  state.resume = found.map((r, i) => [r, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([r]) => r);
+  render();
 }
 
 async function openRoom(code) {
@@ -1177,14 +1184,20 @@ document.addEventListener("keydown", (ev) => {
 });
 
 // Tab out of the phone's open Moves sheet closes it: the focus went on to DRAW and the
-// hand under it, and Enter played a card nobody could see (keyboard review).
+// hand under it, and Enter played a card nobody could see (keyboard review). Only the
+// keyboard's own move: a dialog that opens by itself (the results) takes the focus and
+// gives it back to the sheet, which stays open.
+let tabbedAt = -Infinity;
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Tab") tabbedAt = performance.now();
+}, { capture: true });
 document.addEventListener("focusin", (ev) => {
-  if (!state.historyOpen || state.screen !== "table") return;
+  if (!state.historyOpen || state.screen !== "table" || performance.now() - tabbedAt > 300) return;
   const panel = document.getElementById("history");
   const to = ev.target;
-  if (!panel || panel.contains(to) || (to.closest && to.closest(".history-toggle"))) return;
+  if (!panel || panel.contains(to) || !to.closest || to.closest(".history-toggle, .overlay, [role=dialog]")) return;
   state.historyOpen = false;
-  render();
+  queueMicrotask(render); // (after whatever drawing moved the focus)
 });
 
 window.addEventListener("popstate", route);

@@ -348,20 +348,27 @@ export function renderHome(ctx, act) {
 
 // A table this browser still holds a seat at (left by the browser's Back): the way back.
 function resumePanel(resume, act) {
-  if (!resume) return null;
-  const playing = resume.status === "playing";
-  return h(
-    "div.panel.resume",
-    { role: "status" },
-    h("p", t(resume.left ? "home.resumeLeft" : playing ? "home.resumePlaying" : "home.resumeLobby",
-      { code: resume.code })),
-    h(
-      "a.btn.primary#btn-resume",
-      { href: `/r/${resume.code}`, dataset: { focusKey: "home:resume" },
-        onclick: (ev) => { ev.preventDefault(); act.resume(resume.code); } },
-      t(playing ? "home.resumeTable" : "home.resumeRoom"),
-    ),
-  );
+  if (!resume || !resume.length) return null;
+  const entry = (r, i) => {
+    const playing = r.status === "playing";
+    const game = r.game ? moduleOf(r.game) : null;
+    // (left: when the seat comes back is the game's to say: Color Clash's at the next
+    // round, not as soon as the table is open again)
+    const text = r.left
+      ? (game && game.resumeLeftText ? game.resumeLeftText(r.code) : t("home.resumeLeft", { code: r.code }))
+      : t(playing ? "home.resumePlaying" : "home.resumeLobby", { code: r.code });
+    return h(
+      "li.resume-entry",
+      h("p", text),
+      h(
+        `a.btn${i === 0 ? ".primary#btn-resume" : ""}`,
+        { href: `/r/${r.code}`, dataset: { focusKey: `home:resume:${r.code}`, code: r.code },
+          onclick: (ev) => { ev.preventDefault(); act.resume(r.code); } },
+        t(playing ? "home.resumeTable" : "home.resumeRoom"),
+      ),
+    );
+  };
+  return h("div.panel.resume", { role: "status" }, h("ul.resume-list", resume.map(entry)));
 }
 
 // long: waited a while (app.js): matching can take time; the computer is offered instead.

@@ -39,8 +39,10 @@ export function lastTap() {
 let returnTo = null; // {id, focusKey} of what had the focus before the open dialog
 let held = null; // the element that had the focus when the last redraw settled
 let lastFocused = null; // the last element that took the focus, on any screen
+let movedTo = null; // what took the focus since the last redraw settled (Tab, a click)
 document.addEventListener("focusin", (ev) => {
   lastFocused = ev.target;
+  movedTo = ev.target;
 });
 
 export function initialTarget(root) {
@@ -87,6 +89,7 @@ export function settleFocus(main, { newScreen = false } = {}) {
     // with nothing to go back to (Play again, after the results took the focus from
     // <main>), its loss is seen below; it stayed on the page body: keyboard review)
     held = document.activeElement !== document.body ? document.activeElement : held;
+    movedTo = null;
     return;
   }
   if (returnTo) {
@@ -105,12 +108,14 @@ export function settleFocus(main, { newScreen = false } = {}) {
   }
   if (newScreen && (lost(main) || !main.contains(document.activeElement))) {
     focusIn(main.querySelector("[autofocus]") || initialTarget(main) || main);
-  } else if (lost(main) && [held, lastFocused].some((el) => el && !document.contains(el))) {
-    // (lastFocused too: a control reached by Tab after the last redraw, and replaced by
-    // the next one, was never `held`)
+  } else if (lost(main) && [held, movedTo].some((el) => el && !document.contains(el))) {
+    // (movedTo too: a control reached by Tab after the last redraw, and replaced by the
+    // next one, was never `held`; only since then: the focus a reader gave up, a click
+    // on the page's text, is not pulled back states later)
     focusIn(initialTarget(main) || main);
   }
   held = document.activeElement !== document.body ? document.activeElement : null;
+  movedTo = null;
 }
 
 // Forget the remembered place (leaving a screen for good).

@@ -28,6 +28,9 @@ export const colorClash = {
     noNextRound(view) ? t("table.leaveConfirmOneRound") : t("table.leaveConfirm", { link }),
   // whether a player who leaves now can take the seat back (the home page then offers it)
   canComeBack: (view) => !noNextRound(view),
+  // the home page's line for a table left: the seat comes back at the next round (the
+  // shell's "until you take it back" read as at once: flow review)
+  resumeLeftText: (code) => t("home.resumeLeftNextRound", { code }),
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   onState, // ({prev, view, ui}) -> patch of ui, at each new state
