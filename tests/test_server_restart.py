@@ -189,8 +189,17 @@ async def test_a_start_while_the_file_is_locked_serves_and_writes_once_it_can(tm
 
     db = tmp_path / "locked.sqlite3"
     env = {"COLORCLASH_BOT_DELAY": "30"}  # (the computer waits: nothing else is written)
-    with ServerProcess(f"sqlite:///{db}", env=env) as first:
-        game = await Client(first.url).practice("Ana", bots=1, level="easy")
+    with ServerProcess(f"sqlite:///{db}", env={"COLORCLASH_BOT_DELAY": "0"}) as first:
+        c = Client(first.url)
+        game = await c.practice("Ana", bots=1, level="easy")
+        # Ana at the table when the process dies: the store has her present
+        me = await c.connect(game["code"], game["token"])
+        await me.wait_state(lambda s: s["view"]["turn"] == me.seat
+                            and s["view"]["phase"] == "play", timeout=20)
+        await me.act(make_bot("easy", seed=1).act(me.view, []))
+        await me.wait_for(lambda m: m["type"] in ("state", "error"), timeout=10)
+        first.kill()
+        await me.close()
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], "
          "isolation_level=None); db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); "
@@ -206,6 +215,13 @@ async def test_a_start_while_the_file_is_locked_serves_and_writes_once_it_can(tm
             until(lambda: health(again.url)[0] == 200)  # (its probe: every 2 s)
             room = await Client(again.url).room(game["code"])
             assert room["status"] == "playing"
+            # the person is still away, the write refused at the start or not: a rebuild
+            # from the store lost the mark (no substitute, the room's idle time from its
+            # creation: diff review)
+            until(lambda: "rebuilt from the store" in again.output())
+            room = await Client(again.url).room(game["code"])
+            ana = next(s for s in room["seats"] if s.get("name") == "Ana")
+            assert ana.get("away_since") is not None, ana
             out = again.output()
         assert "rooms restored: 1" in out, out
         assert "Traceback" not in out and "ERROR" not in out, out

@@ -464,6 +464,26 @@ async def test_the_janitor_deletes_off_the_loop_in_batches_while_the_file_is_loc
 
 
 @pytest.mark.asyncio
+async def test_a_room_come_back_to_while_a_batch_was_deleted_is_kept(tmp_path):
+    """The rooms expired at the sweep's start were deleted batch after batch, though each
+    batch may wait seconds on a locked file: a room someone came back to (and left again)
+    meanwhile was deleted all the same (diff review). Each batch is checked again."""
+    hub, store, rooms, keep = _expired_lobbies(tmp_path, 4)
+    hub.SWEEP_BATCH = 2
+    real = store.delete_rooms
+
+    def and_someone_comes_back(codes):
+        rooms[2].seats[0].away_since = hub.now()  # (back, then away again: not idle long)
+        real(codes)
+
+    store.delete_rooms = and_someone_comes_back
+    await hub.sweep_off_the_loop()
+    assert set(hub.rooms) == {rooms[2].code, keep.code}
+    assert sorted(store.room_codes()) == sorted([rooms[2].code, keep.code])
+    store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_sweep_the_store_refuses_is_one_line_and_tried_again(tmp_path, caplog):
     import logging
 

@@ -134,9 +134,7 @@ class Hub:
             log.exception("room %s could not be restored", code)
             return None
         now = self.now()
-        for s in room.seats:
-            if s.kind == "human" and s.away_since is None:
-                s.away_since = now
+        self.mark_absent(room, now)
         if room.status == "finished" and room.game is not None and not any(
                 h["match"] == room.match_no for h in room.history):
             room.add_record(self.table.match_record(room))  # stored before records
@@ -157,6 +155,18 @@ class Hub:
                 self.trouble.warning(log, "room %s: restored, but the store did not take "
                                      "its write (%s); its next write stores it", code, exc)
         return room
+
+    @staticmethod
+    def mark_absent(room: Room, now: float) -> None:
+        """Every person without a socket to the room is away from ``now`` on, unless
+        already away (a restart: nobody is connected yet; a rebuild from the store: the
+        stored seats may be from before someone left, or from a start whose write of the
+        marks was refused, after which a person gone before the restart counted as
+        present: no substitute, the idle clock's leniency, and the room's idle time
+        taken from its creation)."""
+        for i, s in enumerate(room.seats):
+            if s.kind == "human" and s.away_since is None and i not in room.conns:
+                s.away_since = now
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
     #: another process taking it over): the players' time must not run out, nor a move be
@@ -280,8 +290,11 @@ class Hub:
                                          "the next sweep tries again", room.code, exc)
             return
         for i in range(0, len(rooms), self.SWEEP_BATCH):
+            # (expired still: the batches before may have waited seconds on a locked file,
+            # and a room someone came back to meanwhile is theirs again)
+            still = {id(r) for r in self.expired(self.now())}
             batch = [r for r in rooms[i:i + self.SWEEP_BATCH]
-                     if self.rooms.get(r.code) is r and not r.conns]
+                     if self.rooms.get(r.code) is r and not r.conns and id(r) in still]
             for room in batch:
                 if room.timer:
                     room.timer.cancel()
@@ -302,6 +315,9 @@ class Hub:
                         self.rooms[room.code] = room
                         self.clocks.schedule(room)
                 return
+            if self.writer is not None:  # (a write of theirs refused: its mark goes too,
+                for room in batch:      # or a new room given the code had its first refused)
+                    self.writer.forget_failure(room.code)
 
     def drop_room(self, room: Room) -> None:
         if room.timer:

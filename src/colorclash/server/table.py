@@ -283,6 +283,7 @@ class Table:
                                  room.code)
         for name in (*Room.DATA_FIELDS, "seats", "unsaved_records"):
             setattr(room, name, getattr(restored, name))
+        self.hub.mark_absent(room, self.hub.now())
         self.hub.rebuild_game(room)
         # The clock ran while the store held the action, and the store's clock is the one
         # before it: the player told to play again found the turn spent and was timed out
