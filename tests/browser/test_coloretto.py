@@ -528,6 +528,31 @@ def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
     page.wait_for_function("document.activeElement.dataset.focusKey === 'act:draw'")
 
 
+def test_a_row_taken_by_key_keeps_the_focus_on_it(open_page):
+    """A row taken with its number while the focus was on DRAW left the focus on row 1,
+    another player's, "taken by Computer 1" (keyboard review): it goes to the row taken."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.keyboard.press("Tab")
+    page.keyboard.press("d")
+    table.wait_view()
+    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    table.others()
+    table.wait_view()
+    take = max((a for a in table.game.legal_actions(0) if a["type"] == "take"),
+               key=lambda a: a["row"])
+    assert take["row"] > 0, take  # (not the row 1 the focus went to)
+    page.focus("[data-focus-key='act:draw']")
+    page.keyboard.press(str(take["row"] + 1))
+    table.wait_view()
+    page.wait_for_function(f"document.activeElement.dataset.focusKey === 'row:{take['row']}'")
+
+
 def test_the_last_player_left_draws_again_with_the_focus_off_the_row(open_page):
     """The last player left in a round draws as long as they like: the card put in a row
     with the keyboard left the focus on that row, which then said "Take row 1", and the

@@ -282,7 +282,9 @@ function rowColumn(model, act, row, i, firstAction) {
           focusKey: `row:${i}`,
           // a card waiting: its first row; else DRAW comes first (taking is a choice)
           ...(action && firstAction ? { focusFallback: "act", initialFocus: action.type === "place" ? "1" : "3" } : {}),
-          ...(!action && i === 0 ? { initialFocus: "5" } : {}),
+          // the row you took this round, once DRAW is gone (it went to row 1, another's)
+          ...(!action && taken && row.taken_by === model.me ? { focusFallback: "act", initialFocus: "5" } : {}),
+          ...(!action && i === 0 ? { initialFocus: "6" } : {}),
         },
         onclick: (ev) => {
           if (action) act.action({ type: action.type, row: i });
