@@ -288,13 +288,19 @@ def test_a_room_everyone_left_before_it_started_is_said_to_be_closed(hub):
 
 
 class _Socket:
-    """A queue socket as the Quick Match sees one: it is sent messages and closed."""
+    """A queue socket as the Quick Match sees one: it is sent messages and closed (and a
+    table's, sent whole states)."""
+
+    compact = False
 
     def __init__(self) -> None:
         self.sent: list[dict] = []
 
     def send(self, message: dict) -> None:
         self.sent.append(message)
+
+    def send_text(self, text: str) -> None:  # (a table's socket)
+        self.sent.append(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         pass
@@ -505,4 +511,47 @@ async def test_a_sweep_the_store_refuses_is_one_line_and_tried_again(tmp_path, c
     store.delete_rooms = real
     await hub.sweep_off_the_loop()  # the next sweep
     assert set(hub.rooms) == {keep.code} and store.room_codes() == [keep.code]
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_rebuild_keeps_a_person_at_the_table_present(tmp_path):
+    """A socket's coming back is not stored by itself: the stored seat said away since the
+    person last left, and a rebuild from the store (a write refused) gave a person at the
+    table a computer substitute at once (diff review). Present with a socket; away, from
+    the rebuild on, without one."""
+    now = [1000.0]
+    store = SQLiteStore(tmp_path / "r.sqlite3")
+    hub = Hub(store, Settings(bot_delay=30, group_commit=False), clock=lambda: now[0])
+    room, seat, _token = hub.create_practice("Ana", 1, "easy", "standard")
+    first = _Socket()
+    hub.attach(room, seat, first)
+    hub.detach(room, seat, first)  # away at 1000, and stored (a computer's move, say)
+    hub.persist(room)
+    now[0] += 30
+    hub.attach(room, seat, _Socket())  # back at 1030: not stored
+    now[0] += 100
+    hub.table._rebuild(room)
+    assert room.seats[seat].away_since is None
+    hub.clocks.tick_room(room)
+    assert not room.seats[seat].substitute
+    for r in hub.rooms.values():
+        if r.timer:
+            r.timer.cancel()
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_room_dropped_takes_its_refused_writes_mark_with_it(tmp_path):
+    """A room whose write was refused is marked in the writer until a rebuild; dropped
+    instead (a sweep, on any path), the mark stayed, and a new room given the code had its
+    first write refused and was dropped (diff review)."""
+    store = SQLiteStore(tmp_path / "d.sqlite3")
+    hub = Hub(store, Settings(bot_delay=30), clock=lambda: 1000.0)
+    hub.start_writer()
+    room, _seat, _token = hub.create_private("Ana")
+    hub.writer._failed_rooms.add(room.code)  # (as after a refused write)
+    hub.drop_room(room)
+    assert room.code not in hub.writer._failed_rooms
+    hub.writer.stop()
     store.close()

@@ -158,14 +158,21 @@ class Hub:
 
     @staticmethod
     def mark_absent(room: Room, now: float) -> None:
-        """Every person without a socket to the room is away from ``now`` on, unless
-        already away (a restart: nobody is connected yet; a rebuild from the store: the
+        """Every person with a socket to the room is present; every person without one is
+        away from ``now`` on, unless already away (a restart: nobody is connected yet; a rebuild from the store: the
         stored seats may be from before someone left, or from a start whose write of the
         marks was refused, after which a person gone before the restart counted as
         present: no substitute, the idle clock's leniency, and the room's idle time
         taken from its creation)."""
         for i, s in enumerate(room.seats):
-            if s.kind == "human" and s.away_since is None and i not in room.conns:
+            if s.kind != "human":
+                continue
+            if i in room.conns:
+                # (at the table: a socket's coming back is not stored by itself, so the
+                # stored seat may say away since it last left: a rebuild gave a person at
+                # the table a computer substitute at once)
+                s.away_since = None
+            elif s.away_since is None:
                 s.away_since = now
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
@@ -332,6 +339,8 @@ class Hub:
                 return
             raise
         self.rooms.pop(room.code, None)
+        if self.writer is not None:  # (a refused write's mark would refuse a new room's)
+            self.writer.forget_failure(room.code)
         if self.cluster is not None:
             self.cluster.retire(room.code)
 

@@ -455,28 +455,27 @@ function route() {
 // Every table of the last three this browser holds a seat at that is still on: games
 // first (those played at, then those left), then lobbies. (The first alone was offered:
 // a room made in another tab hid a match a computer played for the player meanwhile.)
+let resumeAsked = 0; // (only the last look's answers count: home, a table, home again)
 async function findResumable() {
   state.resume = null;
-  const found = [];
-  for (const ticket of recentTickets(3)) {
+  const asked = ++resumeAsked;
+  const look = async (ticket) => {
     const left = Boolean(ticket.left); // (left with Leave: net.js markLeft)
-    if (left && !ticket.comeBack) continue;
+    if (left && !ticket.comeBack) return null;
     let room;
     try {
       room = await api("GET", `/api/rooms/${ticket.code}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) forgetTicket(ticket.code);
-      continue;
+      return null;
     }
-    if (state.screen !== "home") return;
-    if (room.status === "playing" || room.status === "lobby") {
-      // The leave dialog said to open the table's address again to take the seat back:
-      // the home page offers it (it offered nothing, and the player had to remember it).
-      found.push({ code: ticket.code, status: room.status, game: room.game,
-        left: left && room.status === "playing" });
-    }
-  }
-  if (state.screen !== "home" || !found.length) return;
+    if (room.status !== "playing" && room.status !== "lobby") return null;
+    // The leave dialog said to open the table's address again to take the seat back:
+    // the home page offers it (it offered nothing, and the player had to remember it).
+    return { code: ticket.code, status: room.status, game: room.game, left: left && room.status === "playing" };
+  };
+  const found = (await Promise.all(recentTickets(3).map(look))).filter(Boolean);
+  if (asked !== resumeAsked || state.screen !== "home" || !found.length) return;
   const rank = (r) => (r.status === "playing" ? (r.left ? 1 : 0) : 2);
   state.resume = found.map((r, i) => [r, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([r]) => r);
   render();
@@ -1183,16 +1182,13 @@ document.addEventListener("keydown", (ev) => {
   gameOf(state.view).tableKeydown(ev, { view: state.view }, tableActs);
 });
 
-// Tab out of the phone's open Moves sheet closes it: the focus went on to DRAW and the
-// hand under it, and Enter played a card nobody could see (keyboard review). Only the
-// keyboard's own move: a dialog that opens by itself (the results) takes the focus and
-// gives it back to the sheet, which stays open.
-let tabbedAt = -Infinity;
-document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Tab") tabbedAt = performance.now();
-}, { capture: true });
+// A focus gone from the phone's open Moves sheet to the table it covers closes it: a Tab
+// went on to DRAW and the hand under it, and Enter played a card nobody could see
+// (keyboard review); so did the page's own move of the focus, a list redrawn empty. A
+// dialog that opens over it (the results) takes the focus and gives it back to the
+// sheet, which stays open.
 document.addEventListener("focusin", (ev) => {
-  if (!state.historyOpen || state.screen !== "table" || performance.now() - tabbedAt > 300) return;
+  if (!state.historyOpen || state.screen !== "table") return;
   const panel = document.getElementById("history");
   const to = ev.target;
   if (!panel || panel.contains(to) || !to.closest || to.closest(".history-toggle, .overlay, [role=dialog]")) return;
