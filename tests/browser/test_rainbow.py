@@ -945,3 +945,21 @@ def test_a_click_on_an_empty_place_says_how_a_card_gets_there(open_page):
     page.click(".rb-place.empty:not(.next) .rb-slot >> nth=0")
     tip_says(cat["rainbow.hint.playChosen"])
     assert len(table.sent) == sent
+
+
+def test_a_hint_bubble_stays_whole_on_a_phone(open_page):
+    """On a phone the hint of an empty place was cut at the screen's left (measured where
+    the last bubble stood, by the right edge: a column of six lines) and at its top (the
+    places' first line is near it): it stays whole on the screen (touch review)."""
+    table = rb_table(open_page, turn_setup(), viewport=PHONE, locale="tr-TR")
+    page = table.page
+    whole = """() => { const b = document.querySelector('.tip-bubble'), r = b.getBoundingClientRect();
+      return !b.hidden && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight
+        && r.height < 120; }"""
+    for place in (5, 1):  # the right edge, then the left
+        page.click(f".rb-place[data-place='{place}'] .rb-slot")
+        page.wait_for_function(whole)
+    page.click(".rb-hand [data-hand='0']")
+    page.click(".rb-place.empty:not(.next) .rb-slot >> nth=0")
+    page.wait_for_function(whole)
+    shot(page, "rainbow-hint-phone-tr")

@@ -267,6 +267,13 @@ def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
     page.click(".game-choice[data-game='coloretto']")
     page.wait_for_function("document.querySelector('.game-choice.chosen').dataset.game === 'coloretto'")
     assert page.inner_text(".game-chosen-about > span").strip() in about[1]
+    # whichever game is chosen, with its words and its "How to play" link (Spanish
+    # Coloretto's four lines put Play Now's bottom under a 360x640 screen: touch review)
+    for game in ("coloretto", "rainbow"):
+        page.click(f".game-choice[data-game='{game}']")
+        page.wait_for_function(f"document.querySelector('.game-choice.chosen').dataset.game === '{game}'")
+        box = page.locator("#btn-play-now").bounding_box()
+        assert box["y"] + box["height"] <= viewport["height"], (game, box)
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"home-fold-{viewport['width']}-{locale}")
 

@@ -173,11 +173,24 @@ export function tip(anchor, text, ms = 2400) {
   }
   el.textContent = text;
   el.hidden = false;
+  // measured where it has the whole width (at the last tip's place, near the right edge,
+  // it shrank to a column of six lines, and was centred off the screen's left)
+  el.style.left = "0px";
+  el.style.top = "0px";
+  el.style.width = "";
+  // (kept at that width: placed by its centre, a fixed box shrinks to the room left of
+  // the screen's right edge)
+  const width = Math.ceil(el.getBoundingClientRect().width);
+  el.style.width = `${width}px`;
   const r = anchor.getBoundingClientRect();
-  const half = Math.min(el.offsetWidth, window.innerWidth - 16) / 2;
+  const half = Math.min(width, window.innerWidth - 16) / 2;
   const x = Math.max(8 + half, Math.min(window.innerWidth - 8 - half, r.left + r.width / 2));
   el.style.left = `${x}px`;
-  el.style.top = `${Math.max(8, r.top - 8)}px`;
+  // above the anchor, or under it where there is no room above (a row at the top of a
+  // phone's table put its first lines over the screen's top)
+  const below = r.top - 8 - el.offsetHeight < 8;
+  el.classList.toggle("below", below);
+  el.style.top = `${below ? r.bottom + 8 : r.top - 8}px`;
   clearTimeout(tipTimer);
   tipTimer = setTimeout(() => {
     el.hidden = true;
