@@ -168,18 +168,10 @@ async def test_a_start_while_the_file_is_locked_serves_and_writes_once_it_can(tm
     raised out of the start, a traceback and exit 3 (after a "rebuilt from the store"
     line). It starts, says the store refuses (/healthz 503, one line), and takes writes
     again once the lock is gone."""
-    import json
     import subprocess
     import sys
-    import urllib.error
-    import urllib.request
 
-    def health(url):
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
+    from colorclash.server.testing import healthz as health
 
     def until(check, timeout=30.0):
         end = time.monotonic() + timeout

@@ -622,17 +622,9 @@ async def test_health_fails_while_the_store_refuses_its_commits(tmp_path, caplog
     """A SQLite store on a full disk refused every commit while /healthz answered ok: true,
     so no health check could see it. It answers 503 store_unavailable with the store's
     reason until a commit succeeds again; and one log line says so when it does."""
-    import json as _json
     import logging
-    import urllib.error
-    import urllib.request
 
-    def health(url):
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
-                return r.status, _json.loads(r.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, _json.loads(exc.read())
+    from colorclash.server.testing import healthz as health
 
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0)
     with InProcessServer(f"sqlite:///{tmp_path / 'h.sqlite3'}", settings) as srv:

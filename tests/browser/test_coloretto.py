@@ -505,11 +505,10 @@ def test_after_drawing_with_d_the_focus_goes_to_the_first_row_the_card_fits(open
     assert page.evaluate("document.activeElement.dataset.row") == first
 
 
-def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
-    """The focus waited on a row through the others' turns (the rows are what a keyboard
-    can reach meanwhile), so Enter at your turn took that row instead of drawing: three
-    one-card rows in three rounds. At your turn it moves to the main action."""
-    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+def _first_card_placed_by_keys(open_page, seats: int):
+    """A scripted table (seed 4) where a keyboard user draws with D and puts the card in the
+    first row it fits with Enter: the others to act next."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=seats,
                           viewport=DESKTOP, seed=4)
     page = table.page
     table.others()
@@ -520,6 +519,14 @@ def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
     page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
     page.keyboard.press("Enter")  # the drawn card into the first row it fits
     page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    return table, page
+
+
+def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
+    """The focus waited on a row through the others' turns (the rows are what a keyboard
+    can reach meanwhile), so Enter at your turn took that row instead of drawing: three
+    one-card rows in three rounds. At your turn it moves to the main action."""
+    table, page = _first_card_placed_by_keys(open_page, seats=3)
     page.focus(".ct-row[data-row='0']")  # where the focus waits meanwhile
     table.others()
     table.wait_view()
@@ -531,17 +538,7 @@ def test_at_your_turn_the_focus_leaves_a_row_for_draw(open_page):
 def test_a_row_taken_by_key_keeps_the_focus_on_it(open_page):
     """A row taken with its number while the focus was on DRAW left the focus on row 1,
     another player's, "taken by Computer 1" (keyboard review): it goes to the row taken."""
-    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
-                          viewport=DESKTOP, seed=4)
-    page = table.page
-    table.others()
-    table.wait_view()
-    page.keyboard.press("Tab")
-    page.keyboard.press("d")
-    table.wait_view()
-    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
-    page.keyboard.press("Enter")
-    page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    table, page = _first_card_placed_by_keys(open_page, seats=3)
     table.others()
     table.wait_view()
     take = max((a for a in table.game.legal_actions(0) if a["type"] == "take"),
@@ -557,17 +554,7 @@ def test_the_last_player_left_draws_again_with_the_focus_off_the_row(open_page):
     """The last player left in a round draws as long as they like: the card put in a row
     with the keyboard left the focus on that row, which then said "Take row 1", and the
     next Enter took it and ended the round (player QA). The focus goes to DRAW."""
-    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=2,
-                          viewport=DESKTOP, seed=4)
-    page = table.page
-    table.others()
-    table.wait_view()
-    page.keyboard.press("Tab")
-    page.keyboard.press("d")
-    table.wait_view()
-    page.wait_for_function("document.activeElement.matches('.ct-row.can-place')")
-    page.keyboard.press("Enter")
-    page.wait_for_function("window.__cc.view.turn !== window.__cc.me")
+    table, page = _first_card_placed_by_keys(open_page, seats=2)
     take = next(a for a in table.game.legal_actions(1) if a["type"] == "take")
     table.act(1, take)  # the other takes a row: we are the last one left
     assert table.game.to_act == [0]

@@ -35,6 +35,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def healthz(url: str) -> tuple[int, dict[str, Any]]:
+    """``GET /healthz`` of a server: its status code and body (a 503's too)."""
+    import json
+    import urllib.error
+
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
 def _bound_socket(port: int) -> socket.socket:
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
