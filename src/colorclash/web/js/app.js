@@ -449,12 +449,11 @@ function route() {
   render();
 }
 
-// A table this browser still holds a seat at (left by the browser's Back, or a closed
-// tab): the home page offers the way back, as the seat is still yours. The most recent
-// three seats are asked about; a room that is gone is forgotten.
-// Every table of the last three this browser holds a seat at that is still on: games
-// first (those played at, then those left), then lobbies. (The first alone was offered:
-// a room made in another tab hid a match a computer played for the player meanwhile.)
+// The tables this browser still holds a seat at (left by the browser's Back, a closed
+// tab, or Leave where the seat can be taken back): the home page offers the ways back.
+// The most recent three seats are asked about, each still on offered (games played at
+// first, then games left, then lobbies: the first alone was, and a room made in another
+// tab hid a match a computer played for the player); a room that is gone is forgotten.
 let resumeAsked = 0; // (only the last look's answers count: home, a table, home again)
 async function findResumable() {
   state.resume = null;
