@@ -18,7 +18,7 @@ import pytest
 from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
 from colorclash.fairness import log_hash, match_rules
-from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess
+from colorclash.server.testing import LIFTED_LIMITS_ENV, ServerProcess, healthz
 from colorclash.verify import verify_record
 from redis_server import RedisServer, available
 
@@ -782,10 +782,7 @@ def test_while_redis_is_down_health_checks_fail_and_requests_get_a_clear_error(t
             return exc.code, json.loads(exc.read())
 
     def health() -> tuple[int, dict]:
-        try:
-            return 200, _health(url)
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
+        return healthz(url)
 
     def wait_for(check, timeout=15.0):
         deadline = time.monotonic() + timeout

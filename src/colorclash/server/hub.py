@@ -159,11 +159,11 @@ class Hub:
     @staticmethod
     def mark_absent(room: Room, now: float) -> None:
         """Every person with a socket to the room is present; every person without one is
-        away from ``now`` on, unless already away (a restart: nobody is connected yet; a rebuild from the store: the
-        stored seats may be from before someone left, or from a start whose write of the
-        marks was refused, after which a person gone before the restart counted as
-        present: no substitute, the idle clock's leniency, and the room's idle time
-        taken from its creation)."""
+        away from ``now`` on, unless already away (a restart: nobody is connected yet; a
+        rebuild from the store: the stored seats may be from before someone left, or from
+        a start whose write of the marks was refused, after which a person gone before
+        the restart counted as present: no substitute, the idle clock's leniency, and the
+        room's idle time taken from its creation)."""
         for i, s in enumerate(room.seats):
             if s.kind != "human":
                 continue
@@ -245,25 +245,24 @@ class Hub:
 
     def expired(self, now: float) -> list[Room]:
         """The finished or abandoned rooms nobody is connected to whose time is up."""
-        out = []
-        for room in self.rooms.values():
-            if room.conns:
-                continue
-            idle_since = room.finished_at if room.status == "finished" else None
-            ttl = self.settings.finished_room_ttl
-            if room.kind in ("practice", "play-now"):
-                # Nobody else's table, and anyone may open ten a minute: kept an hour
-                # (its record with it), not a day.
-                ttl = self.settings.practice_room_ttl
-            if room.status in ("playing", "lobby"):
-                # Idle since its people went away: a game everybody left (or that nobody
-                # ever opened) goes too, and a room that never started much sooner.
-                idle_since = max((s.away_since or 0) for s in room.seats) or room.created
-            if room.status == "lobby":
-                ttl = self.settings.lobby_room_ttl
-            if idle_since is not None and now - idle_since > ttl:
-                out.append(room)
-        return out
+        return [room for room in self.rooms.values() if self.is_expired(room, now)]
+
+    def is_expired(self, room: Room, now: float) -> bool:
+        if room.conns:
+            return False
+        idle_since = room.finished_at if room.status == "finished" else None
+        ttl = self.settings.finished_room_ttl
+        if room.kind in ("practice", "play-now"):
+            # Nobody else's table, and anyone may open ten a minute: kept an hour
+            # (its record with it), not a day.
+            ttl = self.settings.practice_room_ttl
+        if room.status in ("playing", "lobby"):
+            # Idle since its people went away: a game everybody left (or that nobody
+            # ever opened) goes too, and a room that never started much sooner.
+            idle_since = max((s.away_since or 0) for s in room.seats) or room.created
+        if room.status == "lobby":
+            ttl = self.settings.lobby_room_ttl
+        return idle_since is not None and now - idle_since > ttl
 
     def sweep(self) -> None:
         """Forget finished or abandoned rooms nobody is connected to, and stale tickets
@@ -299,9 +298,9 @@ class Hub:
         for i in range(0, len(rooms), self.SWEEP_BATCH):
             # (expired still: the batches before may have waited seconds on a locked file,
             # and a room someone came back to meanwhile is theirs again)
-            still = {id(r) for r in self.expired(self.now())}
+            now = self.now()
             batch = [r for r in rooms[i:i + self.SWEEP_BATCH]
-                     if self.rooms.get(r.code) is r and not r.conns and id(r) in still]
+                     if self.rooms.get(r.code) is r and self.is_expired(r, now)]
             for room in batch:
                 if room.timer:
                     room.timer.cancel()
