@@ -259,6 +259,24 @@ def test_the_grey_side_scores_by_its_table():
                 supply=["orange"] * 3).view(0)["scores"][0] == 10 + 6
 
 
+@pytest.mark.parametrize("side", ["brown", "grey"])
+def test_the_view_and_the_option_say_the_sides_points(side):
+    """The table's chip, the results and the lobby's note show a side's points from the
+    engine (the view's ``scoring_points``, the option's ``facts``), not from a copy of the
+    rule in the client: the points a view shows are those the game counts."""
+    from colorclash.engine.coloretto import DEFINITION
+    from colorclash.engine.coloretto_scoring import colour_points
+
+    points = [colour_points(n, side) for n in range(1, 7)]
+    g = game(seats=3, options={"scoring": side})
+    assert g.view(0)["scoring_points"] == points == g.view(None)["scoring_points"]
+    option = next(o for o in DEFINITION.public()["presets"]["standard"]["options"]
+                  if o["name"] == "scoring")
+    assert option["facts"] == {"brown": {"points": [1, 3, 6, 10, 15, 21]},
+                               "grey": {"points": [1, 4, 8, 7, 6, 5]}}
+    assert option["facts"][side]["points"] == points
+
+
 def test_the_view_previews_each_players_best_score():
     g = game(collections=[["blue"] * 2 + ["joker"], ["+2"], [], []], supply=["pink"])
     v = g.view(2)

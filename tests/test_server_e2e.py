@@ -622,6 +622,9 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
     assert cc["seats"] == {"min": 2, "max": 6, "default": 4}
     assert cc["presets"]["standard"]["options"][0]["name"] == "clock"
     assert "easy" in cc["bot_levels"]
+    assert all("facts" not in o for o in cc["presets"]["standard"]["options"])  # none to say
+    scoring = listing["games"][1]["presets"]["standard"]["options"][0]
+    assert scoring["name"] == "scoring" and scoring["facts"]["grey"] == {"points": [1, 4, 8, 7, 6, 5]}
     t = await c.create_room("Ana", game="color-clash", preset="family", match="5")
     room = await c.room(t["code"])
     assert room["game"] == "color-clash"

@@ -741,3 +741,48 @@ def test_the_arrows_move_along_the_rows(open_page):
     assert page.evaluate(at) == "0"
     page.wait_for_timeout(200)
     assert len(table.sent) == sent  # moving took no row
+
+
+def test_the_sides_points_are_the_engines_not_a_copy_in_the_client(open_page):
+    """The scoring side's points on the How to play page, under the lobby's menu, on the
+    table's chip and in the results come from the engine (the scoring option's ``facts``
+    in GET /api/games, the view's ``scoring_points``): the client kept its own copy of the
+    two tables, a rule in two places. Given other numbers, every place shows them."""
+    import json
+
+    made_up = [2, 5, 9, 14, 20, 27]
+
+    def games(route):
+        answer = route.fetch().json()
+        for g in answer["games"]:
+            for preset in g["presets"].values():
+                for option in preset["options"]:
+                    if option["name"] == "scoring":
+                        option["facts"]["brown"]["points"] = made_up
+        route.fulfill(json=answer)
+
+    def scenes(route):
+        answer = route.fetch().json()
+        for scene in answer.values():
+            if scene["view"]["scoring_side"] == "brown":
+                scene["view"]["scoring_points"] = made_up
+        route.fulfill(body=json.dumps(answer), content_type="application/json")
+
+    page = open_page(viewport=DESKTOP, path="/?game=coloretto&rules=standard")
+    page.context.route("**/api/games", games)
+    page.context.route("**/scenes.json", scenes)
+    page.reload()
+    page.wait_for_selector("article.howto .ct-scoring-table tr.side-brown")
+    cells = page.locator(".ct-scoring-table tr.side-brown td").all_inner_texts()
+    assert cells == [str(n) for n in made_up]
+    page.click("article.howto ~ .row a")
+    page.wait_for_selector("#btn-play-now")
+    page.click("label[data-game=coloretto]")
+    note = page.locator("label[for=room-opt-scoring] .field-note")
+    assert note.inner_text().strip() == "Points: 2, 5, 9, 14, 20, 27"
+    page.goto("/dev.html?scene=coloretto&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    assert page.inner_text(".ct-status .ct-side .ct-side-values").strip() == ": 2 · 5 · 9 · 14 · 20 · 27"
+    page.goto("/dev.html?scene=coloretto-over&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    assert "2, 5, 9, 14, 20, 27" in page.inner_text(".results-overlay")

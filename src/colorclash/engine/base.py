@@ -15,7 +15,8 @@ import operator
 import random
 import secrets
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,14 +228,22 @@ def shown_value(value: Any) -> str:
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a room's host may set: its name, its choices and its default.
-    The client names it from its catalog (``option.<name>`` and ``option.<name>.<choice>``)."""
+    The client names it from its catalog (``option.<name>`` and ``option.<name>.<choice>``).
+
+    ``facts``: what each choice means, as data, where its name alone says little
+    (Coloretto's scoring side: the points it gives), so a client can show it without
+    keeping a copy of the rule (``GET /api/games``: the option's ``facts``)."""
 
     name: str
     choices: tuple[Any, ...]
     default: Any
+    facts: Mapping[Any, Any] | None = field(default=None, compare=False)
 
     def public(self) -> dict[str, Any]:
-        return {"name": self.name, "choices": list(self.choices), "default": self.default}
+        out = {"name": self.name, "choices": list(self.choices), "default": self.default}
+        if self.facts is not None:
+            out["facts"] = {str(choice): deepcopy(fact) for choice, fact in self.facts.items()}
+        return out
 
 
 @dataclass(frozen=True)

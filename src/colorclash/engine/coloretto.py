@@ -47,6 +47,7 @@ from colorclash.engine.coloretto_scoring import (
     PLUS2,
     best_score,
     scoring_layout,
+    side_points,
 )
 
 LAST = "last-round"
@@ -517,6 +518,7 @@ class Coloretto(Game):
             "result": deepcopy(self._result),
             "options": dict(self.options),
             "scoring_side": self.side,
+            "scoring_points": list(side_points(self.side)),
             "colours": list(self.colours),
             "removed_colours": list(self.removed_colours),
             "supply": len(self.supply),
@@ -608,7 +610,8 @@ DEFINITION = GameDefinition(
     max_seats=5,
     default_seats=4,
     presets={"standard": (
-        OptionSpec("scoring", SCORING_SIDES, "brown"),
+        OptionSpec("scoring", SCORING_SIDES, "brown", facts={
+            side: {"points": list(side_points(side))} for side in SCORING_SIDES}),
         OptionSpec("clock", CLOCK_CHOICES, DEFAULT_CLOCK),
     )},
     default_preset="standard",

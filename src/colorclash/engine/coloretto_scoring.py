@@ -31,6 +31,12 @@ POSITIVE_COLOURS = 3
 PLUS2_POINTS = 2
 
 
+def side_points(side: str) -> tuple[int, ...]:
+    """The points of 1, 2, 3, 4, 5 and 6 or more cards of one colour on ``side``: what a
+    player is shown (the view's ``scoring_points``, the option's ``facts``)."""
+    return TABLES[side][1:]
+
+
 def colour_points(count: int, side: str) -> int:
     """Points of ``count`` cards of one colour on ``side`` (unsigned)."""
     return TABLES[side][min(count, 6)]

@@ -250,7 +250,8 @@ function render() {
     if (state.queue) nodes.push(queueDialog(state.queue, homeActs));
   } else if (s === "rules") {
     const game = moduleOf(state.rulesGame);
-    nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p));
+    nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p),
+      definitionOf(state.games, game.key));
   } else if (s === "join") {
     nodes = renderJoin(
       {
@@ -291,8 +292,9 @@ function render() {
     if (state.confirmLeave) screen.append(leaveDialog());
     if (state.rules) {
       const mine = !!state.clock && state.clock.seat === state.me && state.clock.kind !== "next";
-      screen.append(rulesDialog(gameOf(state.view), state.rules, () => tableActs.closeRules(),
-        { clockRunning: mine }));
+      const game = gameOf(state.view);
+      screen.append(rulesDialog(game, state.rules, () => tableActs.closeRules(),
+        { clockRunning: mine, def: definitionOf(state.games, game.key) }));
     }
     state.fresh = false;
   } else if (s === "fatal") {
@@ -1276,7 +1278,7 @@ async function loadGames(attempt = 0, asked = null) {
     state.gamesError = true;
     if (attempt < 5) setTimeout(() => loadGames(attempt + 1), 1000 * (attempt + 1));
   }
-  if (["home", "room", "join"].includes(state.screen)) render();
+  if (["home", "room", "join", "rules"].includes(state.screen)) render();
 }
 
 boot();

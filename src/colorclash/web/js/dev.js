@@ -11,6 +11,7 @@ import { settleFocus } from "./shell/focus.js";
 import { HISTORY_SIZE, historyPanel, historyToggle } from "./shell/history.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeAll } from "./shell/notices.js";
+import { definitionOf } from "./shell/games.js";
 import { rulesDialog, rulesPage } from "./shell/rules.js";
 import { tickClocks } from "./shell/seats.js";
 import { h, morph } from "./ui.js";
@@ -45,7 +46,12 @@ const GAMES_ANSWER = {
       presets: {
         standard: {
           options: [
-            { name: "scoring", choices: ["brown", "grey"], default: "brown" },
+            {
+              name: "scoring",
+              choices: ["brown", "grey"],
+              default: "brown",
+              facts: { brown: { points: [1, 3, 6, 10, 15, 21] }, grey: { points: [1, 4, 8, 7, 6, 5] } },
+            },
             { name: "clock", choices: [15, 20, 30, 45, 60, 90], default: 30 },
           ],
         },
@@ -608,7 +614,8 @@ function render(scene) {
       acts,
     );
   } else if (s.screen === "howto") {
-    nodes = rulesPage(GAMES[s.game] || DEFAULT_GAME, s.preset, () => {});
+    const game = GAMES[s.game] || DEFAULT_GAME;
+    nodes = rulesPage(game, s.preset, () => {}, undefined, definitionOf(GAMES_ANSWER, game.key));
   } else {
     const game = gameOf(s.view);
     const clock = s.clock
@@ -653,7 +660,7 @@ function render(scene) {
         }),
       );
     }
-    if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}));
+    if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}, { def: definitionOf(GAMES_ANSWER, game.key) }));
     morph(main, nodes);
     game.afterRender(main, { revealPlayable: true });
     fitTable(main);

@@ -141,8 +141,8 @@ export function optionField(game, option, value, { id, focusKey, onChange }) {
       ),
     ),
     // what the choice means, where its name alone says little (Coloretto's "Brown side":
-    // its points), from the game module
-    game && game.choiceNote ? noteOf(game.choiceNote(option.name, current)) : null,
+    // its points), from the game module, with the option's facts from GET /api/games
+    game && game.choiceNote ? noteOf(game.choiceNote(option.name, current, option)) : null,
   );
 }
 

@@ -12,15 +12,17 @@ export function rulesTitle(game, preset) {
 }
 
 // clockRunning: it is your turn and its clock runs on while you read (the server plays
-// the turn when it runs out: a practice player reading the rules lost a turn unwarned)
-export function rulesDialog(game, preset, onClose, { clockRunning = false } = {}) {
+// the turn when it runs out: a practice player reading the rules lost a turn unwarned).
+// def: the game's GET /api/games entry (its options' facts: a rule's numbers come from
+// the engine, not from a copy in the client), null while it has not come.
+export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null } = {}) {
   return modal({
     title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [
       clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
-      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2 }).slice(1)),
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def }).slice(1)),
     ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,
@@ -28,8 +30,8 @@ export function rulesDialog(game, preset, onClose, { clockRunning = false } = {}
 }
 
 // The page: the game's other tables' pages (when it has several), the text, a way home.
-// go(path) navigates; pathOf(preset) is the address of a preset's page.
-export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`) {
+// go(path) navigates; pathOf(preset) is the address of a preset's page; def as above.
+export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, def = null) {
   const link = (path, label) =>
     h("a", { href: path, onclick: (e) => { e.preventDefault(); go(path); } }, label);
   const presets = game.presets || [];
@@ -53,7 +55,7 @@ export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`) {
             ),
           )
         : null,
-      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset)),
+      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def })),
       h(
         "div.row",
         { style: "margin-top:14px" },

@@ -4,8 +4,7 @@
 import { t } from "../../i18n.js";
 import { renderCard } from "./cards.js";
 import { bannersFor, describeMoment } from "./events.js";
-import { SIDES } from "./results.js";
-import { PRESETS, renderRules } from "./rules.js";
+import { PRESETS, renderRules, sidePoints } from "./rules.js";
 import { afterRender, animatePlay, onState, renderTable, tableKeydown } from "./table.js";
 
 export const coloretto = {
@@ -19,9 +18,11 @@ export const coloretto = {
   optionLabel: (name) => (name === "scoring" ? t("coloretto.option.scoring") : null),
   choiceLabel: (name, value) => (name === "scoring" ? t(`coloretto.side.${value}`) : null),
   // the chosen side's points under its menu: the name alone told a newcomer nothing
-  // (newcomer review)
-  choiceNote: (name, value) =>
-    name === "scoring" && SIDES[value] ? t("coloretto.side.note", { values: SIDES[value].join(", ") }) : null,
+  // (newcomer review); the points are the engine's (the option's facts)
+  choiceNote: (name, value, option) => {
+    const points = sidePoints(option, value);
+    return name === "scoring" && points ? t("coloretto.side.note", { values: points.join(", ") }) : null;
+  },
   // the seat comes back as soon as its player opens the table again (docs/protocol.md)
   leaveText: ({ link }) => t("coloretto.table.leaveConfirm", { link }),
   renderTable,

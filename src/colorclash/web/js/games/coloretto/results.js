@@ -7,12 +7,6 @@ import { seatName } from "../../shell/seats.js";
 import { h } from "../../ui.js";
 import { cardLabel, COLOURS, JOKER, PLUS2, renderCard } from "./cards.js";
 
-// Points for 1, 2, 3, 4, 5 and 6+ cards of a colour (docs/coloretto.md).
-export const SIDES = {
-  brown: [1, 3, 6, 10, 15, 21],
-  grey: [1, 4, 8, 7, 6, 5],
-};
-
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 // One colour of a player's layout: its cards (jokers included), where jokers went, points.
@@ -109,7 +103,7 @@ export function colorettoResults(model, act) {
       // why the game ended: the last-round card (in play, always), or a dry supply
       view.last_round ? t("coloretto.results.end.lastRound", { n: view.round }) : t("coloretto.results.end.supply"),
       t("coloretto.results.rule"),
-      t("coloretto.results.values", { side: t(`coloretto.side.${side}`), values: SIDES[side].join(", ") }),
+      t("coloretto.results.values", { side: t(`coloretto.side.${side}`), values: (view.scoring_points || []).join(", ") }),
     ],
     status,
     actions,

@@ -4,7 +4,6 @@
 import { t } from "../../i18n.js";
 import { h } from "../../ui.js";
 import { cardLabel, COLOURS, JOKER, LAST, PLUS2, renderCard } from "./cards.js";
-import { SIDES } from "./results.js";
 
 export const PRESETS = ["standard"];
 
@@ -25,7 +24,25 @@ function cardList() {
   );
 }
 
-export function scoringTable() {
+// The points of a scoring side, from the scoring option's facts in the game's GET
+// /api/games entry (the engine's numbers: the client keeps no copy of the rule); null when
+// the entry or the side is unknown.
+export function sidePoints(option, side) {
+  const fact = option && option.facts && option.facts[side];
+  return fact && Array.isArray(fact.points) ? fact.points : null;
+}
+
+function scoringOption(def) {
+  const options = (def && def.presets && def.presets[PRESETS[0]] && def.presets[PRESETS[0]].options) || [];
+  return options.find((o) => o.name === "scoring") || null;
+}
+
+// The two sides' points, a row each; nothing while the game's entry has not come (the
+// page is drawn again when it does).
+export function scoringTable(def) {
+  const option = scoringOption(def);
+  const sides = ((option && option.choices) || []).map((side) => [side, sidePoints(option, side)]).filter(([, v]) => v);
+  if (!sides.length) return null;
   const counts = ["1", "2", "3", "4", "5", "6+"];
   return h(
     "div.results-scroll",
@@ -38,7 +55,7 @@ export function scoringTable() {
       ),
       h(
         "tbody",
-        Object.entries(SIDES).map(([side, values]) =>
+        sides.map(([side, values]) =>
           h(
             `tr.side-${side}`,
             h("th", { scope: "row" }, t(`coloretto.side.${side}`)),
@@ -51,7 +68,8 @@ export function scoringTable() {
 }
 
 // The page body: [h1, intro, sections...]
-export function renderRules(preset, { headingLevel = 1 } = {}) {
+// def: the game's GET /api/games entry (the scoring table's numbers)
+export function renderRules(preset, { headingLevel = 1, def = null } = {}) {
   return [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, t("howto.title", { table: t("coloretto.name") })),
     h("p.lead.howto-lead", t("coloretto.howto.intro")),
@@ -69,7 +87,7 @@ export function renderRules(preset, { headingLevel = 1 } = {}) {
       t("coloretto.howto.h.end"),
       p("coloretto.howto.end"),
       p("coloretto.howto.count"),
-      scoringTable(),
+      scoringTable(def),
       p("coloretto.howto.best"),
       p("coloretto.howto.example"),
       p("coloretto.howto.win"),

@@ -10,7 +10,7 @@ import { keyDoesNothing } from "../../shell/notices.js";
 import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
-import { colorettoResults, SIDES } from "./results.js";
+import { colorettoResults } from "./results.js";
 
 // Why a press did nothing, to the ear (announce) and to the eye (a bubble beside it).
 function refuse(anchor, why) {
@@ -159,7 +159,7 @@ function statusChips(view) {
       ),
     );
   }
-  chips.push(sideChip(view.scoring_side));
+  chips.push(sideChip(view.scoring_side, view.scoring_points || []));
   const removed = view.removed_colours || [];
   if (removed.length) {
     chips.push(
@@ -472,9 +472,8 @@ export function afterRender(root, { revealPlayable = false } = {}) {
 // The scoring card's side with its points: "Brown side" alone, beside the colours out
 // of the game, read as a colour or a team (newcomer review). Where the status has room,
 // the points show beside the name; a tap (or the pointer) says them anywhere.
-function sideChip(side) {
+function sideChip(side, values) {
   const name = t(`coloretto.side.${side}`);
-  const values = SIDES[side] || [];
   const all = t("coloretto.results.values", { side: name, values: values.join(", ") });
   return h(
     `span.chip.ct-side.side-${side}`,
