@@ -623,6 +623,11 @@ async def test_games_are_listed_and_rooms_take_a_game(server):
     assert cc["presets"]["standard"]["options"][0]["name"] == "clock"
     assert "easy" in cc["bot_levels"]
     assert all("facts" not in o for o in cc["presets"]["standard"]["options"])  # none to say
+    from colorclash.engine.presets import PRESETS  # each preset's rules, for its page
+
+    assert {p: v["rules"] for p, v in cc["presets"].items()} == {
+        p: o.to_dict() for p, o in PRESETS.items()}
+    assert cc["presets"]["siege"]["rules"]["stacking"] == "ranked"
     scoring = listing["games"][1]["presets"]["standard"]["options"][0]
     assert scoring["name"] == "scoring" and scoring["facts"]["grey"] == {"points": [1, 4, 8, 7, 6, 5]}
     t = await c.create_room("Ana", game="color-clash", preset="family", match="5")

@@ -127,3 +127,45 @@ def test_the_chosen_games_rules_are_a_click_from_the_game_picker(open_page):
         page.go_back()
         page.wait_for_selector("#btn-practice")
     shot(page, "home-rules-link")
+
+
+def test_a_presets_page_words_the_engines_rules_not_a_copy_in_the_client(open_page):
+    """The How to play page of a preset words the rule options the engine gives it (the
+    preset's ``rules`` in GET /api/games; over a table, the table's own ``options``):
+    the client kept its own table of the five presets' rules, a rule in two places. Given
+    other rules, the page says them."""
+    en = catalog("en")
+
+    def games(route):
+        answer = route.fetch().json()
+        for g in answer["games"]:
+            if g["key"] == "color-clash":
+                rules = g["presets"]["classic-table"]["rules"]
+                rules.update(call="manual", stacking="none", play_on=True)
+        route.fulfill(json=answer)
+
+    page = open_page(viewport=DESKTOP, path="/?rules=classic-table")
+    page.wait_for_selector("article.howto h1")
+    said = page.inner_text("article.howto")
+    assert en["howto.call.none"] in said and en["howto.stack.classic"] in said
+    page.context.route("**/api/games", games)
+    page.reload()
+    page.wait_for_selector("article.howto #howto-last")
+    said = page.inner_text("article.howto")
+    assert en["howto.call.manual"] in said and en["howto.call.none"] not in said
+    assert en["howto.stack.none"] in said and en["howto.end.playOn"] in said
+
+
+def test_the_dialog_over_a_table_words_that_tables_own_rules(open_page):
+    """Over a table the How to play dialog words the table's own rule options (its view's
+    ``options``): a siege table dealt with the last-card call on says to call it."""
+    en = catalog("en")
+    table = ScriptedTable(open_page, preset="siege", seats=3, viewport=DESKTOP,
+                          options={"call": "manual"})
+    page = table.page
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog]")
+    dialog.wait_for()
+    said = dialog.inner_text()
+    assert en["howto.call.manual"] in said and en["howto.call.none"] not in said
+    assert en["howto.card.shield"] in said  # still the siege's page

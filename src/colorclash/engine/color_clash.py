@@ -1448,5 +1448,8 @@ DEFINITION = GameDefinition(
     make=_make,
     server_actions=frozenset({"timeout", "next", "substitute"}),
     quick_match_seats=4,
-    preset_info={name: {"timeout_policy": o.timeout_policy} for name, o in PRESETS.items()},
+    # (rules: the preset's rule options, which its How to play page words: the client
+    # keeps no copy of a preset)
+    preset_info={name: {"timeout_policy": o.timeout_policy, "rules": o.to_dict()}
+                 for name, o in PRESETS.items()},
 )

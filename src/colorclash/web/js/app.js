@@ -294,7 +294,7 @@ function render() {
       const mine = !!state.clock && state.clock.seat === state.me && state.clock.kind !== "next";
       const game = gameOf(state.view);
       screen.append(rulesDialog(game, state.rules, () => tableActs.closeRules(),
-        { clockRunning: mine, def: definitionOf(state.games, game.key) }));
+        { clockRunning: mine, def: definitionOf(state.games, game.key), view: state.view }));
     }
     state.fresh = false;
   } else if (s === "fatal") {

@@ -87,6 +87,9 @@ function room(preset, status = "playing", n = 4, extra = {}) {
   };
 }
 
+// GET /api/games as this server answers it (boot)
+let SITE_GAMES = null;
+
 // The rule options a view carries (engine/presets.py), as the client reads them.
 const OPTIONS = {
   standard: { deck: "standard", scoring: "winner", play_on: true, call: "manual", rounds: 1, target: 500 },
@@ -615,7 +618,7 @@ function render(scene) {
     );
   } else if (s.screen === "howto") {
     const game = GAMES[s.game] || DEFAULT_GAME;
-    nodes = rulesPage(game, s.preset, () => {}, undefined, definitionOf(GAMES_ANSWER, game.key));
+    nodes = rulesPage(game, s.preset, () => {}, undefined, definitionOf(SITE_GAMES || GAMES_ANSWER, game.key));
   } else {
     const game = gameOf(s.view);
     const clock = s.clock
@@ -660,7 +663,10 @@ function render(scene) {
         }),
       );
     }
-    if (s.rules) nodes[0].append(rulesDialog(game, s.rules, () => {}, { def: definitionOf(GAMES_ANSWER, game.key) }));
+    if (s.rules) {
+      const def = definitionOf(SITE_GAMES || GAMES_ANSWER, game.key);
+      nodes[0].append(rulesDialog(game, s.rules, () => {}, { def, view: s.view }));
+    }
     morph(main, nodes);
     game.afterRender(main, { revealPlayable: true });
     fitTable(main);
@@ -684,6 +690,9 @@ async function boot() {
   const params = new URLSearchParams(location.search);
   const name = params.get("scene") || "list";
   await setLang(params.get("lang") || "en");
+  // the site's own games' answer, for what the engine owns (a preset's rules, a side's
+  // points on the How to play pages); the fixture above where it cannot be had
+  SITE_GAMES = await fetch("/api/games").then((r) => (r.ok ? r.json() : null), () => null);
   // every game's words, styles and scenes
   await useCatalogs(Object.values(GAMES).map((g) => g.catalog).filter(Boolean));
   for (const game of Object.values(GAMES)) {

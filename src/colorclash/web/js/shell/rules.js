@@ -15,14 +15,15 @@ export function rulesTitle(game, preset) {
 // the turn when it runs out: a practice player reading the rules lost a turn unwarned).
 // def: the game's GET /api/games entry (its options' facts: a rule's numbers come from
 // the engine, not from a copy in the client), null while it has not come.
-export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null } = {}) {
+// view: the table's (its own rule options, where the game words them).
+export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null } = {}) {
   return modal({
     title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [
       clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
-      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def }).slice(1)),
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view }).slice(1)),
     ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,

@@ -8,14 +8,28 @@ import { valuesKey } from "./results.js";
 
 export const PRESETS = ["classic-table", "standard", "family", "siege", "day-night"];
 
-// The rule options of each preset that the pages explain (engine/presets.py).
-const RULES = {
-  standard: { deck: "standard", first: "actions", w4: "restricted", stack: "none", call: "manual", play: "on", score: "winner", length: "standard", clock: "draw" },
-  family: { deck: "standard", first: "number", w4: "restricted", stack: "none", call: "auto", play: "on", score: "winner", length: "family", clock: "draw" },
-  "classic-table": { deck: "classic-table", first: "number", w4: "free", stack: "classic", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "bomb" },
-  siege: { deck: "siege", first: "number", w4: "free", stack: "ranked", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "shield" },
-  "day-night": { deck: "day-night", first: "number", w4: "none", stack: "same", call: "none", play: "ends", score: "table", length: "one", clock: "bot", extra: "flip" },
-};
+// The rule options the page words, from the engine's (engine/presets.py): a table's own
+// (its view's `options`) or the preset's (its `rules` in GET /api/games). The client keeps
+// no copy of a preset; null while neither has come.
+function rulesOf(preset, def, view) {
+  const own = view && view.preset === preset && view.options;
+  const listed = def && def.presets && def.presets[preset] && def.presets[preset].rules;
+  if (!own && !listed) return null;
+  const o = { ...listed, ...own };
+  const matches = o.match_choices || [];
+  return {
+    deck: o.deck,
+    first: o.first_card,
+    w4: o.wild4_restricted ? "restricted" : "free",
+    stack: o.stacking,
+    call: o.call,
+    play: o.play_on ? "on" : "ends",
+    score: o.scoring,
+    // one round only; a match to 500 offered; else a match of rounds (family)
+    length: matches.length <= 1 ? "one" : matches.includes("500") ? "standard" : "family",
+    clock: o.timeout_policy,
+  };
+}
 
 const CARD_ROWS = {
   standard: [["R-skip", "skip"], ["B-reverse", "reverse"], ["Y+2", "plus2"], ["W", "wild"], ["W+4", "wild4"]],
@@ -49,13 +63,19 @@ function cardTable(r) {
   );
 }
 
-// The page body for one preset: [h1, intro, sections...]
-export function renderRules(preset, { headingLevel = 1 } = {}) {
-  const r = RULES[preset] || RULES["classic-table"];
+// The page body for one preset: [h1, intro, sections...]; def: the game's GET /api/games
+// entry, view: the table's (the dialog over a table)
+export function renderRules(preset, { headingLevel = 1, def = null, view = null } = {}) {
+  const r = rulesOf(preset, def, view);
   const title = t("howto.title", { table: t(`preset.${preset}`) });
-  return [
+  const head = [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, title),
     h("p.lead.howto-lead", t(`howto.intro.${preset}`)),
+  ];
+  // (the page is drawn again when the games' answer comes)
+  if (!r) return [...head, h("div.spinner", { role: "status", "aria-label": t("common.loading") })];
+  return [
+    ...head,
     section("goal", t("howto.h.goal"), p("howto.goal"), p(`howto.length.${r.length}`)),
     section(
       "deal",
