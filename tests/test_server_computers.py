@@ -82,3 +82,75 @@ def test_a_person_still_in_the_round_keeps_the_whole_delay(tmp_path):
 
     asyncio.run(play())
     hub.store.close()
+
+
+class _HeldPool:
+    """A thinking pool whose answers the test gives, when it chooses."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[dict, asyncio.Future]] = []
+        self.submitted = 0
+
+    def think(self, bot, view, events):
+        self.submitted += 1
+        future = asyncio.get_running_loop().create_future()
+        self.asked.append((view, future))
+        return future
+
+    def close(self) -> None:
+        pass
+
+
+class _Watching:
+    """A person's socket at the table (computers play only for a table someone has open)."""
+
+    def send(self, *_args, **_kwargs) -> None:
+        pass
+
+    def __getattr__(self, _name):
+        return lambda *a, **k: None
+
+
+def test_a_searching_computer_moves_at_the_same_time_whatever_it_weighed(tmp_path):
+    """A hard player searched after the bot delay, so the time to its move told whether it
+    had one choice or several (attacker review: 0.54-0.63 s forced, 0.64-0.79 s searched).
+    It now begins to think when its turn comes, and its move is made at the delay's end:
+    not before, however soon its thought came back, and not later."""
+    hub, now = _hub(tmp_path, _deal([["R1", "R2", "G5"], ["G2", "R3", "B4"]]))
+    pool = hub.thinking = _HeldPool()
+
+    async def play() -> None:
+        room, seat, _ = hub.create_practice("Ana", bots=1, level="hard", preset="classic-table")
+        room.conns[0] = _Watching()
+        assert room.game.to_act == [0]
+        now[0] += 5
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        assert room.game.to_act == [1] and room.bots[1].thinks
+        due = room.bot_due
+        assert due == pytest.approx(now[0] + DELAY)
+        # its thinking begins at once, not at the delay's end
+        assert hub.computers.due(room) == now[0]
+        hub.computers.move(room, now[0])
+        assert pool.submitted == 1 and 1 in room.thinking
+        view, future = pool.asked[0]
+        assert view["seat"] == 1
+        # the thought comes back at once: the move still waits for the delay's end
+        future.set_result(({"type": "play", "card": "R3"}, room.bots[1]))
+        await asyncio.sleep(0)
+        assert room.game.to_act == [1] and 1 not in room.thinking
+        assert hub.computers.due(room) == pytest.approx(due)
+        now[0] = due - 0.01
+        hub.computers.move(room, now[0])
+        assert room.game.to_act == [1]  # not yet
+        now[0] = due
+        hub.computers.move(room, now[0])
+        assert room.game.to_act == [0] and room.game.view(0)["top"] == "R3"
+        assert pool.submitted == 1
+        for r in hub.rooms.values():
+            if r.timer:
+                r.timer.cancel()
+
+    asyncio.run(play())
+    hub.store.close()

@@ -106,6 +106,9 @@ class Room:
     stall_until: float = 0.0
     told_time_up: tuple[Any, ...] | None = field(default=None, repr=False)  # the clock told
     thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
+    # a searching computer's decision come back before its time to act: seat ->
+    # (seq, match, action) (server/computers.py, "thought ahead")
+    thought: dict[int, tuple[int | None, int, Any]] = field(default_factory=dict, repr=False)
     # A Quick Match table's seats whose person has not connected since the table was made
     # (not stored: after a restart everyone is away alike)
     never_came: set[int] = field(default_factory=set, repr=False)

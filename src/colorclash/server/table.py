@@ -51,6 +51,7 @@ class Table:
         room.round_ready.clear()
         room.retry_after.clear()
         room.thinking.clear()
+        room.thought.clear()
         room.recent.clear()  # the moments of this match only
         again = room.match_no > 1  # Play again, at a table that has played
         for s in room.seats:
