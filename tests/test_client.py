@@ -157,6 +157,67 @@ async def test_a_bot_whose_every_action_is_refused_is_stopped_with_the_reason(se
     assert "refused 20 actions in a row" in err.value.message and "R99" in err.value.message
 
 
+def _lose_actions(monkeypatch, how_many):
+    """The first ``how_many`` actions never reach the table: each is answered as the
+    server answers an action Redis did not take (``not_delivered``)."""
+    from colorclash.client import SeatConnection
+
+    real_act, real_recv = SeatConnection.act, SeatConnection.recv
+    lost = {"n": 0}
+
+    async def act(self, action, seq=None):
+        if lost["n"] < how_many:
+            lost["n"] += 1
+            self._lost = {"v": 1, "type": "error", "code": "internal", "ref": "action",
+                          "reason": "not_delivered", "message": "your action may not have "
+                          "reached the table"}
+            return
+        await real_act(self, action, seq)
+
+    async def recv(self, timeout=10.0):
+        said = getattr(self, "_lost", None)
+        if said is not None:
+            self._lost = None
+            self.errors.append(said)
+            return said
+        return await real_recv(self, timeout)
+
+    monkeypatch.setattr(SeatConnection, "act", act)
+    monkeypatch.setattr(SeatConnection, "recv", recv)
+    monkeypatch.setattr(SeatConnection, "TROUBLE_PAUSE_MAX", 0.02, raising=False)
+    return lost
+
+
+@pytest.mark.asyncio
+async def test_play_rides_out_actions_the_server_did_not_deliver(server, monkeypatch):
+    """With Redis away a minute, each action of a player on another process than the
+    room's came back ``not_delivered`` (play it again): play() counted them with the bot's
+    refused actions and closed the seat after 20, 22 s into the outage (operator review).
+    The server's own trouble is ridden out, with a growing pause, and the game goes on."""
+    from colorclash.bots import make_bot
+
+    lost = _lose_actions(monkeypatch, 30)
+    ticket = await Client(server.url).practice("Ana", bots=1)
+    async with await Client(server.url).connect(ticket["code"], ticket["token"]) as seat:
+        state = await seat.play(make_bot("color-clash", "easy", seed=2), timeout=120)
+    assert lost["n"] == 30 and state["room"]["status"] == "finished"
+
+
+@pytest.mark.asyncio
+async def test_play_gives_up_on_a_server_that_never_takes_an_action(server, monkeypatch):
+    from colorclash.bots import make_bot
+    from colorclash.client import SeatConnection
+
+    _lose_actions(monkeypatch, 10**6)
+    monkeypatch.setattr(SeatConnection, "TROUBLE_LIMIT", 0.3)
+    ticket = await Client(server.url).practice("Ana", bots=1)
+    async with await Client(server.url).connect(ticket["code"], ticket["token"]) as seat:
+        with pytest.raises(ClientError) as err:
+            await seat.play(make_bot("color-clash", "easy", seed=2), timeout=60)
+    assert err.value.code == "internal"
+    assert "could not take an action for 0.3 s" in err.value.message, err.value.message
+
+
 @pytest.mark.asyncio
 async def test_a_stale_action_is_a_race_and_seqs_that_never_agree_still_stop(server, monkeypatch):
     """play() sends each action with the seq it was chosen on; a stale_action is a race

@@ -1518,3 +1518,53 @@ async def test_a_former_owners_late_close_leaves_a_player_attached_elsewhere(red
         for hub in (a, b):
             await hub.cluster.stop()
             hub.store.close()
+
+
+class _Socket:
+    """A player's socket on a gateway process (what the proxy writes to)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.closed: tuple[int, str] | None = None
+
+    def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+    def send(self, msg) -> None:
+        self.texts.append(json.dumps(msg))
+
+    def close(self, code: int, reason: str = "") -> None:
+        self.closed = (code, reason)
+
+
+@pytest.mark.asyncio
+async def test_a_player_whose_close_was_lost_between_the_processes_is_away(redis_db):
+    """A gateway tells the owner of a player's close once (``detach``, by pub/sub, which
+    loses what Redis cannot take: a restart). A player who closed the page while Redis was
+    down stayed connected at the owner for good: no grace, no substitute, every turn run
+    out (operator review). Each beat the gateway names the sockets it still has; one it
+    no longer names is taken for closed after a few beats, while one it names stays."""
+    from colorclash.server.names import hash_token
+
+    owner = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    gateway = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        room, seat, token = owner.create_practice("Ana", bots=1)
+        socket_ = _Socket()
+        proxy = gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
+                                           hash_token(token))
+        await _until(lambda: owner.connected(room, seat))
+        # named at every beat: still there well past the silence allowed
+        await asyncio.sleep(2.5)  # (twice the silence allowed: 6 beats of 0.2 s)
+        assert owner.connected(room, seat) and socket_.closed is None
+        # the page closed while its detach could not be sent: nothing reaches the owner
+        gateway.cluster.proxies.pop(proxy.conn_id)
+        await _until(lambda: not owner.connected(room, seat), seconds=6)
+        assert room.seats[seat].away_since is not None and not owner.cluster.remote
+    finally:
+        for hub in (owner, gateway):
+            for r in list(hub.rooms.values()):
+                if r.timer:
+                    r.timer.cancel()
+            await hub.cluster.stop()
+            hub.store.close()

@@ -390,6 +390,19 @@ class SeatConnection:
 
     #: the bot's actions refused while the game does not move, before play() gives up
     REFUSED_IN_A_ROW = 20
+    #: seconds play() rides out the server's own trouble (an action that did not reach
+    #: the table or was not stored: Redis away, a process stopping) before it gives up
+    TROUBLE_LIMIT = 180.0
+    #: the longest pause between two tries meanwhile (from 0.5 s, doubling)
+    TROUBLE_PAUSE_MAX = 5.0
+
+    @staticmethod
+    def _server_trouble(msg: dict[str, Any]) -> bool:
+        """An action lost or not stored by the server (``internal`` with ``ref:
+        "action"``, ``not_delivered`` among them): play again once the table answers,
+        not the bot's fault (docs/protocol.md, the error codes)."""
+        return msg.get("code") in ("internal", "store_unavailable") and (
+            msg.get("ref") == "action" or msg.get("reason") == "not_delivered")
 
     async def play(self, bot: Any, timeout: float = 3600.0,
                    until: Callable[[dict[str, Any]], bool] | None = None,
@@ -411,6 +424,8 @@ class SeatConnection:
         pending: list[dict[str, Any]] = []
         refused = 0  # the bot's actions refused since the game last moved
         stale = 0  # and refused as chosen on a state the table had left
+        trouble = 0  # the server's own trouble since the game last moved
+        trouble_since = 0.0
         while True:
             st = self.state
             assert st is not None
@@ -445,9 +460,28 @@ class SeatConnection:
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
                 if msg["events"]:
-                    refused = stale = 0
+                    refused = stale = trouble = 0
             elif msg["type"] == "welcome":
                 acted_at = None  # (re)attached: an action in flight may have been lost
+            elif msg["type"] == "error" and self._server_trouble(msg):
+                # Not delivered or not stored (Redis away a minute): the 20 in a row
+                # closed the seat after 22 s of an outage (operator review). Played again
+                # with a growing pause, for as long as TROUBLE_LIMIT.
+                if not trouble:
+                    trouble_since = time.monotonic()
+                elif time.monotonic() - trouble_since > self.TROUBLE_LIMIT:
+                    raise ClientError(0, msg.get("code", "internal"),
+                                      f"the server could not take an action for "
+                                      f"{self.TROUBLE_LIMIT:g} s; the last: "
+                                      f"{msg.get('message', '')}")
+                trouble += 1
+                try:
+                    await self.wait_for(lambda m: m["type"] == "state",
+                                        timeout=min(self.TROUBLE_PAUSE_MAX,
+                                                    0.25 * 2 ** min(trouble, 5)))
+                except TimeoutError:
+                    pass
+                acted_at = None
             elif msg["type"] == "error":
                 # Refused: the state we acted on was already out of date (the next state is
                 # on its way) or we were too fast. Look again once a new state arrives, or

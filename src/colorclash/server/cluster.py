@@ -118,6 +118,9 @@ class RemoteConn:
         # ("seat", code, seat) or ("ticket", ticket): what to let go of if the gateway
         # dies without a word (Cluster.drop_remotes_of_dead)
         self.where = where
+        # when the gateway last said it still has the socket (its beat's "alive", or the
+        # attach): Cluster.drop_silent_remotes
+        self.seen = time.monotonic()
         self.closed = False
         # Always complete states: a message lost on the way between the processes (Redis
         # restarting) must not leave the player's ``room`` behind until it next changes.
@@ -317,6 +320,10 @@ class Cluster:
                 if not done:
                     self._redis_away(f"no answer in {self.hub.settings.lease_ttl:g} s")
                 await beat
+                if self.redis_away or time.monotonic() - last_answer > 2 * period:
+                    # no word could come meanwhile (Redis away, or this process's beats
+                    # did not run): the silence is not the gateways'
+                    self.hear_from_every_gateway()
                 if self.redis_away:
                     # Redis is back. Every process's key may have expired meanwhile (a
                     # Redis restart takes longer than the lease): the first process to
@@ -332,9 +339,11 @@ class Cluster:
                 await self._drop_rooms_owned_elsewhere()
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
+                self.say_alive()
                 if time.monotonic() >= self.judge_after:
                     await self._take_over_dead()
                     self.drop_remotes_of_dead()
+                    self.drop_silent_remotes()
                     self._check_proxies()
             except asyncio.CancelledError:
                 raise
@@ -343,6 +352,58 @@ class Cluster:
                 self._redis_away(exc)
             except Exception:  # noqa: BLE001
                 log.exception("cluster heartbeat failed")
+
+    def say_alive(self) -> None:
+        """Tell each owner which of its players' sockets this process still has (one
+        message per owner, every beat). A ``detach`` is published once, and pub/sub loses
+        what Redis cannot take (a restart): a player who closed the page meanwhile stayed
+        connected at the owner for ever, without grace or substitute (operator review)."""
+        by_owner: dict[str, list[str]] = {}
+        for proxy in self.proxies.values():
+            if proxy.owner is not None and proxy.owner != self.id:
+                by_owner.setdefault(proxy.owner, []).append(proxy.conn_id)
+        for owner, conns in by_owner.items():
+            self.post(owner, {"op": "alive", "from": self.id, "conns": conns})
+
+    def _heard_alive(self, m: dict[str, Any]) -> None:
+        now = time.monotonic()
+        for conn_id in m.get("conns") or ():
+            remote = self.remote.get(conn_id)
+            if remote is not None and remote.gateway == m.get("from"):
+                remote.seen = now
+
+    def hear_from_every_gateway(self) -> None:
+        """Count the gateways' silence from now (after a time when no word could come)."""
+        now = time.monotonic()
+        for remote in self.remote.values():
+            remote.seen = now
+
+    #: beats of a gateway's silence about a socket before the owner takes it for closed
+    SILENT_BEATS = 6
+
+    def drop_silent_remotes(self) -> int:
+        """Let go of the players whose gateway, alive, no longer names their socket (its
+        ``detach`` was lost): as a socket's close would."""
+        limit = time.monotonic() - self.SILENT_BEATS * self.hub.settings.lease_ttl / 3
+        silent = [(cid, r) for cid, r in self.remote.items()
+                  if r.gateway != self.id and r.seen < limit]
+        for conn_id, remote in silent:
+            self._let_go(conn_id, remote)
+        if silent:
+            log.info("%d player(s) whose sockets their process no longer has (its word of "
+                     "their close was lost) are away here", len(silent))
+        return len(silent)
+
+    def _let_go(self, conn_id: str, remote: RemoteConn) -> None:
+        self.remote.pop(conn_id, None)
+        remote.stop()
+        if remote.where[:1] == ("seat",):
+            _, code, seat = remote.where
+            room = self.hub.rooms.get(code)
+            if room is not None:
+                self.hub.detach(room, seat, remote)
+        elif remote.where[:1] == ("ticket",):
+            self.hub.quick.detach(remote.where[1], remote)
 
     def _redis_away(self, why: object) -> None:
         self.redis_away = True
@@ -461,15 +522,7 @@ class Cluster:
             return 0
         gone = [(cid, r) for cid, r in self.remote.items() if r.gateway in dead]
         for conn_id, remote in gone:
-            self.remote.pop(conn_id, None)
-            remote.stop()
-            if remote.where[:1] == ("seat",):
-                _, code, seat = remote.where
-                room = self.hub.rooms.get(code)
-                if room is not None:
-                    self.hub.detach(room, seat, remote)
-            elif remote.where[:1] == ("ticket",):
-                self.hub.quick.detach(remote.where[1], remote)
+            self._let_go(conn_id, remote)
         # (each process says its own players; "is gone" is the line said once for the site)
         log.info("%d player(s) connected through process %s, no longer running, are away "
                  "here", len(gone), ", ".join(sorted(dead)))
@@ -748,6 +801,8 @@ class Cluster:
             asyncio.get_running_loop().create_task(self._serve_call(m))
         elif op in ("attach", "msg", "detach"):
             self._seat_message(m)
+        elif op == "alive":
+            self._heard_alive(m)
         elif op in ("qm_attach", "qm_detach", "qm_msg"):
             self._queue_message(m)
 
