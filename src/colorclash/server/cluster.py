@@ -22,6 +22,9 @@ takes the room itself), and one whose subscription dropped (a Redis restart: wha
 was published meanwhile, both ways, is lost) re-attaches them to the same owner, which
 sends them a welcome and a complete state (``Proxy.confirmed``). A player whose action
 may have been lost so is told (``Proxy.unanswered``): it is played again, not waited for.
+A player's close, lost so, is made up for by the beats: each names to each owner the
+sockets its process still has (``say_alive``), and the owner lets go of those its gateway
+no longer names (``drop_silent_remotes``).
 
 **Failover.** Each heartbeat looks for processes whose key expired (or was deleted: a
 process stopping cleanly deletes its own, so its rooms are handed over the same way) and
