@@ -158,6 +158,12 @@ def test_redis_batches_are_one_round_trip_and_survive_a_lost_script_cache(redis_
 def test_redis_urls_have_clear_errors():
     with pytest.raises(StoreError, match="cannot reach Redis"):
         open_store("redis://127.0.0.1:1/0")
+    # a word on TLS (rediss:// to a plain Redis read as a network fault: operator review)
+    with pytest.raises(StoreError, match="rediss:// speaks TLS: if this Redis does not take "
+                                         "TLS on that port, use redis://"):
+        open_store("rediss://127.0.0.1:1/0")
+    with pytest.raises(StoreError, match="if this Redis takes only TLS, use rediss://"):
+        open_store("redis://127.0.0.1:1/0")
     with pytest.raises(StoreError, match="unknown redis store parameter"):
         open_store("redis://127.0.0.1:1/0?nope=1")
     # the URL's shape is checked before any connection

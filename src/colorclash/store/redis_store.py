@@ -131,6 +131,20 @@ TLS_PARAMETERS = frozenset({"ssl_ca_certs", "ssl_ca_path", "ssl_certfile", "ssl_
                             "ssl_cert_reqs", "ssl_check_hostname"})
 
 
+def _tls_hint(scheme: str, exc: BaseException) -> str:
+    """A word on TLS where a connection that failed may have spoken the wrong one: a
+    rediss:// URL to a plain Redis waits for a TLS answer that never comes (it read as a
+    network fault: operator review), and a plain one to a TLS-only Redis is cut off."""
+    import redis
+
+    if not isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
+        return ""
+    if scheme == "rediss":
+        return ("; rediss:// speaks TLS: if this Redis does not take TLS on that port, use "
+                "redis://")
+    return "; if this Redis takes only TLS, use rediss://"
+
+
 def _check_url(url: str, parts: Any) -> None:
     """A Redis URL's shape, before any connection: else a port that is no number was
     reported as Redis out of reach, and ``redis://`` alone as a garbled sentence."""
@@ -186,7 +200,8 @@ class RedisStore:
             raise StoreError(f"what answers at {shown_url(self.url)} is not Redis (it did "
                              f"not speak Redis's protocol: {exc}); check the port") from exc
         except (redis.RedisError, ValueError) as exc:
-            raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}") from exc
+            raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}"
+                             f"{_tls_hint(parts.scheme, exc)}") from exc
         self._save = self.redis.register_script(_SAVE)
         self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
