@@ -137,8 +137,9 @@ def _tls_hint(scheme: str, exc: BaseException) -> str:
     network fault: operator review), and a plain one to a TLS-only Redis is cut off."""
     import redis
 
-    if not isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
-        return ""
+    if not isinstance(exc, (redis.ConnectionError, redis.TimeoutError)) \
+            or "refused" in str(exc).lower():
+        return ""  # (nothing listens there: TLS or not)
     if scheme == "rediss":
         return ("; rediss:// speaks TLS: if this Redis does not take TLS on that port, use "
                 "redis://")
