@@ -341,13 +341,25 @@ def test_substitute_cannot_score_and_if_it_goes_out_first_nobody_scores():
     ({"type": "play"}, "names its 'card'"),
     ({"type": "play", "card": 5}, "unknown card 5"),
     ({"type": "play", "card": "R7", "color": "G"}, "R7 is not a wild"),
-    ({"type": "play", "card": "R7", "color": "Q"}, "R7 is not a wild"),
+    ({"type": "play", "card": "R7", "color": "Q"}, "a play's 'color' is R, B, Y or G, not \"Q\""),
+    ({"type": "play", "card": "W", "color": None}, "a play's 'color' is R, B, Y or G, not null"),
+    ({"type": "play", "card": "W"}, "a wild needs a colour"),
+    ({"type": "catch", "target": "1"}, "'target': a seat number, not \"1\""),
+    ({"type": "color", "color": 5}, "a colour is R, B, Y or G, not 5"),
+    ({"type": "color", "color": "x" * 1000}, "a colour is R, B, Y or G, not \"x{20}\\.\\.\\.$"),
 ])
-def test_a_malformed_action_is_refused_saying_what_is_wrong(action, says):
+@pytest.mark.parametrize("seat", [0, 1])  # whose turn it is, and not
+def test_a_malformed_action_is_refused_saying_what_is_wrong(action, says, seat):
+    """What is wrong with the action itself is said first, whoever sends it and whatever
+    the moment: a catch's target "1" was refused with "there is nobody to catch", a
+    play's colour null with "R7 is not in your hand" (contract review): a bot's author
+    was not told of their bug."""
     g = table("standard", [["R7", "W"], ["G9", "B0"]], "R5", FILLER)
     before = g.view(None), g.legal_actions(0)
+    if seat == 1 and action.get("type") == "play" and action.get("color", "R") in ("R", "B", "Y", "G"):
+        says = "not seat 1's turn"  # (well formed: the turn's reason)
     with pytest.raises(IllegalAction, match=says):
-        g.apply(0, action)
+        g.apply(seat, action)
     assert (g.view(None), g.legal_actions(0)) == before and g.log == []
 
 

@@ -42,6 +42,7 @@ from colorclash.engine.base import (
     OptionSpec,
     SeededRandom,
     refuse_unknown_fields,
+    shown_value,
 )
 from colorclash.engine.cards import (
     BOMB,
@@ -156,6 +157,12 @@ BLAST = 4
 HUNT_LIMIT = 12
 CATCH_PENALTY = 2
 
+
+
+def _shown(value: Any) -> str:
+    """A value a client sent, as its JSON and cut short, for a refusal's message."""
+    text = shown_value(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 class ColorClash(Game):
     """A match of Color Clash. See the module docstring and ``docs/engine.md``."""
@@ -745,10 +752,14 @@ class ColorClash(Game):
     def _check_color(self, action: Action) -> str:
         color = action.get("color")
         if color not in COLORS:
-            raise IllegalAction("a wild needs a colour: R, B, Y or G")
+            raise IllegalAction(f"a colour is R, B, Y or G, not {_shown(color)}"
+                                if "color" in action else "choose a colour: R, B, Y or G")
         return color
 
     def _do_play(self, seat: int, action: Action) -> list[Event]:
+        if "color" in action and action["color"] not in COLORS:  # malformed: said first
+            raise IllegalAction(f"a play's 'color' is R, B, Y or G, not "
+                                f"{_shown(action['color'])}")
         phase = self.phase
         if (phase != PLAY and phase != DRAWN) or seat != self.turn:
             self._require_turn(seat, PLAY, DRAWN)
@@ -1118,8 +1129,8 @@ class ColorClash(Game):
         return events
 
     def _do_color(self, seat: int, action: Action) -> list[Event]:
+        color = self._check_color(action)  # (malformed first, as a catch's target)
         self._require_turn(seat, COLOR)
-        color = self._check_color(action)
         self.color = color
         events: list[Event] = [{"type": "color_chosen", "seat": seat, "color": color}]
         if self._color_then == "advance":
@@ -1151,12 +1162,15 @@ class ColorClash(Game):
         self.window_seat = None
 
     def _do_catch(self, seat: int, action: Action) -> list[Event]:
+        # (a malformed action is told so first, whatever the moment: "there is nobody to
+        # catch" for a target "1" sent a bot's author after a rule, not their bug)
+        target = action.get("target")
+        if target.__class__ is not int:
+            raise IllegalAction(f"a 'catch' names its 'target': a seat number, not "
+                                f"{_shown(target)}")
         if self.phase != WINDOW:
             self._refuse_after_game()
             raise IllegalAction("there is nobody to catch")
-        target = action.get("target")
-        if target.__class__ is not int:
-            raise IllegalAction("a 'catch' names its 'target': a seat number")
         if target != self.window_seat:
             raise IllegalAction(f"seat {target!r} cannot be caught now")
         if seat == target or seat in self.out:
