@@ -158,7 +158,9 @@ class StoreWriter:
 
     def _taken_again(self) -> None:
         self.refusing = None
-        log.info("the store takes writes again (it refused them for %.0f s%s)",
+        # (from its first refused write, which may come well after Redis went away: "for
+        # 13 s" beside the cluster's "did not answer for 42 s" read as two outages)
+        log.info("the store takes writes again (its first refused write was %.0f s ago%s)",
                  time.monotonic() - self._refusing_since, self._trouble.over_note())
 
     def _try_the_store(self) -> None:
