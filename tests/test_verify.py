@@ -80,7 +80,7 @@ def test_an_action_with_a_field_added_is_caught_even_with_its_hash_recomputed():
     actions = json.loads(json.dumps(rec["actions"]))
     i = next(i for i, (_, a) in enumerate(actions)
              if a["type"] == "play" and not a["card"].startswith("W"))
-    actions[i][1]["color"] = "Q"
+    actions[i][1]["color"] = "G"
     forged = {**rec, "actions": actions,
               "log_hash": rehash(rec, actions)}
     ok, notes = verify_record(forged)
