@@ -169,8 +169,8 @@ def _lose_actions(monkeypatch, how_many):
         if lost["n"] < how_many:
             lost["n"] += 1
             self._lost = {"v": 1, "type": "error", "code": "internal", "ref": "action",
-                          "reason": "not_delivered", "message": "your action may not have "
-                          "reached the table"}
+                          "reason": ("not_delivered", "not_stored")[lost["n"] % 2],
+                          "message": "your action may not have reached the table"}
             return
         await real_act(self, action, seq)
 

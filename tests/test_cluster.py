@@ -1561,6 +1561,25 @@ async def test_a_player_whose_close_was_lost_between_the_processes_is_away(redis
         gateway.cluster.proxies.pop(proxy.conn_id)
         await _until(lambda: not owner.connected(room, seat), seconds=6)
         assert room.seats[seat].away_since is not None and not owner.cluster.remote
+        # let go while the socket is still open there (the gateway's word missed): the
+        # socket is closed, so that its player reconnects, not left getting nothing
+        socket_ = _Socket()
+        gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
+                                   hash_token(token))
+        await _until(lambda: owner.connected(room, seat))
+        says = gateway.cluster.say_alive
+        gateway.cluster.say_alive = lambda: None
+        await _until(lambda: socket_.closed is not None, seconds=6)
+        assert socket_.closed[0] == 1012 and not gateway.cluster.proxies
+        gateway.cluster.say_alive = says
+        # and if that close is lost too, the gateway's next word of the socket gets it
+        socket_ = _Socket()
+        proxy = gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
+                                           hash_token(token))
+        await _until(lambda: owner.connected(room, seat))
+        owner.cluster.remote.pop(proxy.conn_id)  # let go, its close never sent
+        await _until(lambda: socket_.closed is not None, seconds=3)
+        assert socket_.closed[0] == 1012
     finally:
         for hub in (owner, gateway):
             for r in list(hub.rooms.values()):

@@ -154,3 +154,113 @@ def test_a_searching_computer_moves_at_the_same_time_whatever_it_weighed(tmp_pat
 
     asyncio.run(play())
     hub.store.close()
+
+
+
+def test_a_thought_is_not_played_on_another_position_after_a_rollback(tmp_path):
+    """A write the store refused takes the table back to an earlier seq; another move can
+    reach that seq again. A thought kept by seq was played there, on a position it was not
+    weighed on (diff review): it is kept by the log's hash, and a rebuild forgets the
+    thoughts and the searches under way."""
+    hub, now = _hub(tmp_path, _deal([["R1", "R2", "G5"], ["G2", "R3", "B4"]]))
+    pool = hub.thinking = _HeldPool()
+
+    async def play() -> None:
+        room, _, _ = hub.create_practice("Ana", bots=1, level="hard", preset="classic-table")
+        room.conns[0] = _Watching()
+        now[0] += 5
+        real = hub.store.save_room
+        hub.store.save_room = lambda *a, **k: None  # the store never gets the R1
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        hub.store.save_room = real
+        hub.computers.move(room, now[0])  # the hard player begins to think at once
+        _, future = pool.asked[0]
+        future.set_result(({"type": "play", "card": "R3"}, room.bots[1]))
+        await asyncio.sleep(0)
+        assert 1 in room.thought
+        hub.table._rebuild(room)  # the refusal noticed: back to what the store holds
+        assert room.seq == 0 and room.game.view(1)["top"] == "R9"
+        assert not room.thought and not room.thinking
+        hub.human_action(room, 0, {"type": "play", "card": "R2"})  # seq 1 again, elsewhere
+        assert room.seq == 1 and room.game.view(1)["top"] == "R2"
+        hub.computers.move(room, now[0])
+        assert pool.submitted == 2  # thought again, for this position
+        now[0] += DELAY + 0.01
+        hub.computers.move(room, now[0])
+        assert room.game.to_act == [1]  # its new thought has not come: nothing played
+        pool.asked[1][1].set_result(({"type": "play", "card": "G2"}, room.bots[1]))
+        await asyncio.sleep(0)
+        hub.computers.move(room, now[0])
+        assert room.game.view(0)["top"] == "G2"
+        for r in hub.rooms.values():
+            if r.timer:
+                r.timer.cancel()
+
+    asyncio.run(play())
+    hub.store.close()
+
+
+class _BrokenPool(_HeldPool):
+    """A pool whose worker died: it refuses every search."""
+
+    def think(self, bot, view, events):
+        import concurrent.futures.process
+
+        self.submitted += 1
+        raise concurrent.futures.process.BrokenProcessPool("a worker was terminated")
+
+
+def test_a_pool_that_refuses_a_search_does_not_stall_the_table(tmp_path):
+    """A search the pool refused (a worker died) left its mark for good: the computer
+    never moved by itself, each of its turns waited out the clock (diff review). It moves
+    at the delay's end, decided on the event loop."""
+    hub, now = _hub(tmp_path, _deal([["R1", "R2", "G5"], ["G2", "R3", "B4"]]))
+    hub.thinking = _BrokenPool()
+
+    async def play() -> None:
+        room, _, _ = hub.create_practice("Ana", bots=1, level="hard", preset="classic-table")
+        room.conns[0] = _Watching()
+        now[0] += 5
+        hub.human_action(room, 0, {"type": "play", "card": "R1"})
+        hub.computers.move(room, now[0])
+        assert hub.thinking.submitted == 1 and not room.thinking
+        assert hub.computers.due(room) == pytest.approx(room.bot_due)
+        now[0] = room.bot_due
+        hub.computers.move(room, now[0])
+        assert room.game.to_act == [0]  # it moved
+        for r in hub.rooms.values():
+            if r.timer:
+                r.timer.cancel()
+
+    asyncio.run(play())
+    hub.store.close()
+
+
+def test_the_thinking_pool_starts_again_after_a_worker_died():
+    """``ThinkingPool``: a dead worker broke the executor for good (every later search
+    refused); the next search starts a new pool."""
+    import os
+    import signal
+
+    from colorclash.bots import make_bot
+    from colorclash.engine import new_game
+    from colorclash.server.thinking import ThinkingPool
+
+    pool = ThinkingPool(1)
+
+    async def run() -> None:
+        game = new_game("color-clash", preset="classic-table", seats=2, seed=3)
+        seat = game.to_act[0]
+        bot = make_bot("color-clash", "hard", seed=1)
+        action, _ = await pool.think(bot, game.view(seat), [])
+        assert action in game.legal_actions(seat)
+        for pid in list(pool._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)  # (the executor notices its dead worker)
+        action, _ = await pool.think(bot, game.view(seat), [])
+        assert action in game.legal_actions(seat) and pool.restarted == 1
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.close()

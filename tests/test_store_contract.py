@@ -302,3 +302,27 @@ def test_rediss_to_a_redis_without_tls_says_so(redis_db):
     with pytest.raises(StoreError, match="rediss:// speaks TLS: if this Redis does not take "
                                          "TLS on that port, use redis://"):
         open_store(url)
+
+
+def test_a_name_that_does_not_resolve_gets_no_word_on_tls():
+    """The hint is for a wrong scheme only: "Name or service not known" was followed by
+    "if this Redis takes only TLS, use rediss://" (diff review)."""
+    with pytest.raises(StoreError) as err:
+        open_store("redis://no-such-host.invalid:6379/0")
+    assert "cannot reach Redis" in str(err.value) and "TLS" not in str(err.value)
+
+
+def test_redis_to_a_redis_that_takes_only_tls_says_so(tmp_path):
+    import shutil
+
+    from redis_server import RedisServer, available
+
+    if not available() or not shutil.which("openssl"):
+        pytest.skip("redis-server or openssl (for the certificate) is not installed")
+    rs = RedisServer(tmp_path, tls=True).start()
+    try:
+        plain = "redis://" + rs.url.split("://", 1)[1].split("?")[0]
+        with pytest.raises(StoreError, match="if this Redis takes only TLS, use rediss://"):
+            open_store(plain)
+    finally:
+        rs.stop()

@@ -398,11 +398,12 @@ class SeatConnection:
 
     @staticmethod
     def _server_trouble(msg: dict[str, Any]) -> bool:
-        """An action lost or not stored by the server (``internal`` with ``ref:
-        "action"``, ``not_delivered`` among them): play again once the table answers,
-        not the bot's fault (docs/protocol.md, the error codes)."""
-        return msg.get("code") in ("internal", "store_unavailable") and (
-            msg.get("ref") == "action" or msg.get("reason") == "not_delivered")
+        """An action the server lost or could not store (``reason``: ``not_delivered``,
+        ``not_stored``): play again once the table answers, not the bot's fault
+        (docs/protocol.md, the error codes). An engine's failure on the action
+        (``internal`` without a reason) is not: it is refused as any other."""
+        return msg.get("code") == "internal" and msg.get("reason") in ("not_delivered",
+                                                                       "not_stored")
 
     async def play(self, bot: Any, timeout: float = 3600.0,
                    until: Callable[[dict[str, Any]], bool] | None = None,
@@ -426,6 +427,7 @@ class SeatConnection:
         stale = 0  # and refused as chosen on a state the table had left
         trouble = 0  # the server's own trouble since the game last moved
         trouble_since = 0.0
+        resume_at = 0.0  # (monotonic) no action before, after the server's trouble
         while True:
             st = self.state
             assert st is not None
@@ -435,6 +437,7 @@ class SeatConnection:
             key = (st["seq"], self.messages)
             if (v and self.seat in v.get("to_act", []) and v.get("legal")
                     and v.get("phase") != "round_over" and acted_at is None
+                    and time.monotonic() >= resume_at
                     and not any(s.get("substitute") for s in st["room"]["seats"]
                                 if s["seat"] == self.seat)):
                 if pace:
@@ -454,13 +457,20 @@ class SeatConnection:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("the match did not finish in time")
-            msg = await self.recv(timeout=left)
+            pause = resume_at - time.monotonic()
+            try:
+                msg = await self.recv(timeout=min(left, pause) if pause > 0 else left)
+            except TimeoutError:
+                if 0 < pause < left:
+                    continue  # the pause after the server's trouble is over: act again
+                raise
             if msg["type"] == "state":
                 pending.extend(msg["events"])
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
                     acted_at = None
                 if msg["events"]:
                     refused = stale = trouble = 0
+                    resume_at = 0.0
             elif msg["type"] == "welcome":
                 acted_at = None  # (re)attached: an action in flight may have been lost
             elif msg["type"] == "error" and self._server_trouble(msg):
@@ -475,12 +485,9 @@ class SeatConnection:
                                       f"{self.TROUBLE_LIMIT:g} s; the last: "
                                       f"{msg.get('message', '')}")
                 trouble += 1
-                try:
-                    await self.wait_for(lambda m: m["type"] == "state",
-                                        timeout=min(self.TROUBLE_PAUSE_MAX,
-                                                    0.25 * 2 ** min(trouble, 5)))
-                except TimeoutError:
-                    pass
+                # (the messages meanwhile are read as ever: a state's events reach the bot)
+                resume_at = time.monotonic() + min(self.TROUBLE_PAUSE_MAX,
+                                                   0.25 * 2 ** min(trouble, 5))
                 acted_at = None
             elif msg["type"] == "error":
                 # Refused: the state we acted on was already out of date (the next state is

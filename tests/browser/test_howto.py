@@ -169,3 +169,35 @@ def test_the_dialog_over_a_table_words_that_tables_own_rules(open_page):
     said = dialog.inner_text()
     assert en["howto.call.manual"] in said and en["howto.call.none"] not in said
     assert en["howto.card.shield"] in said  # still the siege's page
+
+
+def test_a_how_to_play_page_says_so_when_the_games_cannot_be_had(open_page):
+    """The page waits for GET /api/games (a preset's rules are the engine's): when it
+    fails, the page said nothing and spun for ever (diff review); it says the server
+    cannot be reached, and draws the rules once the answer comes."""
+    en = catalog("en")
+    page = open_page(viewport=DESKTOP, path="/")
+    page.wait_for_selector("#btn-play-now")
+    held = []
+    page.context.route("**/api/games", lambda route: held.append(route) or route.abort())
+    page.goto("/?rules=siege")
+    page.wait_for_selector(".howto-unavailable")
+    assert page.inner_text(".howto-unavailable") == en["error.network"]
+    assert page.locator("article.howto .spinner").count() == 0
+    page.context.unroute("**/api/games")
+    page.wait_for_selector("article.howto #howto-stack", timeout=20_000)  # a retry came
+    assert en["howto.stack.ranked"] in page.inner_text("article.howto")
+
+
+def test_the_coloretto_dialog_over_a_table_has_its_sides_points_without_the_games(open_page):
+    """Over a table, Coloretto's How to play shows the table's own side's points (the
+    view's) when GET /api/games has not come: its scoring table was left out."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, options={"scoring": "grey"})
+    page = table.page
+    page.evaluate("window.__cc.games = null")
+    page.click("#rules-btn")
+    page.wait_for_selector(".howto-overlay .ct-scoring-table")
+    rows = page.locator(".howto-overlay .ct-scoring-table tbody tr")
+    assert rows.count() == 1
+    assert rows.locator("td").all_inner_texts() == ["1", "4", "8", "7", "6", "5"]

@@ -361,19 +361,32 @@ class Cluster:
         message per owner, every beat). A ``detach`` is published once, and pub/sub loses
         what Redis cannot take (a restart): a player who closed the page meanwhile stayed
         connected at the owner for ever, without grace or substitute (operator review)."""
-        by_owner: dict[str, list[str]] = {}
+        by_owner: dict[str, tuple[list[str], list[str]]] = {}
         for proxy in self.proxies.values():
             if proxy.owner is not None and proxy.owner != self.id:
-                by_owner.setdefault(proxy.owner, []).append(proxy.conn_id)
-        for owner, conns in by_owner.items():
-            self.post(owner, {"op": "alive", "from": self.id, "conns": conns})
+                seats, tickets = by_owner.setdefault(proxy.owner, ([], []))
+                (tickets if proxy.ticket is not None else seats).append(proxy.conn_id)
+        for owner, (seats, tickets) in by_owner.items():
+            self.post(owner, {"op": "alive", "from": self.id, "conns": seats,
+                              "tickets": tickets})
 
     def _heard_alive(self, m: dict[str, Any]) -> None:
-        now = time.monotonic()
+        now, gateway = time.monotonic(), m.get("from")
+        for conn_id in m.get("tickets") or ():
+            remote = self.remote.get(conn_id)
+            if remote is not None and remote.gateway == gateway:
+                remote.seen = now
         for conn_id in m.get("conns") or ():
             remote = self.remote.get(conn_id)
-            if remote is not None and remote.gateway == m.get("from"):
+            if remote is not None and remote.gateway == gateway:
                 remote.seen = now
+            elif remote is None and gateway:
+                # a player's socket this process no longer seats (let go, its close to
+                # the gateway lost): the gateway closes it and the player, reconnected,
+                # is attached again, not left with a socket that gets nothing (diff
+                # review); its attach comes before this word, in order, so a new one is
+                # known here already
+                self.close_remote(gateway, conn_id, 1012, "the room moved; reconnect")
 
     def hear_from_every_gateway(self) -> None:
         """Count the gateways' silence from now (after a time when no word could come)."""
@@ -392,6 +405,9 @@ class Cluster:
                   if r.gateway != self.id and r.seen < limit]
         for conn_id, remote in silent:
             self._let_go(conn_id, remote)
+            # the socket may still be open there (its gateway missed saying so): closed,
+            # its player reconnects and is attached again
+            self.close_remote(remote.gateway, conn_id, 1012, "the room moved; reconnect")
         if silent:
             log.info("%d player(s) whose sockets their process no longer has (its word of "
                      "their close was lost) are away here", len(silent))

@@ -140,9 +140,16 @@ class Computers:
         return None
 
     @staticmethod
-    def _thought_current(room: Room, seat: int) -> bool:
+    def _position(room: Room) -> tuple[str | None, int]:
+        """Where the table is: the log's running hash and the match. Not ``seq``: a write
+        the store refused takes the table back to an earlier seq, which another move can
+        reach again, and a thought for the first would have been played on the second
+        (diff review)."""
+        return room.log_hash, room.match_no
+
+    def _thought_current(self, room: Room, seat: int) -> bool:
         held = room.thought.get(seat)
-        return held is not None and held[:2] == (room.seq, room.match_no)
+        return held is not None and held[0] == self._position(room)
 
     def due(self, room: Room) -> float | None:
         if self.unwatched(room):
@@ -169,7 +176,7 @@ class Computers:
             if self._searches(room, seat):
                 if not self._thought_current(room, seat):
                     continue  # (its thought is on its way, or was for another position)
-                _, _, action = room.thought.pop(seat)
+                _, action = room.thought.pop(seat)
                 if action is not None and self._apply(room, seat, action):
                     return
                 if self.bot_move(room, seat, room.bots.get(seat), events=[]):
@@ -183,29 +190,37 @@ class Computers:
         view = room.game.view(seat)
         events = room.bot_events.get(seat, [])
         room.bot_events[seat] = []
-        seq, match = room.seq, room.match_no
-        room.thinking[seat] = seq
-        future = self.hub.thinking.think(bot, view, events)
-        future.add_done_callback(lambda f: self._thought(room.code, seat, seq, match, f))
-
-    def _thought(self, code: str, seat: int, seq: int | None, match: int, future: Any) -> None:
-        room = self.hub.rooms.get(code)
-        if room is None:
+        position = self._position(room)
+        # this search's own mark: one begun before a rebuild or a new match (which clear
+        # the marks) is not taken for a later one
+        mark = room.thinking[seat] = object()
+        try:
+            future = self.hub.thinking.think(bot, view, events)
+        except Exception:  # noqa: BLE001 - the pool cannot take it: decided here at its time
+            log.exception("bot at seat %s could not be sent to a worker in %s", seat, room.code)
+            del room.thinking[seat]
+            room.thought[seat] = (position, None)
             return
-        room.thinking.pop(seat, None)
+        future.add_done_callback(lambda f: self._thought(room.code, seat, mark, position, f))
+
+    def _thought(self, code: str, seat: int, mark: object, position: tuple[str | None, int],
+                 future: Any) -> None:
+        room = self.hub.rooms.get(code)
+        if room is None or room.thinking.get(seat) is not mark:
+            return  # the room went, was rebuilt, or dealt again meanwhile
+        del room.thinking[seat]
         try:
             action, bot = future.result()
         except Exception:  # noqa: BLE001 - a crashed worker: think here instead
             log.exception("bot at seat %s failed in a worker in %s", seat, code)
             action, bot = None, room.bots.get(seat)
-        current = (room.status == "playing" and room.game is not None
-                   and room.match_no == match and room.seq == seq
-                   and room.bot_controlled(seat) and seat in room.game.to_act)
-        if room.bot_controlled(seat) and room.match_no == match:
+        if room.bot_controlled(seat):
             room.bots[seat] = bot  # it has taken in the events either way
-        if current:
+        if (room.status == "playing" and room.game is not None
+                and self._position(room) == position
+                and room.bot_controlled(seat) and seat in room.game.to_act):
             # made at its time (move), not now: see the module's docstring
-            room.thought[seat] = (seq, match, action)
+            room.thought[seat] = (position, action)
         self.hub.clocks.schedule(room)
 
     def _apply(self, room: Room, seat: int, action: dict[str, Any]) -> bool:

@@ -105,10 +105,12 @@ class Room:
     retry_after: dict[int, float] = field(default_factory=dict, repr=False)
     stall_until: float = 0.0
     told_time_up: tuple[Any, ...] | None = field(default=None, repr=False)  # the clock told
-    thinking: dict[int, int] = field(default_factory=dict, repr=False)  # seat -> seq
+    # a searching computer's search under way: seat -> its own mark (server/computers.py)
+    thinking: dict[int, object] = field(default_factory=dict, repr=False)
     # a searching computer's decision come back before its time to act: seat ->
-    # (seq, match, action) (server/computers.py, "thought ahead")
-    thought: dict[int, tuple[int | None, int, Any]] = field(default_factory=dict, repr=False)
+    # ((log hash, match) it was made for, action) (server/computers.py, "thought ahead")
+    thought: dict[int, tuple[tuple[str | None, int], Any]] = field(default_factory=dict,
+                                                                  repr=False)
     # A Quick Match table's seats whose person has not connected since the table was made
     # (not stored: after a restart everyone is away alike)
     never_came: set[int] = field(default_factory=set, repr=False)

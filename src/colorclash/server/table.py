@@ -184,7 +184,7 @@ class Table:
             room.unsaved_records = [r for r in room.unsaved_records if r in room.history]
             hub.rebuild_game(room)
             raise ProtocolError("internal", "the action could not be stored; try again",
-                                ref="action") from None
+                                ref="action", reason="not_stored") from None
         hub.computers.wait(room)
         events = ([notice] if notice else []) + list(events or [])
         if durable is not None:
@@ -292,6 +292,8 @@ class Table:
         if room.status == "playing":
             self.hub.give_time_back(room, self.hub.now())
         self.hub.computers.seat_all(room)
+        room.thinking.clear()  # (searches under way were for the table before: dropped)
+        room.thought.clear()
         room.last_write = None  # what follows is what the store holds
         # The states prepared since the failed write were never sent: a socket opened
         # meanwhile never had its first one (with the match's ``recent`` moments), and a
@@ -309,7 +311,7 @@ class Table:
             if conn is not None:
                 self.hub.answer(room, conn, ProtocolError(
                     "internal", "your last action could not be stored; the table is as it "
-                    "was before it: play again", ref="action").to_message())
+                    "was before it: play again", ref="action", reason="not_stored").to_message())
         if not room.unacked_seats and not room.unacked_by_server:
             # a change of the room's (a start, a seat): whoever's
             for conn in room.conns.values():

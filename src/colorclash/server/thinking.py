@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import logging
 import multiprocessing
 import os
@@ -53,6 +54,7 @@ class ThinkingPool:
         self.workers = workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.submitted = 0
+        self.restarted = 0  # pools started again after a worker died
 
     @property
     def enabled(self) -> bool:
@@ -71,7 +73,18 @@ class ThinkingPool:
               ) -> asyncio.Future[tuple[Any, Any]]:
         self.submitted += 1
         loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self._executor(), _think, bot, view, events)
+        try:
+            return loop.run_in_executor(self._executor(), _think, bot, view, events)
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool refuses everything after,
+            # and every searching player of the process waited out its turn clock (diff
+            # review). A new pool; the searches that were under way failed already.
+            log.warning("a worker of the computer players' pool died; starting a new pool")
+            self.restarted += 1
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            return loop.run_in_executor(self._executor(), _think, bot, view, events)
 
     def close(self) -> None:
         """Stop the workers, waiting for them (at most a search that is under way): a

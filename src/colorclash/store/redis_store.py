@@ -137,13 +137,20 @@ def _tls_hint(scheme: str, exc: BaseException) -> str:
     network fault: operator review), and a plain one to a TLS-only Redis is cut off."""
     import redis
 
-    if not isinstance(exc, (redis.ConnectionError, redis.TimeoutError)) \
-            or "refused" in str(exc).lower():
-        return ""  # (nothing listens there: TLS or not)
-    if scheme == "rediss":
+    text = str(exc).lower()
+    # Only the two failures a wrong scheme makes: a TLS hello that a plain Redis never
+    # answers (a timeout), a plain command that a TLS-only Redis cuts off. Not a name
+    # that does not resolve, a refused connection (nothing listens) or a certificate
+    # that fails (TLS is right there: dropping it would be wrong advice).
+    if "ssl" in text or "certificate" in text:
+        return ""
+    if scheme == "rediss" and (isinstance(exc, redis.TimeoutError) or "timeout" in text
+                               or "timed out" in text):
         return ("; rediss:// speaks TLS: if this Redis does not take TLS on that port, use "
                 "redis://")
-    return "; if this Redis takes only TLS, use rediss://"
+    if scheme != "rediss" and ("closed by server" in text or "reset by peer" in text):
+        return "; if this Redis takes only TLS, use rediss://"
+    return ""
 
 
 def _check_url(url: str, parts: Any) -> None:

@@ -251,7 +251,7 @@ function render() {
   } else if (s === "rules") {
     const game = moduleOf(state.rulesGame);
     nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p),
-      definitionOf(state.games, game.key));
+      { def: definitionOf(state.games, game.key), unavailable: !state.games && state.gamesError });
   } else if (s === "join") {
     nodes = renderJoin(
       {
@@ -294,7 +294,8 @@ function render() {
       const mine = !!state.clock && state.clock.seat === state.me && state.clock.kind !== "next";
       const game = gameOf(state.view);
       screen.append(rulesDialog(game, state.rules, () => tableActs.closeRules(),
-        { clockRunning: mine, def: definitionOf(state.games, game.key), view: state.view }));
+        { clockRunning: mine, def: definitionOf(state.games, game.key), view: state.view,
+          unavailable: !state.games && state.gamesError }));
     }
     state.fresh = false;
   } else if (s === "fatal") {

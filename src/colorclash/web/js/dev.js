@@ -618,7 +618,7 @@ function render(scene) {
     );
   } else if (s.screen === "howto") {
     const game = GAMES[s.game] || DEFAULT_GAME;
-    nodes = rulesPage(game, s.preset, () => {}, undefined, definitionOf(SITE_GAMES || GAMES_ANSWER, game.key));
+    nodes = rulesPage(game, s.preset, () => {}, undefined, { def: definitionOf(SITE_GAMES || GAMES_ANSWER, game.key) });
   } else {
     const game = gameOf(s.view);
     const clock = s.clock

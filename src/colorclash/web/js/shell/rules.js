@@ -15,15 +15,16 @@ export function rulesTitle(game, preset) {
 // the turn when it runs out: a practice player reading the rules lost a turn unwarned).
 // def: the game's GET /api/games entry (its options' facts: a rule's numbers come from
 // the engine, not from a copy in the client), null while it has not come.
-// view: the table's (its own rule options, where the game words them).
-export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null } = {}) {
+// view: the table's (its own rule options, where the game words them); unavailable: the
+// games' answer could not be had (the page says so rather than wait for it).
+export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null, unavailable = false } = {}) {
   return modal({
     title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [
       clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
-      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view }).slice(1)),
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view, unavailable }).slice(1)),
     ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,
@@ -31,8 +32,9 @@ export function rulesDialog(game, preset, onClose, { clockRunning = false, def =
 }
 
 // The page: the game's other tables' pages (when it has several), the text, a way home.
-// go(path) navigates; pathOf(preset) is the address of a preset's page; def as above.
-export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, def = null) {
+// go(path) navigates; pathOf(preset) is the address of a preset's page; def and
+// unavailable as above.
+export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, { def = null, unavailable = false } = {}) {
   const link = (path, label) =>
     h("a", { href: path, onclick: (e) => { e.preventDefault(); go(path); } }, label);
   const presets = game.presets || [];
@@ -56,7 +58,7 @@ export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, def 
             ),
           )
         : null,
-      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def })),
+      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def, unavailable })),
       h(
         "div.row",
         { style: "margin-top:14px" },

@@ -65,15 +65,22 @@ function cardTable(r) {
 
 // The page body for one preset: [h1, intro, sections...]; def: the game's GET /api/games
 // entry, view: the table's (the dialog over a table)
-export function renderRules(preset, { headingLevel = 1, def = null, view = null } = {}) {
+export function renderRules(preset, { headingLevel = 1, def = null, view = null, unavailable = false } = {}) {
   const r = rulesOf(preset, def, view);
   const title = t("howto.title", { table: t(`preset.${preset}`) });
   const head = [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, title),
     h("p.lead.howto-lead", t(`howto.intro.${preset}`)),
   ];
-  // (the page is drawn again when the games' answer comes)
-  if (!r) return [...head, h("div.spinner", { role: "status", "aria-label": t("common.loading") })];
+  // (the page is drawn again when the games' answer comes; it may not: said so)
+  if (!r) {
+    return [
+      ...head,
+      unavailable
+        ? h("p.howto-unavailable", { role: "alert" }, t("error.network"))
+        : h("div.spinner", { role: "status", "aria-label": t("common.loading") }),
+    ];
+  }
   return [
     ...head,
     section("goal", t("howto.h.goal"), p("howto.goal"), p(`howto.length.${r.length}`)),

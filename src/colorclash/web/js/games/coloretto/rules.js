@@ -37,11 +37,12 @@ function scoringOption(def) {
   return options.find((o) => o.name === "scoring") || null;
 }
 
-// The two sides' points, a row each; nothing while the game's entry has not come (the
-// page is drawn again when it does).
-export function scoringTable(def) {
+// The two sides' points, a row each; over a table whose game's entry has not come, its
+// own side's (the view's); nothing else until it comes (the page is drawn again then).
+export function scoringTable(def, view = null) {
   const option = scoringOption(def);
-  const sides = ((option && option.choices) || []).map((side) => [side, sidePoints(option, side)]).filter(([, v]) => v);
+  let sides = ((option && option.choices) || []).map((side) => [side, sidePoints(option, side)]).filter(([, v]) => v);
+  if (!sides.length && view && Array.isArray(view.scoring_points)) sides = [[view.scoring_side, view.scoring_points]];
   if (!sides.length) return null;
   const counts = ["1", "2", "3", "4", "5", "6+"];
   return h(
@@ -69,7 +70,7 @@ export function scoringTable(def) {
 
 // The page body: [h1, intro, sections...]
 // def: the game's GET /api/games entry (the scoring table's numbers)
-export function renderRules(preset, { headingLevel = 1, def = null } = {}) {
+export function renderRules(preset, { headingLevel = 1, def = null, view = null } = {}) {
   return [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, t("howto.title", { table: t("coloretto.name") })),
     h("p.lead.howto-lead", t("coloretto.howto.intro")),
@@ -87,7 +88,7 @@ export function renderRules(preset, { headingLevel = 1, def = null } = {}) {
       t("coloretto.howto.h.end"),
       p("coloretto.howto.end"),
       p("coloretto.howto.count"),
-      scoringTable(def),
+      scoringTable(def, view),
       p("coloretto.howto.best"),
       p("coloretto.howto.example"),
       p("coloretto.howto.win"),
