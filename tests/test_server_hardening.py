@@ -762,6 +762,32 @@ async def test_flooding_sockets_are_shed_and_a_bystander_keeps_playing(tmp_path)
 
 
 @pytest.mark.asyncio
+async def test_an_action_over_the_rate_is_said_to_be_one_to_send_again(tmp_path):
+    """A bot answering each state at once, in a long run of its own actions (Coloretto
+    alone in a round, a Rainbow turn), met the 20 messages a second: its action was
+    dropped with "this message was ignored" and nothing to tell which, or when to send it
+    again, and its turn ran out (bot author's review). A refused action says so (``ref``
+    ``action``) with a ``retry_after``; another message has no ``ref``."""
+    settings = Settings(**LIFTED_LIMITS, rate_per_s=1, rate_burst=2, flood_limit=100)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        t = await c.practice("Ana", bots=1)
+        async with await c.connect(t["code"], t["token"]) as me:
+            for _ in range(3):
+                await me.send_raw(json.dumps({"v": 1, "type": "action",
+                                              "action": {"type": "draw"}}))
+            await me.send_raw(json.dumps({"v": 1, "type": "ping", "t": 1}))
+            refused = []
+            while len(refused) < 2:
+                m = await me.recv(timeout=5)
+                if m["type"] == "error" and m["code"] == "rate_limited":
+                    refused.append(m)
+        assert refused[0]["ref"] == "action" and refused[0]["retry_after"] == 1
+        assert "this action was ignored: send it again" in refused[0]["message"]
+        assert "ref" not in refused[1] and "this message was ignored" in refused[1]["message"]
+
+
+@pytest.mark.asyncio
 async def test_a_websocket_ping_flood_is_closed_1008_and_costs_no_memory(tmp_path):
     """Control frames never reach the app's rate limit: a client sending pings as fast as
     it could (and reading nothing) grew the process by 800 MB in 40 s. Now the socket is

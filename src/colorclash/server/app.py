@@ -635,9 +635,16 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                     conn.send(ProtocolError("flood", "too many messages; closing").to_message())
                     conn.close(4429, "flood")
                     return
+                # (unparsed, for a flood's sake; an action is told apart by its text, so a
+                # bot knows which of its messages to send again, and when: a bot author
+                # playing a long run of its own actions found nothing to go by)
+                is_action = ('"action"' if isinstance(raw, str) else b'"action"') in raw
                 answer(ProtocolError("rate_limited", "slow down: at most "
                                         f"{settings.rate_per_s:g} messages per second; this "
-                                        "message was ignored").to_message())
+                                        f"{'action' if is_action else 'message'} was ignored: "
+                                        "send it again in a moment",
+                                        ref="action" if is_action else None,
+                                        retry_after=1).to_message())
                 continue
             try:
                 parsed = parse_client_message(raw, settings.max_frame, allowed)

@@ -110,9 +110,10 @@ class Table:
             raise ProtocolError("not_your_turn", f"it is not your turn (to act: {who})",
                                 ref="action")
         if seq is not None and seq != room.seq:
-            raise ProtocolError("stale_action", f"the table has moved on since the state this "
-                                f"action was chosen on (seq {seq}, now {room.seq}); nothing "
-                                "was played", ref="action")
+            said = (f"the table has moved on since the state this action was chosen on (seq "
+                    f"{seq}, now {room.seq})" if seq.__class__ is int and seq < room.seq else
+                    f"no state has seq {seq!r} yet (the table's is {room.seq})")
+            raise ProtocolError("stale_action", f"{said}; nothing was played", ref="action")
         self._refuse_unknown_fields(room, seat, action)
         room.seats[seat].missed = 0  # here and acting: the whole turn clock again
         self.apply(room, seat, action, by_player=True)
