@@ -1587,3 +1587,48 @@ async def test_a_player_whose_close_was_lost_between_the_processes_is_away(redis
                     r.timer.cancel()
             await hub.cluster.stop()
             hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_janitor_on_redis_lets_the_loop_breathe(redis_db):
+    """On Redis the janitor deletes expired rooms one by one (each room's ownership checked
+    in Redis), on the event loop: the whole sweep held every other room of the process. It
+    gives the loop back every ``SWEEP_SLICE`` rooms; a room come back to meanwhile stays."""
+    hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=30, practice_room_ttl=0.0)
+    turns = [0]
+
+    async def other_work() -> None:
+        while True:
+            await asyncio.sleep(0)
+            turns[0] += 1
+
+    tick = asyncio.get_running_loop().create_task(other_work())
+    try:
+        rooms = []
+        for i in range(60):
+            room, _, _ = hub.create_practice(f"P{i}", 1)
+            await hub.durable(room)
+            rooms.append(room)
+        await asyncio.sleep(0.01)
+        kept = rooms[-1]
+        assert hub.is_expired(kept, hub.now())
+        real = hub.drop_room
+
+        def drop(room):  # someone opens the last room while the sweep is under way
+            if room is rooms[30]:
+                kept.conns[0] = object()
+            real(room)
+
+        hub.drop_room = drop
+        before = turns[0]
+        await hub.sweep_off_the_loop()
+        assert turns[0] - before >= 2, turns[0] - before  # (60 rooms, a turn each 20)
+        assert list(hub.rooms) == [kept.code]
+        assert hub.store.load_room(rooms[0].code) is None
+    finally:
+        tick.cancel()
+        for r in list(hub.rooms.values()):
+            if r.timer:
+                r.timer.cancel()
+        await hub.cluster.stop()
+        hub.store.close()

@@ -275,6 +275,8 @@ class Hub:
 
     #: expired rooms deleted in one transaction of the janitor's
     SWEEP_BATCH = 200
+    #: expired rooms deleted one by one (Redis) between two turns given back to the loop
+    SWEEP_SLICE = 20
 
     async def sweep_off_the_loop(self) -> None:
         """:meth:`sweep`, the store's deletes in a thread, in batches (``delete_rooms``:
@@ -288,7 +290,15 @@ class Hub:
         rooms = self.expired(now)
         delete_rooms = getattr(self.store, "delete_rooms", None)
         if delete_rooms is None or self.cluster is not None:
-            for room in rooms:  # (Redis: each room's ownership is checked as it goes)
+            # (Redis: each room's ownership is checked as it goes, two round trips a room,
+            # on the loop: the loop is given back every SWEEP_SLICE rooms, where the whole
+            # sweep held every other room of the process; a room come back to meanwhile,
+            # or gone, is left)
+            for i, room in enumerate(rooms):
+                if i and i % self.SWEEP_SLICE == 0:
+                    await asyncio.sleep(0)
+                if self.rooms.get(room.code) is not room or not self.is_expired(room, self.now()):
+                    continue
                 try:
                     self.drop_room(room)
                 except StoreError as exc:
