@@ -1632,3 +1632,40 @@ async def test_the_janitor_on_redis_lets_the_loop_breathe(redis_db):
                 r.timer.cancel()
         await hub.cluster.stop()
         hub.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_closed_at_the_owner_whose_close_was_lost_is_closed_again(redis_db):
+    """The owner closes a proxied socket (replaced by another tab: 4409) but keeps its
+    stand-in; with that close lost, the gateway's word of the socket kept it "seen" for
+    ever: open, getting nothing (second diff review). Named again, it is closed again."""
+    from colorclash.server.names import hash_token
+
+    owner = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    gateway = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        room, seat, token = owner.create_practice("Ana", bots=1)
+        first = _Socket()
+        px = gateway.cluster.open_proxy(room.code, seat, first, owner.cluster.id,
+                                        hash_token(token))
+        await _until(lambda: owner.connected(room, seat))
+        real = owner.cluster.close_remote
+
+        def lossy(gw, conn_id, code, reason):  # the first close of the first socket lost
+            owner.cluster.close_remote = real
+            if conn_id != px.conn_id:
+                real(gw, conn_id, code, reason)
+
+        owner.cluster.close_remote = lossy
+        second = _Socket()
+        gateway.cluster.open_proxy(room.code, seat, second, owner.cluster.id,
+                                   hash_token(token))
+        await _until(lambda: first.closed is not None, seconds=3)
+        assert first.closed[0] == 4409 and second.closed is None
+    finally:
+        for hub in (owner, gateway):
+            for r in list(hub.rooms.values()):
+                if r.timer:
+                    r.timer.cancel()
+            await hub.cluster.stop()
+            hub.store.close()

@@ -756,7 +756,8 @@ async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_p
         await me.act({"type": "draw"}, seq=seq + 5)
         told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
         assert told["code"] == "stale_action" and "moved on" not in told["message"]
-        assert f"no state has seq {seq + 5} yet (the table's is {seq + 1})" in told["message"]
+        assert f"seq {seq + 5} is not the table's state (it is at seq {seq + 1} of match 1"  \
+            in told["message"]
         await me.close()
         # the room's own refusals come first: in a lobby it is "not_playing", not stale
         lobby = await Client(srv.url).create_room("Bo")

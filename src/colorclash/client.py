@@ -458,12 +458,18 @@ class SeatConnection:
             if left <= 0:
                 raise TimeoutError("the match did not finish in time")
             pause = resume_at - time.monotonic()
-            try:
-                msg = await self.recv(timeout=min(left, pause) if pause > 0 else left)
-            except TimeoutError:
-                if 0 < pause < left:
-                    continue  # the pause after the server's trouble is over: act again
-                raise
+            if 0 < pause < left:
+                # the pause over: act again (its own timer: a reconnection that ran out of
+                # tries inside recv raises a TimeoutError that is not the pause's)
+                try:
+                    async with asyncio.timeout(pause) as paused:
+                        msg = await self.recv(timeout=left)
+                except TimeoutError:
+                    if paused.expired():
+                        continue
+                    raise
+            else:
+                msg = await self.recv(timeout=left)
             if msg["type"] == "state":
                 pending.extend(msg["events"])
                 if acted_at is None or msg["seq"] != acted_at[0] or msg["events"]:
@@ -502,13 +508,9 @@ class SeatConnection:
                     raise ClientError(0, msg.get("code", "refused"),
                                       f"the server refused {max(refused, stale)} actions in a "
                                       f"row; the last: {msg.get('message', '')}")
-                if msg["code"] == "rate_limited":
-                    await asyncio.sleep(0.25)
-                else:
-                    try:
-                        await self.wait_for(lambda m: m["type"] == "state", timeout=0.5)
-                    except TimeoutError:
-                        pass
+                # a pause read by the loop above (a state meanwhile reaches the bot with its
+                # events, and ends the pause if the game moved: diff review)
+                resume_at = time.monotonic() + (0.25 if msg["code"] == "rate_limited" else 0.5)
                 acted_at = None
 
 

@@ -144,6 +144,7 @@ class RemoteConn:
     def close(self, code: int, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
+            self.closed_with = (code, reason)  # said again if its gateway still names it
             self.cluster.close_remote(self.gateway, self.conn_id, code, reason)
 
     def stop(self) -> None:
@@ -380,6 +381,9 @@ class Cluster:
             remote = self.remote.get(conn_id)
             if remote is not None and remote.gateway == gateway:
                 remote.seen = now
+                said = getattr(remote, "closed_with", None)
+                if said is not None:  # closed here (replaced, removed), its close lost
+                    self.close_remote(gateway, conn_id, *said)
             elif remote is None and gateway:
                 # a player's socket this process no longer seats (let go, its close to
                 # the gateway lost): the gateway closes it and the player, reconnected,

@@ -179,7 +179,9 @@ class Computers:
                 _, action = room.thought.pop(seat)
                 if action is not None and self._apply(room, seat, action):
                     return
-                if self.bot_move(room, seat, room.bots.get(seat), events=[]):
+                # (no thought at all: the events it did not take in are still waiting)
+                if self.bot_move(room, seat, room.bots.get(seat),
+                                 events=None if action is None else []):
                     return
             elif self.bot_move(room, seat, room.bots.get(seat)):
                 return
@@ -199,6 +201,8 @@ class Computers:
         except Exception:  # noqa: BLE001 - the pool cannot take it: decided here at its time
             log.exception("bot at seat %s could not be sent to a worker in %s", seat, room.code)
             del room.thinking[seat]
+            # (the events it was to take in go back: the move on the loop reads them)
+            room.bot_events[seat] = events + room.bot_events.get(seat, [])
             room.thought[seat] = (position, None)
             return
         future.add_done_callback(lambda f: self._thought(room.code, seat, mark, position, f))
@@ -207,6 +211,8 @@ class Computers:
                  future: Any) -> None:
         room = self.hub.rooms.get(code)
         if room is None or room.thinking.get(seat) is not mark:
+            if not future.cancelled():
+                future.exception()  # (retrieved: asyncio logged a worker's crash as unread)
             return  # the room went, was rebuilt, or dealt again meanwhile
         del room.thinking[seat]
         try:

@@ -112,7 +112,8 @@ class Table:
         if seq is not None and seq != room.seq:
             said = (f"the table has moved on since the state this action was chosen on (seq "
                     f"{seq}, now {room.seq})" if seq.__class__ is int and seq < room.seq else
-                    f"no state has seq {seq!r} yet (the table's is {room.seq})")
+                    f"seq {seq!r} is not the table's state (it is at seq {room.seq} of match "
+                    f"{room.match_no}: a seq counts within a match)")
             raise ProtocolError("stale_action", f"{said}; nothing was played", ref="action")
         self._refuse_unknown_fields(room, seat, action)
         room.seats[seat].missed = 0  # here and acting: the whole turn clock again
