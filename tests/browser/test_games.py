@@ -282,6 +282,31 @@ def test_a_network_gone_is_said_at_once_and_the_seat_comes_back(open_page):
     assert page.evaluate("window.__cc.me") == 0
 
 
+def test_leaving_the_table_offline_says_it_cannot_yet(open_page):
+    """Leave table, confirmed while offline: the leave never left, yet the page went home,
+    and the others waited out the seat's clocks and grace for a player said to be away
+    (network review). The page says it is not connected and stays at the table."""
+    page = open_page(PHONE)
+    page.click("#btn-play-now")
+    wait_table(page)
+    code = page.evaluate("window.__cc.code")
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
+        page.click("#leave-table")
+        page.click(".leave-overlay button[data-focus-key='leave:yes']")
+        page.wait_for_selector(".toast")
+        assert EN["conn.notConnected"] in page.inner_text(".toast")
+        assert page.evaluate("window.__cc.screen") == "table"
+        assert page.evaluate("window.__cc.code") == code
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+    page.click("#leave-table")  # online again: it leaves
+    page.click(".leave-overlay button[data-focus-key='leave:yes']")
+    page.wait_for_selector("#btn-play-now")
+
+
 def test_a_silent_link_is_given_up_in_seconds(open_page):
     """A link that dies without the browser knowing (no offline event, no close: the
     answers just stop) is noticed by the watchdog's unanswered ping within seconds."""

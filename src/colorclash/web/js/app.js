@@ -1121,7 +1121,13 @@ const tableActs = {
   },
   confirmLeave() {
     state.confirmLeave = false;
-    send({ type: "leave" });
+    // Offline, the leave never left: the page went home and the others waited out the
+    // seat's clocks and grace for a player said to be away (network review). Said, and
+    // the player stays at the table until it can be sent.
+    if (!send({ type: "leave" })) {
+      render();
+      return;
+    }
     const game = gameOf(state.view);
     markLeft(state.code, !(game.canComeBack && !game.canComeBack(state.view)));
     navigate("/");
