@@ -1391,3 +1391,24 @@ def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, ser
                 page.wait_for_function("() => document.activeElement.matches('.hand .card')")
                 page.keyboard.press("ArrowRight")
                 page.wait_for_function(f"() => ({ring})() === 'solid'")
+
+
+def test_a_move_lost_with_the_socket_is_said_when_it_opens_again(open_page):
+    """A card played as the socket dropped, before the server had it: the page came back
+    "Connected again" with the card in the hand and its turn, and no word of the move
+    (network review). The first state after the socket opens again, at the seq the move
+    was sent on and the turn still its own, says the move did not reach the table."""
+    setup = {"hands": [["R7", "G1"], ["B2", "B3"]], "top": "R3", "draw": ["Y5", "Y6", "Y7"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          answer=False)
+    page = table.page
+    page.wait_for_selector(".hand .card[data-card='R7']")
+    page.click(".hand .card[data-card='R7']")
+    page.wait_for_function("() => window.__cc.unanswered !== null")
+    assert [m for m in table.sent if m["type"] == "action"]
+    table.ws.close(code=1012, reason="moved")  # the move never reached the table
+    page.wait_for_selector(".toast")
+    page.wait_for_function("(s) => document.querySelector('.toast').textContent.includes(s)",
+                           arg=EN["table.actionLost"])
+    assert page.locator(".hand .card[data-card='R7']").count() == 1

@@ -67,6 +67,8 @@ const state = {
   moments: [], // the events of the last few moments of this game (move history)
   historyOpen: false,
   confirmLeave: false,
+  unanswered: null, // the seq an action was sent on, until its answer
+  lostCheck: null, // that seq, after the socket was opened again
   rules: null, // the preset whose "How to play" is open over the table
   rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
   rulesGame: null, // and its game
@@ -620,10 +622,15 @@ function onMessage(msg) {
 function handleMessage(msg) {
   if (msg.type === "welcome") {
     state.me = msg.seat;
+    // a socket opened again with an action unanswered: the first state says whether it
+    // reached the table (network review: a move lost with the socket said nothing)
+    state.lostCheck = state.unanswered;
+    state.unanswered = null;
     return;
   }
   if (msg.type === "error") {
     state.pending = false;
+    state.unanswered = null;
     const err = asError(msg);
     // a race lost in a last-card window: said as such, not "It is not your turn"
     const raced = msg.ref === "action" && ["not_your_turn", "illegal_action"].includes(msg.code);
@@ -637,6 +644,15 @@ function handleMessage(msg) {
     return;
   }
   if (msg.type !== "state") return;
+  if (state.unanswered !== null && msg.seq !== state.unanswered) state.unanswered = null;
+  if (state.lostCheck !== null) {
+    const still = msg.seq === state.lostCheck && msg.view && (msg.view.legal || []).length > 0;
+    state.lostCheck = null;
+    if (still) {
+      toast(() => t("table.actionLost"));
+      announce(t("table.actionLost"), { urgent: true });
+    }
+  }
   const mine = msg.room && Array.isArray(msg.room.seats) ? msg.room.seats[state.me] : null;
   if (mine && mine.kind === "human" && !mine.substitute) markBack(msg.room.code); // (back)
   const prevView = state.view;
@@ -1072,6 +1088,7 @@ const tableActs = {
     // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
     if (send({ type: "action", action: a, seq: state.seq })) {
       state.lastAction = a.type;
+      state.unanswered = state.seq; // (until a state of another seq, or an error)
       state.lastTap = lastTap();
       state.pending = true;
       setTimeout(() => {
