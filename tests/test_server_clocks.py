@@ -327,11 +327,18 @@ async def test_a_connected_idler_reconnecting_before_each_turn_keeps_the_short_c
 
 
 @pytest.mark.asyncio
-async def test_a_player_away_when_the_next_game_is_dealt_gets_short_turns_at_once(tmp_path):
+@pytest.mark.parametrize("blip", [False, True])
+async def test_a_player_away_when_the_next_game_is_dealt_gets_short_turns_at_once(
+        tmp_path, monkeypatch, blip):
     """The host's Play again deals everyone in, a guest who closed the page at the results
     too: the others then waited the whole turn clock for them (30 s at a Quick Match
     table) before the away clock began. Away at the deal, they have the away clock from
-    their first turn, and the whole clock again once back."""
+    their first turn, and the whole clock again once back. Not after a blip of the
+    network a moment before the deal (``AWAY_AT_DEAL_S``): a player back at once had 5 s
+    of their first turn (network review)."""
+    from colorclash.server import table
+
+    monkeypatch.setattr(table, "AWAY_AT_DEAL_S", 30.0 if blip else 0.0, raising=False)
     settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, clock_scale=0.05, reconnect_grace=60,
                         away_turn_clock=0.4, next_round_delay=0.3)
     with InProcessServer(f"sqlite:///{tmp_path / 'again.sqlite3'}", settings,
@@ -350,6 +357,10 @@ async def test_a_player_away_when_the_next_game_is_dealt_gets_short_turns_at_onc
                            and s["room"]["status"] == "playing", timeout=10)
         seen: list[tuple[int, float]] = []
         await _act_while_my_turn(a, _turn_clocks(1, seen, 1))
+        if blip:
+            assert seen[0][1] == pytest.approx(60 * 0.05), seen
+            await a.close()
+            return
         assert seen[0][1] == pytest.approx(0.4), seen
         # back at the table: the short clock until he acts, then the whole clock again
         b = await c.connect(host["code"], guest["token"])

@@ -25,6 +25,10 @@ log = logging.getLogger("colorclash.server")
 
 #: what a player may never send, whatever the game (the server applies these itself)
 SERVER_ONLY = frozenset({"timeout", "next", "substitute"})
+#: seconds a person must have been away when the next match is dealt to get the away clock
+#: from their first turn: a second's blip of the network at the results cost a player back
+#: at once all but 5 s of their first turn (network review)
+AWAY_AT_DEAL_S = 5.0
 
 
 class Table:
@@ -54,6 +58,7 @@ class Table:
         room.thought.clear()
         room.recent.clear()  # the moments of this match only
         again = room.match_no > 1  # Play again, at a table that has played
+        now = self.hub.now()
         for s in room.seats:
             s.substitute = False
             s.left = False
@@ -61,7 +66,8 @@ class Table:
             # has the away clock from their first turn (server/clocks.py): the others
             # waited the whole turn clock first. Never at the first deal, before anyone
             # has had a chance to connect.
-            s.missed = 1 if again and s.kind == "human" and s.away_since is not None else 0
+            s.missed = 1 if (again and s.kind == "human" and s.away_since is not None
+                             and now - s.away_since >= AWAY_AT_DEAL_S) else 0
         self.hub.computers.seat_all(room)
         self.hub.clocks.update(room, None, None)
         self.hub.persist(room, new_match=True)  # drops any rows a replaced deal left
