@@ -523,6 +523,28 @@ async def test_a_swept_room_frees_its_code_and_leaves_no_key_behind(redis_db):
         store.close()
 
 
+async def _proxied(owner, gateway, room, seat: int, token: str):
+    """A player's socket on ``gateway`` for a seat of ``owner``'s room, attached there:
+    (the socket, its proxy)."""
+    from colorclash.server.names import hash_token
+
+    socket_ = _Socket()
+    proxy = gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
+                                       hash_token(token))
+    await _until(lambda: owner.connected(room, seat))
+    return socket_, proxy
+
+
+async def _stop_hubs(*hubs) -> None:
+    """Stop hubs of ``_cluster_hub``: their rooms' timers, their cluster, their store."""
+    for hub in hubs:
+        for r in list(hub.rooms.values()):
+            if r.timer:
+                r.timer.cancel()
+        await hub.cluster.stop()
+        hub.store.close()
+
+
 async def _cluster_hub(redis_db: str, **settings):
     """A Hub in this process, one of the site's processes on ``redis_db``, started."""
     from colorclash.server.cluster import Cluster
@@ -1544,16 +1566,11 @@ async def test_a_player_whose_close_was_lost_between_the_processes_is_away(redis
     down stayed connected at the owner for good: no grace, no substitute, every turn run
     out (operator review). Each beat the gateway names the sockets it still has; one it
     no longer names is taken for closed after a few beats, while one it names stays."""
-    from colorclash.server.names import hash_token
-
     owner = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
     gateway = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
     try:
         room, seat, token = owner.create_practice("Ana", bots=1)
-        socket_ = _Socket()
-        proxy = gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
-                                           hash_token(token))
-        await _until(lambda: owner.connected(room, seat))
+        socket_, proxy = await _proxied(owner, gateway, room, seat, token)
         # named at every beat: still there well past the silence allowed
         await asyncio.sleep(2.5)  # (twice the silence allowed: 6 beats of 0.2 s)
         assert owner.connected(room, seat) and socket_.closed is None
@@ -1563,30 +1580,19 @@ async def test_a_player_whose_close_was_lost_between_the_processes_is_away(redis
         assert room.seats[seat].away_since is not None and not owner.cluster.remote
         # let go while the socket is still open there (the gateway's word missed): the
         # socket is closed, so that its player reconnects, not left getting nothing
-        socket_ = _Socket()
-        gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
-                                   hash_token(token))
-        await _until(lambda: owner.connected(room, seat))
+        socket_, _ = await _proxied(owner, gateway, room, seat, token)
         says = gateway.cluster.say_alive
         gateway.cluster.say_alive = lambda: None
         await _until(lambda: socket_.closed is not None, seconds=6)
         assert socket_.closed[0] == 1012 and not gateway.cluster.proxies
         gateway.cluster.say_alive = says
         # and if that close is lost too, the gateway's next word of the socket gets it
-        socket_ = _Socket()
-        proxy = gateway.cluster.open_proxy(room.code, seat, socket_, owner.cluster.id,
-                                           hash_token(token))
-        await _until(lambda: owner.connected(room, seat))
+        socket_, proxy = await _proxied(owner, gateway, room, seat, token)
         owner.cluster.remote.pop(proxy.conn_id)  # let go, its close never sent
         await _until(lambda: socket_.closed is not None, seconds=3)
         assert socket_.closed[0] == 1012
     finally:
-        for hub in (owner, gateway):
-            for r in list(hub.rooms.values()):
-                if r.timer:
-                    r.timer.cancel()
-            await hub.cluster.stop()
-            hub.store.close()
+        await _stop_hubs(owner, gateway)
 
 
 @pytest.mark.asyncio
@@ -1627,11 +1633,7 @@ async def test_the_janitor_on_redis_lets_the_loop_breathe(redis_db):
         assert hub.store.load_room(rooms[0].code) is None
     finally:
         tick.cancel()
-        for r in list(hub.rooms.values()):
-            if r.timer:
-                r.timer.cancel()
-        await hub.cluster.stop()
-        hub.store.close()
+        await _stop_hubs(hub)
 
 
 @pytest.mark.asyncio
@@ -1645,10 +1647,7 @@ async def test_a_socket_closed_at_the_owner_whose_close_was_lost_is_closed_again
     gateway = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
     try:
         room, seat, token = owner.create_practice("Ana", bots=1)
-        first = _Socket()
-        px = gateway.cluster.open_proxy(room.code, seat, first, owner.cluster.id,
-                                        hash_token(token))
-        await _until(lambda: owner.connected(room, seat))
+        first, px = await _proxied(owner, gateway, room, seat, token)
         real = owner.cluster.close_remote
 
         def lossy(gw, conn_id, code, reason):  # the first close of the first socket lost
@@ -1663,9 +1662,4 @@ async def test_a_socket_closed_at_the_owner_whose_close_was_lost_is_closed_again
         await _until(lambda: first.closed is not None, seconds=3)
         assert first.closed[0] == 4409 and second.closed is None
     finally:
-        for hub in (owner, gateway):
-            for r in list(hub.rooms.values()):
-                if r.timer:
-                    r.timer.cancel()
-            await hub.cluster.stop()
-            hub.store.close()
+        await _stop_hubs(owner, gateway)
