@@ -535,6 +535,19 @@ async def _proxied(owner, gateway, room, seat: int, token: str):
     return socket_, proxy
 
 
+def _count_loop_turns():
+    """The turns the event loop gives other work (a room's socket, a clock), counted until
+    the returned task is cancelled: (the count, in a one-item list; the task)."""
+    turns = [0]
+
+    async def other_work() -> None:
+        while True:
+            await asyncio.sleep(0)
+            turns[0] += 1
+
+    return turns, asyncio.get_running_loop().create_task(other_work())
+
+
 async def _stop_hubs(*hubs) -> None:
     """Stop hubs of ``_cluster_hub``: their rooms' timers, their cluster, their store."""
     for hub in hubs:
@@ -1423,14 +1436,7 @@ async def test_taking_over_a_dead_processs_rooms_lets_the_loop_breathe(redis_db)
     await dead.cluster.stop()  # (its key gone: dead at once, as after a kill)
     dead.store.close()
     survivor = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
-    turns = [0]  # the loop's turns given to other work (a room's socket, a clock)
-
-    async def other_work() -> None:
-        while True:
-            await asyncio.sleep(0)
-            turns[0] += 1
-
-    tick = asyncio.get_running_loop().create_task(other_work())
+    turns, tick = _count_loop_turns()
     try:
         await asyncio.sleep(0)
         before = turns[0]
@@ -1601,14 +1607,7 @@ async def test_the_janitor_on_redis_lets_the_loop_breathe(redis_db):
     in Redis), on the event loop: the whole sweep held every other room of the process. It
     gives the loop back every ``SWEEP_SLICE`` rooms; a room come back to meanwhile stays."""
     hub = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=30, practice_room_ttl=0.0)
-    turns = [0]
-
-    async def other_work() -> None:
-        while True:
-            await asyncio.sleep(0)
-            turns[0] += 1
-
-    tick = asyncio.get_running_loop().create_task(other_work())
+    turns, tick = _count_loop_turns()
     try:
         rooms = []
         for i in range(60):
