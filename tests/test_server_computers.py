@@ -27,6 +27,23 @@ def _hub(tmp_path, setup):
     return hub, now
 
 
+def _run(hub, play) -> None:
+    """Run the test's ``play()`` on an event loop of its own, then cancel the rooms' timers
+    (on that loop) and close the store."""
+    async def run() -> None:
+        try:
+            await play()
+        finally:
+            for r in hub.rooms.values():
+                if r.timer:
+                    r.timer.cancel()
+
+    try:
+        asyncio.run(run())
+    finally:
+        hub.store.close()
+
+
 def _deal(hands, top="R9"):
     return {"hands": [list(h) for h in hands], "top": top, "first": 0,
             "draw": ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]}
@@ -52,12 +69,8 @@ def test_computers_play_on_briskly_once_the_person_is_out(tmp_path, preset, bris
         else:
             assert room.game.watching == []
             assert room.bot_due == pytest.approx(now[0] + DELAY) or room.status == "finished"
-        for r in hub.rooms.values():
-            if r.timer:
-                r.timer.cancel()
 
-    asyncio.run(play())
-    hub.store.close()
+    _run(hub, play)
 
 
 def test_a_person_still_in_the_round_keeps_the_whole_delay(tmp_path):
@@ -76,12 +89,8 @@ def test_a_person_still_in_the_round_keeps_the_whole_delay(tmp_path):
         assert room.game.watching == [0]
         assert not hub.computers.only_watched(room)
         assert room.bot_due == pytest.approx(now[0] + DELAY)
-        for r in hub.rooms.values():
-            if r.timer:
-                r.timer.cancel()
 
-    asyncio.run(play())
-    hub.store.close()
+    _run(hub, play)
 
 
 class _HeldPool:
@@ -148,12 +157,8 @@ def test_a_searching_computer_moves_at_the_same_time_whatever_it_weighed(tmp_pat
         hub.computers.move(room, now[0])
         assert room.game.to_act == [0] and room.game.view(0)["top"] == "R3"
         assert pool.submitted == 1
-        for r in hub.rooms.values():
-            if r.timer:
-                r.timer.cancel()
 
-    asyncio.run(play())
-    hub.store.close()
+    _run(hub, play)
 
 
 
@@ -192,12 +197,8 @@ def test_a_thought_is_not_played_on_another_position_after_a_rollback(tmp_path):
         await asyncio.sleep(0)
         hub.computers.move(room, now[0])
         assert room.game.view(0)["top"] == "G2"
-        for r in hub.rooms.values():
-            if r.timer:
-                r.timer.cancel()
 
-    asyncio.run(play())
-    hub.store.close()
+    _run(hub, play)
 
 
 class _BrokenPool(_HeldPool):
@@ -228,12 +229,8 @@ def test_a_pool_that_refuses_a_search_does_not_stall_the_table(tmp_path):
         now[0] = room.bot_due
         hub.computers.move(room, now[0])
         assert room.game.to_act == [0]  # it moved
-        for r in hub.rooms.values():
-            if r.timer:
-                r.timer.cancel()
 
-    asyncio.run(play())
-    hub.store.close()
+    _run(hub, play)
 
 
 def test_the_thinking_pool_starts_again_after_a_worker_died():
