@@ -125,6 +125,7 @@ class RemoteConn:
         # attach): Cluster.drop_silent_remotes
         self.seen = time.monotonic()
         self.closed = False
+        self.closed_with: tuple[int, str] | None = None  # (close): said again if named
         # Always complete states: a message lost on the way between the processes (Redis
         # restarting) must not leave the player's ``room`` behind until it next changes.
         self.compact = False
@@ -144,7 +145,7 @@ class RemoteConn:
     def close(self, code: int, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
-            self.closed_with = (code, reason)  # said again if its gateway still names it
+            self.closed_with = (code, reason)
             self.cluster.close_remote(self.gateway, self.conn_id, code, reason)
 
     def stop(self) -> None:
@@ -381,9 +382,8 @@ class Cluster:
             remote = self.remote.get(conn_id)
             if remote is not None and remote.gateway == gateway:
                 remote.seen = now
-                said = getattr(remote, "closed_with", None)
-                if said is not None:  # closed here (replaced, removed), its close lost
-                    self.close_remote(gateway, conn_id, *said)
+                if remote.closed_with is not None:  # closed here (replaced, removed), its
+                    self.close_remote(gateway, conn_id, *remote.closed_with)  # close lost
             elif remote is None and gateway:
                 # a player's socket this process no longer seats (let go, its close to
                 # the gateway lost): the gateway closes it and the player, reconnected,

@@ -40,8 +40,13 @@ class Computers:
         return make_bot(game, level or games.default_level(game), seed=secrets.randbits(63))
 
     def seat_all(self, room: Room) -> None:
+        """New computer players for every seat a computer plays (a deal, a rebuild, a
+        load): the searches under way and the thoughts kept were the old ones', for the
+        table before, and are dropped (their marks gone, a late answer is ignored)."""
         room.bots = {}
         room.bot_events = {}
+        room.thinking.clear()
+        room.thought.clear()
         for i, s in enumerate(room.seats):
             if s.kind == "bot" or (s.kind == "human" and s.substitute):
                 room.bots[i] = self.new_bot(room, s.level)

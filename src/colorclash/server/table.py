@@ -54,8 +54,6 @@ class Table:
         room.clock = None
         room.round_ready.clear()
         room.retry_after.clear()
-        room.thinking.clear()
-        room.thought.clear()
         room.recent.clear()  # the moments of this match only
         again = room.match_no > 1  # Play again, at a table that has played
         now = self.hub.now()
@@ -300,8 +298,6 @@ class Table:
         if room.status == "playing":
             self.hub.give_time_back(room, self.hub.now())
         self.hub.computers.seat_all(room)
-        room.thinking.clear()  # (searches under way were for the table before: dropped)
-        room.thought.clear()
         room.last_write = None  # what follows is what the store holds
         # The states prepared since the failed write were never sent: a socket opened
         # meanwhile never had its first one (with the match's ``recent`` moments), and a
