@@ -158,11 +158,11 @@ HUNT_LIMIT = 12
 CATCH_PENALTY = 2
 
 
-
 def _shown(value: Any) -> str:
     """A value a client sent, as its JSON and cut short, for a refusal's message."""
     text = shown_value(value)
     return text if len(text) <= 24 else text[:21] + "..."
+
 
 class ColorClash(Game):
     """A match of Color Clash. See the module docstring and ``docs/engine.md``."""
