@@ -234,6 +234,12 @@ let codeAsked = 0;
 // screens that follow take it, as a new page's content would.
 let landed = false;
 let catalogFailed = false;
+// What a How to play page reads of GET /api/games (the engine's rules and numbers), and
+// whether the answer could not be had (the page says so rather than wait).
+function rulesSource(game) {
+  return { def: definitionOf(state.games, game.key), unavailable: !state.games && state.gamesError };
+}
+
 function render() {
   let nodes;
   const s = state.screen;
@@ -253,7 +259,7 @@ function render() {
   } else if (s === "rules") {
     const game = moduleOf(state.rulesGame);
     nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p),
-      { def: definitionOf(state.games, game.key), unavailable: !state.games && state.gamesError });
+      rulesSource(game));
   } else if (s === "join") {
     nodes = renderJoin(
       {
@@ -296,8 +302,7 @@ function render() {
       const mine = !!state.clock && state.clock.seat === state.me && state.clock.kind !== "next";
       const game = gameOf(state.view);
       screen.append(rulesDialog(game, state.rules, () => tableActs.closeRules(),
-        { clockRunning: mine, def: definitionOf(state.games, game.key), view: state.view,
-          unavailable: !state.games && state.gamesError }));
+        { clockRunning: mine, view: state.view, ...rulesSource(game) }));
     }
     state.fresh = false;
   } else if (s === "fatal") {
