@@ -357,3 +357,18 @@ def test_a_qr_code_of_a_link_too_long_for_one_is_a_clear_400(server):
         conn.close()
     assert got.status == 400, body
     assert body["error"]["code"] == "bad_request" and "too long" in body["error"]["message"]
+
+
+@pytest.mark.asyncio
+async def test_the_site_says_how_long_an_away_players_seat_waits(tmp_path):
+    """The How to play pages said 90 and 5 seconds whatever the operator set; the browser's
+    offline bar kept saying the seat was kept after the grace. GET /api/games' ``away`` and
+    each ``welcome``'s ``grace`` carry the settings."""
+    settings = Settings(**LIFTED_LIMITS, reconnect_grace=42.0, away_turn_clock=7.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'g.sqlite3'}", settings) as srv:
+        status, body, _ = _request(srv, "GET", "/api/games")
+        assert status == 200 and body["away"] == {"grace": 42.0, "turn_clock": 7.0}
+        c = Client(srv.url)
+        ticket = await c.practice("Ana")
+        async with await c.connect(ticket["code"], ticket["token"]) as me:
+            assert me.welcome["grace"] == 42.0 and me.welcome["seat"] == 0

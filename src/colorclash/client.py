@@ -270,6 +270,7 @@ class SeatConnection:
         self.code = code
         self.token = token
         self.seat: int | None = None
+        self.welcome: dict[str, Any] | None = None  # the latest (its seat, name, grace...)
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
@@ -360,6 +361,7 @@ class SeatConnection:
             self.events.extend(msg["events"])
         elif msg["type"] == "welcome":
             self.seat = msg["seat"]
+            self.welcome = msg
         elif msg["type"] == "error":
             self.errors.append(msg)
         return msg

@@ -282,6 +282,31 @@ def test_a_network_gone_is_said_at_once_and_the_seat_comes_back(open_page):
     assert page.evaluate("window.__cc.me") == 0
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_offline_bar_says_when_a_substitute_plays_the_seat(open_page, lang):
+    """The bar said "Your seat is kept for you" for as long as the network was gone, while
+    after the site's grace a computer substitute played the seat (a player review). The
+    welcome says the grace; once it has run out while offline, the bar says so (two lines at
+    most on a phone, in each language)."""
+    page = open_page(PHONE, locale=lang)
+    page.click("#btn-play-now")
+    wait_table(page)
+    assert page.evaluate("window.__cc.grace") == 90  # the server's reconnect_grace
+    words = catalog(lang)
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
+        assert page.inner_text("#reconnect") == words["conn.lostLong"]
+        page.evaluate("window.__cc.grace = 1")  # (not 90 s of a test)
+        page.wait_for_function("t => document.getElementById('reconnect').textContent === t",
+                               arg=words["conn.lostSubstituted"], timeout=4000)
+        box = page.locator("#reconnect").bounding_box()
+        assert box["height"] <= 70, box  # two lines at most
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+
+
 def test_leaving_the_table_offline_says_it_cannot_yet(open_page):
     """Leave table, confirmed while offline: the leave never left, yet the page went home,
     and the others waited out the seat's clocks and grace for a player said to be away

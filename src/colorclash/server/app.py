@@ -455,8 +455,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.get("/api/games", tags=["rooms"])
     async def list_games() -> dict[str, Any]:
         """The games this site hosts: seats, presets, options with choices and defaults,
-        computer levels."""
-        return games.games_public()
+        computer levels; and how long this site keeps an away player's seat (``away``: the
+        operator's settings, which the How to play pages say)."""
+        return {**games.games_public(), "away": settings.away_policy()}
 
     @app.get("/api/presets", response_model=PresetsAnswer, tags=["rooms"])
     async def presets() -> dict[str, Any]:

@@ -117,6 +117,12 @@ class Settings:
         name = self.SHORT_CLOCKS.get((game, kind))
         return float(getattr(self, name)) if name else seconds
 
+    def away_policy(self) -> dict[str, float]:
+        """What a player is told of a lost connection (``GET /api/games``' ``away``, the
+        How to play pages' words): the seconds a seat waits for its player before a computer
+        substitute plays it, and a turn's seconds for a player away who let one run out."""
+        return {"grace": self.reconnect_grace, "turn_clock": self.away_turn_clock}
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """The settings, with every ``COLORCLASH_*`` variable set; a value that cannot be

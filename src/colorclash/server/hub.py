@@ -744,7 +744,8 @@ class Hub:
         # counts everyone away from its own start), so a page reloaded in a loop costs no
         # write (one client reconnecting 185 times a second made 370 commits a second)
         conn.send({"v": VERSION, "type": "welcome", "seat": seat, "code": room.code,
-                   "name": s.name, "server_time": ms(self.now())})
+                   "name": s.name, "server_time": ms(self.now()),
+                   "grace": self.settings.reconnect_grace})
         if s.substitute and room.status == "playing" \
                 and "substitute" not in self.table.server_actions(room):
             # Games whose rules do not track substitutes give the seat back at once;

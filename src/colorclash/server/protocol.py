@@ -468,6 +468,7 @@ class WelcomeMsg(BaseModel):
     code: str
     name: str | None
     server_time: int
+    grace: float | None = None
 
 
 class RecentMoment(BaseModel):

@@ -58,6 +58,8 @@ const state = {
   seq: 0,
   conn: null,
   connStatus: "idle",
+  lostAt: 0, // when the socket went down (performance.now())
+  grace: null, // the seconds a game's seat waits for its player (the welcome's), then a substitute plays it
   joinRoom: null,
   joinError: null,
   fatal: null,
@@ -237,7 +239,11 @@ let catalogFailed = false;
 // What a How to play page reads of GET /api/games (the engine's rules and numbers), and
 // whether the answer could not be had (the page says so rather than wait).
 function rulesSource(game) {
-  return { def: definitionOf(state.games, game.key), unavailable: !state.games && state.gamesError };
+  return {
+    def: definitionOf(state.games, game.key),
+    unavailable: !state.games && state.gamesError,
+    away: (state.games && state.games.away) || null,
+  };
 }
 
 function render() {
@@ -392,13 +398,36 @@ function setConnStatus(status) {
   el.textContent =
     status === "online" ? t("conn.online") : status === "reconnecting" ? t("conn.reconnecting") : t("conn.connecting");
   const show = status === "reconnecting";
-  if (show && bar.hidden) announce(t("conn.lost"), { urgent: true });
+  if (show && bar.hidden) {
+    announce(t("conn.lost"), { urgent: true });
+    state.lostAt = performance.now();
+  }
   if (!show && !bar.hidden) announce(t("conn.back"));
   bar.hidden = !show;
-  // (after the game there is no seat to keep: the bar says only that it reconnects)
-  const over = state.room && state.room.status === "finished";
-  bar.textContent = show ? t(over ? "conn.lost" : "conn.lostLong") : "";
+  bar.textContent = show ? t(lostBarKey()) : "";
 }
+
+// What the reconnecting bar says: after the game there is no seat to keep; in a game, the
+// seat waits for its player for the site's grace (the welcome's `grace`), and then a computer
+// substitute plays it (a player review: the bar still said the seat was kept).
+function lostBarKey() {
+  const status = state.room && state.room.status;
+  if (status === "finished") return "conn.lost";
+  const away = (performance.now() - state.lostAt) / 1000;
+  if (status === "playing" && state.grace !== null && away >= state.grace) return "conn.lostSubstituted";
+  return "conn.lostLong";
+}
+
+// (each second while reconnecting: the bar's words as the grace runs out)
+setInterval(() => {
+  if (state.connStatus !== "reconnecting") return;
+  const bar = document.getElementById("reconnect");
+  const text = t(lostBarKey());
+  if (bar.textContent !== text) {
+    bar.textContent = text;
+    announce(text);
+  }
+}, 1000);
 
 // ---------------------------------------------------------------- routing
 
@@ -627,6 +656,7 @@ function onMessage(msg) {
 function handleMessage(msg) {
   if (msg.type === "welcome") {
     state.me = msg.seat;
+    state.grace = typeof msg.grace === "number" ? msg.grace : null;
     // a socket opened again with an action unanswered: the first state says whether it
     // reached the table (network review: a move lost with the socket said nothing)
     state.lostCheck = state.unanswered;

@@ -618,7 +618,7 @@ function render(scene) {
     );
   } else if (s.screen === "howto") {
     const game = GAMES[s.game] || DEFAULT_GAME;
-    nodes = rulesPage(game, s.preset, () => {}, undefined, { def: definitionOf(SITE_GAMES || GAMES_ANSWER, game.key) });
+    nodes = rulesPage(game, s.preset, () => {}, undefined, { def: definitionOf(SITE_GAMES || GAMES_ANSWER, game.key), away: SITE_GAMES && SITE_GAMES.away });
   } else {
     const game = gameOf(s.view);
     const clock = s.clock
@@ -665,7 +665,7 @@ function render(scene) {
     }
     if (s.rules) {
       const def = definitionOf(SITE_GAMES || GAMES_ANSWER, game.key);
-      nodes[0].append(rulesDialog(game, s.rules, () => {}, { def, view: s.view }));
+      nodes[0].append(rulesDialog(game, s.rules, () => {}, { def, view: s.view, away: SITE_GAMES && SITE_GAMES.away }));
     }
     morph(main, nodes);
     game.afterRender(main, { revealPlayable: true });

@@ -7,6 +7,14 @@ import { h } from "../ui.js";
 import { dialogButton, modal } from "./dialog.js";
 import { presetLabel } from "./games.js";
 
+// The paragraph on a lost connection, with this site's numbers (GET /api/games' `away`:
+// the seconds a seat waits, a turn's seconds for a player away); none while they have not
+// come (the operator sets them: the page does not guess).
+export function awayParagraph(key, away) {
+  if (!away) return null;
+  return h("p.howto-away", t(key, { grace: Math.round(away.grace), turn: Math.round(away.turn_clock) }));
+}
+
 export function rulesTitle(game, preset) {
   return t("howto.title", { table: presetLabel(game, preset) });
 }
@@ -16,15 +24,16 @@ export function rulesTitle(game, preset) {
 // def: the game's GET /api/games entry (its options' facts: a rule's numbers come from
 // the engine, not from a copy in the client), null while it has not come.
 // view: the table's (its own rule options, where the game words them); unavailable: the
-// games' answer could not be had (the page says so rather than wait for it).
-export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null, unavailable = false } = {}) {
+// games' answer could not be had (the page says so rather than wait for it); away: the
+// site's numbers for a lost connection (awayParagraph).
+export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null, unavailable = false, away = null } = {}) {
   return modal({
     title: rulesTitle(game, preset),
     cls: "howto-dialog",
     overlayCls: "howto-overlay",
     content: [
       clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
-      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view, unavailable }).slice(1)),
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view, unavailable, away }).slice(1)),
     ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,
@@ -34,7 +43,7 @@ export function rulesDialog(game, preset, onClose, { clockRunning = false, def =
 // The page: the game's other tables' pages (when it has several), the text, a way home.
 // go(path) navigates; pathOf(preset) is the address of a preset's page; def and
 // unavailable as above.
-export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, { def = null, unavailable = false } = {}) {
+export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, { def = null, unavailable = false, away = null } = {}) {
   const link = (path, label) =>
     h("a", { href: path, onclick: (e) => { e.preventDefault(); go(path); } }, label);
   const presets = game.presets || [];
@@ -58,7 +67,7 @@ export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, { de
             ),
           )
         : null,
-      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def, unavailable })),
+      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def, unavailable, away })),
       h(
         "div.row",
         { style: "margin-top:14px" },

@@ -2,6 +2,7 @@
 // (keys howto.*). Which paragraphs a table gets follows its rule options (spec section 4),
 // so the five pages share their common parts and differ exactly where the rules do.
 import { t } from "../../i18n.js";
+import { awayParagraph } from "../../shell/rules.js";
 import { h } from "../../ui.js";
 import { renderCard } from "./cards.js";
 import { valuesKey } from "./results.js";
@@ -65,7 +66,7 @@ function cardTable(r) {
 
 // The page body for one preset: [h1, intro, sections...]; def: the game's GET /api/games
 // entry, view: the table's (the dialog over a table)
-export function renderRules(preset, { headingLevel = 1, def = null, view = null, unavailable = false } = {}) {
+export function renderRules(preset, { headingLevel = 1, def = null, view = null, unavailable = false, away = null } = {}) {
   const r = rulesOf(preset, def, view);
   const title = t("howto.title", { table: t(`preset.${preset}`) });
   const head = [
@@ -105,7 +106,7 @@ export function renderRules(preset, { headingLevel = 1, def = null, view = null,
       p(r.score === "table" ? "howto.score.table" : "howto.score.winner"),
       p(valuesKey(r.deck)),
     ),
-    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), p(r.length === "one" ? "howto.awayOne" : "howto.away")),
+    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), awayParagraph(r.length === "one" ? "howto.awayOne" : "howto.away", away)),
     section("keys", t("howto.h.keys"), p(keyHelp(r.call))),
   ];
 }

@@ -2,6 +2,7 @@
 // (coloretto.howto.*): the goal, the cards (each colour with its shape), the start, a turn,
 // the round, the end and the points (both sides of the scoring card), time, keys.
 import { t } from "../../i18n.js";
+import { awayParagraph } from "../../shell/rules.js";
 import { h } from "../../ui.js";
 import { cardLabel, COLOURS, JOKER, LAST, PLUS2, renderCard } from "./cards.js";
 
@@ -70,7 +71,7 @@ export function scoringTable(def, view = null) {
 
 // The page body: [h1, intro, sections...]
 // def: the game's GET /api/games entry (the scoring table's numbers)
-export function renderRules(preset, { headingLevel = 1, def = null, view = null } = {}) {
+export function renderRules(preset, { headingLevel = 1, def = null, view = null, away = null } = {}) {
   return [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, t("howto.title", { table: t("coloretto.name") })),
     h("p.lead.howto-lead", t("coloretto.howto.intro")),
@@ -93,7 +94,7 @@ export function renderRules(preset, { headingLevel = 1, def = null, view = null 
       p("coloretto.howto.example"),
       p("coloretto.howto.win"),
     ),
-    section("clock", t("howto.h.clock"), p("howto.clock.bot"), p("coloretto.howto.away")),
+    section("clock", t("howto.h.clock"), p("howto.clock.bot"), awayParagraph("coloretto.howto.away", away)),
     // (the table's own line names its last row, "1 to 4"; away from a table there is no
     // count to give: it read "1 to {n}")
     section("keys", t("howto.h.keys"), p("coloretto.howto.keys")),
