@@ -193,6 +193,24 @@ def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
     guest.wait_for_selector(".table-screen")
 
 
+def test_the_host_is_told_a_ready_guest_is_not_connected(open_page):
+    """A ready guest whose connection went: the host read "Everyone is ready" and started,
+    and the guest's first turns ran out on their clock (a player review). The host is told
+    who is not connected; back, the room is ready again."""
+    host, guest = _a_room_with_a_ready_guest(open_page)
+    status = "() => document.querySelector('#room-status').textContent"
+    host.select_option("#set-seats", "2")
+    host.wait_for_function(f"{status} === {EN['room.allReady']!r}")
+    guest.context.set_offline(True)
+    try:
+        said = EN["room.allReadyOneAway"].format(name="Gus")
+        host.wait_for_function(f"{status} === {said!r}", timeout=20_000)
+        assert host.get_attribute("#btn-start", "aria-disabled") == "false"  # still may
+    finally:
+        guest.context.set_offline(False)
+    host.wait_for_function(f"{status} === {EN['room.allReady']!r}", timeout=20_000)
+
+
 # ------------------------------------------------------------ the lobby's first screen
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}

@@ -198,6 +198,11 @@ export function renderRoom(ctx, act) {
   else if (!isHost && mine.kind === "human" && !mine.ready) statusText = t("room.waitingForYou");
   else if (notReady) statusText = t("room.waitingReady", { n: notReady });
   else statusText = isHost ? t("room.allReady") : t("room.waitHostStart");
+  // a ready guest whose connection is gone: the host is told before starting (their first
+  // turns would run out on their clock while they are away; a player review)
+  const gone = seats.filter((s, i) => i !== me && absence(room, i) === "seat.away");
+  if (isHost && !empty && !notReady && gone.length === 1) statusText = t("room.allReadyOneAway", { name: gone[0].name });
+  else if (isHost && !empty && !notReady && gone.length) statusText = t("room.allReadyAway", { n: gone.length });
   // a host who closed the page: the server passes the part on after a while (COLORCLASH_HOST_GRACE)
   const host = room.host != null ? seats[room.host] : null;
   if (!isHost && host && host.kind === "human" && !host.connected) statusText = t("results.waitHostAway");
