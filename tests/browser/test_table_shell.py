@@ -1412,3 +1412,28 @@ def test_a_move_lost_with_the_socket_is_said_when_it_opens_again(open_page):
     page.wait_for_function("(s) => document.querySelector('.toast').textContent.includes(s)",
                            arg=EN["table.actionLost"])
     assert page.locator(".hand .card[data-card='R7']").count() == 1
+
+
+def test_a_move_waiting_for_its_answer_shows_it(open_page):
+    """A card tapped on a slow link showed nothing until the answer came, and a second tap
+    was ignored without a word (a player review): after 0.4 s without an answer the hand
+    waits visibly (dimmed, the cursor busy); a second tap sends nothing; the answer ends it."""
+    setup = {"hands": [["R7", "G1", "R9"], ["B2", "B3"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          answer=False)
+    page = table.page
+    page.wait_for_selector(".hand .card[data-card='R7']")
+    assert page.evaluate("document.body.dataset.sending") is None
+    page.click(".hand .card[data-card='R7']")
+    page.wait_for_function("() => document.body.dataset.sending === '1'", timeout=2000)
+    hand = "getComputedStyle(document.querySelector('.hand')).opacity"
+    page.wait_for_function(f"() => Number({hand}) < 0.9")
+    assert page.evaluate("getComputedStyle(document.querySelector('.table-screen')).cursor") \
+        == "progress"
+    page.click(".hand .card[data-card='R9']", force=True)
+    actions = [m for m in table.sent if m["type"] == "action"]
+    assert [m["action"]["card"] for m in actions] == ["R7"], actions
+    table.act(0, actions[0]["action"])  # the answer comes
+    page.wait_for_function("() => document.body.dataset.sending === undefined")
+    page.wait_for_function(f"() => Number({hand}) === 1")

@@ -664,7 +664,7 @@ function handleMessage(msg) {
     return;
   }
   if (msg.type === "error") {
-    state.pending = false;
+    setPending(false);
     state.unanswered = null;
     const err = asError(msg);
     // a race lost in a last-card window: said as such, not "It is not your turn"
@@ -696,7 +696,7 @@ function handleMessage(msg) {
   state.room = msg.room;
   state.view = msg.view;
   state.seq = msg.seq;
-  state.pending = false;
+  setPending(false);
   if (msg.clock) {
     const total = (msg.clock.seconds ? msg.clock.seconds * 1000 : 0) || msg.clock.remaining_ms;
     state.clock = {
@@ -1105,6 +1105,25 @@ const roomActs = {
   },
 };
 
+// An action sent and not answered yet: another is not sent (for 2.5 s at most), and after
+// 0.4 s the hand says so (body[data-sending], css): a tap on a slow link showed nothing,
+// and a second tap was ignored without a word (a player review).
+let pendingMark = 0;
+let pendingShow = null;
+function setPending(on) {
+  state.pending = on;
+  const mark = ++pendingMark;
+  clearTimeout(pendingShow);
+  delete document.body.dataset.sending;
+  if (!on) return;
+  pendingShow = setTimeout(() => {
+    if (pendingMark === mark) document.body.dataset.sending = "1";
+  }, 400);
+  setTimeout(() => {
+    if (pendingMark === mark) setPending(false);
+  }, 2500);
+}
+
 const tableActs = {
   hideResults() {
     state.resultsHidden = true;
@@ -1125,10 +1144,7 @@ const tableActs = {
       state.lastAction = a.type;
       state.unanswered = state.seq; // (until a state of another seq, or an error)
       state.lastTap = lastTap();
-      state.pending = true;
-      setTimeout(() => {
-        state.pending = false;
-      }, 2500);
+      setPending(true);
     }
   },
   nextRound() {
