@@ -8,7 +8,7 @@ since its last move, like any player; it acts ``bot_delay`` seconds after its tu
 A searching player (``thinks``, in a worker process) starts thinking as soon as its turn
 comes and its move waits for that same time: its search ran after the delay, so the time
 to its move told how many choices it had weighed (a forced move 0.54-0.63 s, a searched
-one 0.64-0.79 s: attacker review). A move whose thought comes back late (a busy pool) is
+one 0.61-0.79 s: attacker review). A move whose thought comes back late (a busy pool) is
 made when it comes.
 """
 
