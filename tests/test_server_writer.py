@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+import websockets
 
 from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
@@ -809,3 +810,61 @@ async def test_rebuilds_while_the_store_refuses_are_one_log_line_a_while(tmp_pat
         assert len(rebuilt) == 1 and len(refused) == 1, [r.getMessage() for r in caplog.records]
         await me.wait_state(lambda s, seq=seq: s["seq"] >= seq + 1, timeout=10)  # it plays on
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_flight(tmp_path):
+    """The only person of a lobby changes a setting and leaves at once: the room was deleted
+    on the loop while the change's write was with the writer thread, which stored the room
+    again (after a restart it was back, the leaver's token working: concurrency review).
+    The delete waits for the room's writes, in a thread (SQLite's wait for a lock another
+    program holds froze the loop 5 s)."""
+    with InProcessServer(f"sqlite:///{tmp_path / 'l.sqlite3'}",
+                         Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        real = srv.hub.writer._save_many
+
+        def slow(writes):
+            time.sleep(0.6)  # the change's commit, still under way as the leave comes
+            real(writes)
+
+        srv.hub.writer._save_many = slow
+        try:
+            await me.send("settings", settings={"clock": 45})
+            await asyncio.sleep(0.2)  # (its write taken by the thread, committing)
+            await me.send("leave")
+            await asyncio.sleep(2)  # (the leave closes the socket; the delete follows)
+        finally:
+            srv.hub.writer._save_many = real
+        assert t["code"] not in srv.hub.rooms
+        assert srv.hub.store.load_room(t["code"]) is None
+        assert not srv.hub.store.load_actions(t["code"], 0)
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_whose_room_left_memory_as_it_was_accepted_is_told(tmp_path, monkeypatch):
+    """The janitor swept a room (or it was rebuilt) while a socket to it was being accepted:
+    the socket was attached to a room nobody tracked any more (no clocks, no computer
+    players; its writes stored a deleted room again: concurrency review). It is told the
+    room is gone (4404)."""
+    from starlette.websockets import WebSocket
+
+    with InProcessServer(f"sqlite:///{tmp_path / 'j.sqlite3'}",
+                         Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        accept = WebSocket.accept
+
+        async def swept_meanwhile(self, *args, **kwargs):
+            srv.hub.rooms.pop(t["code"], None)  # (the janitor, between lookup and attach)
+            await accept(self, *args, **kwargs)
+
+        monkeypatch.setattr(WebSocket, "accept", swept_meanwhile)
+        with pytest.raises(websockets.ConnectionClosed) as refused:
+            await c.connect(t["code"], t["token"])
+        assert refused.value.rcvd.code == 4404
+        assert refused.value.error["code"] == "room_not_found"

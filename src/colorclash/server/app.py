@@ -766,6 +766,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if await opened_too_often(ws, f"{room.code}/{token_hash[:32]}", "seat"):
             return
         await ws.accept()
+        if owner is None and h.rooms.get(room.code) is not room:
+            # The room left memory while the socket was being accepted (the janitor swept
+            # it, or it was rebuilt from the store): the socket goes to the room as it is
+            # now, or is told there is none (it was attached to a room nobody tracked: no
+            # clocks, no computer players, and its writes stored a deleted room again).
+            current = h.rooms.get(room.code)
+            if current is None:
+                await ws.send_json(h.room_not_found(room.code).to_message())
+                await ws.close(4404)
+                return
+            room = current
         if owner is None and not h.holds_seat(room, seat, token_hash):
             # The seat was freed (a leave) while the socket was being accepted.
             await ws.send_json(ProtocolError(

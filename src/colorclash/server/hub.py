@@ -78,6 +78,7 @@ class Hub:
         self.trouble = TroubleLines()
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()  # lobbies being deleted (close_room)
         self._summary: asyncio.Task[None] | None = None  # the log's summary line
         # A player's action, from its frame read to its states handed to the sockets
         # (after the write is durable): /healthz's "actions".
@@ -222,6 +223,8 @@ class Hub:
                 conn.close(1001, "server shutting down")
         self.quick.stop()
         self.thinking.close()
+        if self._closing:  # (lobbies left a moment ago: deleted before the writer stops)
+            await asyncio.wait(list(self._closing), timeout=6)
         if self.writer is not None:
             self.writer.stop()
             self.writer = None
@@ -334,6 +337,42 @@ class Hub:
             if self.writer is not None:  # (a write of theirs refused: its mark goes too,
                 for room in batch:      # or a new room given the code had its first refused)
                     self.writer.forget_failure(room.code)
+
+    def close_room(self, room: Room) -> None:
+        """A lobby its last person left: gone from memory at once (its code answers
+        "closed"), deleted from the store once the room's writes are done, in a thread, as
+        the janitor deletes. Deleted at once on the loop, the delete raced a write still with
+        the writer thread, which then stored the room again (after a restart it was back, the
+        leaver's token working), and SQLite's 5 s wait for a lock another program held froze
+        every room (concurrency review)."""
+        delete_rooms = getattr(self.store, "delete_rooms", None)
+        if delete_rooms is None or self.writer is None or self.cluster is not None:
+            # (no writer: every write was made on the loop; Redis: each delete checks the
+            # room's ownership, as the janitor's do)
+            self.drop_room(room)
+            return
+        if room.timer:
+            room.timer.cancel()
+            room.timer = None
+        self.rooms.pop(room.code, None)
+        task = asyncio.get_running_loop().create_task(self._delete_closed(room, delete_rooms))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _delete_closed(self, room: Room, delete_rooms: Any) -> None:
+        pending = room.last_write
+        if pending is not None and not pending.done():
+            await asyncio.wait([pending])
+        try:
+            await asyncio.to_thread(delete_rooms, [room.code])
+        except Exception as exc:  # noqa: BLE001 - refused (locked, full): the janitor's
+            self.trouble.warning(log, "room %s: the store did not delete it (%s); the "
+                                 "janitor tries again", room.code, exc)
+            if room.code not in self.rooms:
+                self.rooms[room.code] = room  # (nobody in it: swept after the lobby's ttl)
+            return
+        if self.writer is not None:
+            self.writer.forget_failure(room.code)
 
     def drop_room(self, room: Room) -> None:
         if room.timer:

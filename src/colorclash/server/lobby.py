@@ -350,7 +350,7 @@ class Lobby:
                 if room.host not in room.conns and new.away_since is None:
                     new.away_since = self.hub.now()  # (away: passed on after host_grace)
         if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
-            self.hub.drop_room(room)  # a finished room stays for its records until swept
+            self.hub.close_room(room)  # a finished room stays for its records until swept
             self.hub.note_closed(room.code)
         else:
             self.hub.persist(room)
