@@ -332,6 +332,93 @@ def test_leaving_the_table_offline_says_it_cannot_yet(open_page):
     page.wait_for_selector("#btn-play-now")
 
 
+# The page's sockets, counted; the next one made (``__slowNext`` ms) opens late, as on a slow
+# network; ``__strayNext``: and it reaches the server even if the page gives it up meanwhile
+# (its handshake was on the way).
+SLOW_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.__slowNext = 0;
+  window.__strayNext = false;
+  window.WebSocket = function (url) {
+    const slow = window.__slowNext, stray = window.__strayNext;
+    window.__slowNext = 0; window.__strayNext = false;
+    if (!slow) { const ws = new Real(url); window.__sockets.push(ws); return ws; }
+    const fake = new EventTarget();
+    let real = null, closed = false;
+    fake.readyState = 0;
+    fake.send = (x) => real && real.send(x);
+    fake.close = (c) => { closed = true; if (real) real.close(c); fake.readyState = 3; };
+    setTimeout(() => {
+      if (closed && !stray) return;
+      real = new Real(url);
+      window.__sockets.push(real);
+      for (const type of ["open", "message", "close", "error"]) {
+        real.addEventListener(type, (e) => {
+          if (closed) return;  // (given up: the page hears nothing of it)
+          fake.readyState = real.readyState;
+          const ev = type === "message" ? new MessageEvent("message", { data: e.data })
+            : type === "close" ? new CloseEvent("close", { code: e.code, reason: e.reason })
+            : new Event(type);
+          const handler = fake["on" + type];
+          if (handler) handler.call(fake, ev);
+        });
+      }
+    }, slow);
+    return fake;
+  };
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();"""
+
+OPEN_SOCKETS = "window.__sockets.filter((w) => w.readyState === 1).length"
+
+
+def test_a_phone_waking_opens_one_socket_not_two(open_page):
+    """Back online and shown at once (a phone woken): the browser's online event and the
+    tab's visibility each opened a socket, the first one still opening (a slow network);
+    the server took it after the second and the page was told its seat was opened in
+    another tab, for good (a long-session review). One socket is opened."""
+    page = open_page(PHONE)
+    page.add_init_script(SLOW_SOCKETS)
+    page.reload()
+    page.click("#btn-play-now")
+    wait_table(page)
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector("#reconnect:not([hidden])", timeout=2500)
+        page.wait_for_timeout(500)
+        page.evaluate("window.__slowNext = 1500")
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_selector("#reconnect", state="hidden", timeout=15_000)
+    page.wait_for_timeout(2500)  # (the slow one's opening and any second one's)
+    assert page.evaluate("window.__cc.screen") == "table"
+    assert page.evaluate("window.__cc.connStatus") == "online"
+    assert page.evaluate(OPEN_SOCKETS) == 1
+
+
+def test_a_socket_given_up_while_opening_that_still_arrives_is_not_another_tab(open_page):
+    """A socket given up while it was opening (its opening not answered in time) whose
+    handshake still reached the server took the seat from the page's next socket: "This
+    seat was opened in another tab or window", for good. The page opens its socket again."""
+    page = open_page(PHONE)
+    page.add_init_script(SLOW_SOCKETS)
+    page.reload()
+    page.click("#btn-play-now")
+    wait_table(page)
+    page.evaluate("window.__slowNext = 1500; window.__strayNext = true")
+    page.evaluate("window.__cc.conn._linkDead()")  # the next socket is the slow stray
+    page.wait_for_function("() => window.__cc.conn.ws && window.__cc.conn.ws.readyState === 0")
+    page.evaluate("window.__cc.conn._linkDead()")  # given up while opening; then another
+    page.wait_for_timeout(4000)  # (the stray arrives after the other, and takes the seat)
+    page.wait_for_function("() => window.__cc.connStatus === 'online'", timeout=15_000)
+    assert page.evaluate("window.__cc.screen") == "table"
+    assert page.locator(".toast").count() == 0 or \
+        EN["error.replaced"] not in page.inner_text(".toast")
+    assert page.evaluate(OPEN_SOCKETS) == 1
+
+
 def test_a_silent_link_is_given_up_in_seconds(open_page):
     """A link that dies without the browser knowing (no offline event, no close: the
     answers just stop) is noticed by the watchdog's unanswered ping within seconds."""

@@ -137,6 +137,9 @@ const PONG_MS = 4000;
 // its answer as long as a WebSocket may be quiet (an hour): the page said "reconnecting"
 // all that time while the other processes would have taken it at once.
 const OPEN_MS = 10000;
+// A socket given up while it was opening may still reach the server (its handshake was on
+// the way): within STRAY_MS its taking the seat ("replaced", 4409) is not another tab's.
+const STRAY_MS = 30000;
 
 // A WebSocket that reconnects by itself with backoff and a ping watchdog.
 // Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
@@ -152,6 +155,7 @@ export class Connection {
     this.pingTimer = null;
     this.pongDeadline = 0;
     this.lastHeard = 0;
+    this.abandonedAt = 0; // when a socket still opening was given up (STRAY_MS)
     this.online = false;
     this._onVisible = () => {
       if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
@@ -170,6 +174,7 @@ export class Connection {
 
   _open() {
     clearTimeout(this.retryTimer);
+    this._abandon();
     this.onstatus(this.attempt ? "reconnecting" : "connecting", {});
     let ws;
     try {
@@ -185,6 +190,7 @@ export class Connection {
     ws.addEventListener("open", () => clearTimeout(openTimer));
     ws.addEventListener("close", () => clearTimeout(openTimer));
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.online = true;
       this.attempt = 0;
       this.onstatus("online", {});
@@ -204,6 +210,8 @@ export class Connection {
         return;
       }
       if (msg.type === "error") this.lastError = msg;
+      // (the close that follows says it, or is a stray of ours: see STRAY_MS)
+      if (msg.type === "error" && msg.code === "replaced") return;
       this.onmessage(msg);
     };
     ws.onclose = (ev) => {
@@ -211,6 +219,14 @@ export class Connection {
       this.online = false;
       this._stopPing();
       if (this.closedByUs) return;
+      if (ev.code === 4409 && Date.now() - this.abandonedAt < STRAY_MS) {
+        // "Opened elsewhere", by a socket of this page given up while its opening was
+        // under way (a slow network), which the server took after this one: not another
+        // tab. Once; another tab's taking the seat would otherwise go back and forth.
+        this.abandonedAt = 0;
+        this._scheduleRetry();
+        return;
+      }
       if (FATAL.has(ev.code)) {
         const err = this.lastError && this.lastError.code ? this.lastError : null;
         this.onstatus("closed", { code: ev.code, error: err });
@@ -232,8 +248,12 @@ export class Connection {
     this.retryTimer = setTimeout(() => this._open(), delay);
   }
 
+  // (the browser back online, the tab shown: both come together when a phone wakes)
   _reconnectNow() {
     if (this.closedByUs || this.online) return;
+    // a socket still opening is waited for (OPEN_MS): a second one opened beside it was
+    // taken by the server after it, and the page was told its seat was opened elsewhere
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
     clearTimeout(this.retryTimer);
     this.attempt = Math.max(this.attempt, 1);
     this._open();
@@ -257,15 +277,23 @@ export class Connection {
     }, WATCH_MS);
   }
 
-  // The socket is given up (it may still look open) and a new one is tried.
-  _linkDead() {
+  // The socket is given up (it may still look open, or be opening): its late events are
+  // not this connection's any more.
+  _abandon() {
     const ws = this.ws;
-    this.ws = null; // its late events are not this connection's any more
+    this.ws = null;
+    if (!ws) return;
+    if (ws.readyState === WebSocket.CONNECTING) this.abandonedAt = Date.now();
     try {
-      if (ws) ws.close();
+      ws.close();
     } catch {
       /* ignore */
     }
+  }
+
+  // The socket is given up and a new one is tried.
+  _linkDead() {
+    this._abandon();
     this.online = false;
     this._stopPing();
     this._scheduleRetry();
