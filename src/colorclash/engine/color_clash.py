@@ -706,8 +706,11 @@ class ColorClash(Game):
         events = handler(self, seat, action)
         self.log.append((seat, action.copy()))
         kind = action["type"]
-        if seat != turn or (kind != "call" and kind != "color"):
-            self._turn_key += 1  # calling or naming a colour keeps the turn's clock
+        # Calling or naming a colour keeps the turn's clock, and so does a substitute taking
+        # or giving back a seat (another seat's restarted the clock of the player on turn:
+        # a clock review; the other games keep it too).
+        if kind != "substitute" and (seat != turn or (kind != "call" and kind != "color")):
+            self._turn_key += 1
         return events
 
     def timer(self) -> dict[str, Any] | None:
