@@ -372,3 +372,30 @@ async def test_the_site_says_how_long_an_away_players_seat_waits(tmp_path):
         ticket = await c.practice("Ana")
         async with await c.connect(ticket["code"], ticket["token"]) as me:
             assert me.welcome["grace"] == 42.0 and me.welcome["seat"] == 0
+
+
+@pytest.mark.asyncio
+async def test_an_away_seat_says_when_its_substitute_comes(tmp_path):
+    """During play an away person's seat carries ``substitute_at``: its ``away_since`` and
+    the grace (the others saw "Away" and never how long the seat waits: clock review);
+    none while connected, none once a substitute plays, none in a lobby."""
+    settings = Settings(**LIFTED_LIMITS, reconnect_grace=42.0, bot_delay=30.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'a.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=2, clock=600)
+        bo = await c.join(t["code"], "Bo")
+        ana = await c.connect(t["code"], t["token"])
+        guest = await c.connect(t["code"], bo["token"], reconnect=False)
+        await ana.wait_state(lambda s: s["room"]["seats"][1]["connected"])
+        assert "substitute_at" not in ana.state["room"]["seats"][1]  # a lobby
+        await guest.send("ready", ready=True)
+        await ana.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await ana.send("start")
+        st = await ana.wait_state(lambda s: s["room"]["status"] == "playing")
+        assert all("substitute_at" not in s for s in st["room"]["seats"])
+        await guest.close()
+        st = await ana.wait_state(lambda s: not s["room"]["seats"][1]["connected"])
+        seat = st["room"]["seats"][1]
+        assert seat["substitute_at"] - seat["away_since"] == 42_000
+        assert "substitute_at" not in st["room"]["seats"][0]
+        await ana.close()

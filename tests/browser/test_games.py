@@ -606,6 +606,35 @@ def test_an_away_players_later_turns_move_on_quickly(open_page):
     assert seconds[-1] <= 5, seconds            # after one ran out: the short clock
 
 
+def test_the_others_see_how_long_an_away_players_seat_waits(open_page):
+    """The others saw "Away" and then "Computer substitute", never how long the seat waits
+    (a clock review; lichess counts the claim down): an away seat's badge counts down to
+    the server's ``substitute_at``."""
+    host = open_page(PHONE)
+    code = create_room(host, "Host Hana")
+    set_room(host, preset="classic-table", seats=2, clock=600)
+    guest = open_page(PHONE)
+    join_as_guest(guest, code, "Guest Gus")
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
+    host.click("#btn-start")
+    wait_table(host)
+    wait_table(guest)
+    guest.context.close()  # the guest's network is gone; the seat waits 90 s for them
+    badge = host.locator(".opp .badge.away")
+    badge.wait_for()
+    first = badge.inner_text()
+    n = int(re.fullmatch(r"Away · (\d+)\u00a0s", first).group(1))
+    assert 80 <= n <= 90, first
+    at = host.evaluate("window.__cc.room.seats[1].substitute_at")
+    since = host.evaluate("window.__cc.room.seats[1].away_since")
+    assert at - since == 90_000  # the grace, from the drop
+    host.wait_for_function(f"() => document.querySelector('.opp .badge.away').textContent"
+                           f" === 'Away · {n - 2}\u00a0s'", timeout=5000)
+    shot(host, "away-countdown-phone")
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
     """Alone in the Quick Match queue (two people from one address are never matched), the

@@ -572,12 +572,21 @@ class Hub:
         return seat in room.conns
 
     def room_public(self, room: Room) -> dict[str, Any]:
+        seats = [s.public(i, self.connected(room, i)) for i, s in enumerate(room.seats)]
+        if room.status == "playing":
+            # when a computer substitute takes each away person's seat (the others saw
+            # "Away" and no more: a clock review; lichess says how long a claim waits)
+            for i, s in enumerate(room.seats):
+                if s.kind == "human" and not s.substitute and i not in room.conns:
+                    due = self.clocks.substitute_due(room, i)
+                    if due is not None:
+                        seats[i]["substitute_at"] = ms(due)
         return {
             "code": room.code, "kind": room.kind, "status": room.status, "host": room.host,
             "host_away": room.host_away,
             "link": f"/r/{room.code}", "game": room.game_key,
             "settings": {k: v for k, v in room.settings.items() if k != "game"},
-            "seats": [s.public(i, self.connected(room, i)) for i, s in enumerate(room.seats)],
+            "seats": seats,
             "match": room.match_no, "commitment": room.commitment,
             "seed": room.seed if room.status == "finished" else None,
             "result": room.result,

@@ -434,6 +434,7 @@ class SeatInfo(BaseModel):
     away_since: int | None
     former: str | None = None  # an empty seat freed after the match: who played it
     left: bool | None = None  # a person who chose to leave while playing (a substitute plays)
+    substitute_at: int | None = None  # playing, away: when a computer substitute takes the seat
 
 
 class RoomSettingsInfo(BaseModel):

@@ -33,7 +33,7 @@ import { checkLowClock, play, played, soundButton } from "./shell/sound.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
-import { animalName, seatName, tickClocks } from "./shell/seats.js";
+import { animalName, seatName, setServerTime, tickClocks } from "./shell/seats.js";
 import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
@@ -657,6 +657,7 @@ function handleMessage(msg) {
   if (msg.type === "welcome") {
     state.me = msg.seat;
     state.grace = typeof msg.grace === "number" ? msg.grace : null;
+    setServerTime(msg.server_time);
     // a socket opened again with an action unanswered: the first state says whether it
     // reached the table (network review: a move lost with the socket said nothing)
     state.lostCheck = state.unanswered;

@@ -65,6 +65,31 @@ export function absence(room, seat) {
   return s.connected ? null : "seat.away";
 }
 
+// The server's clock less this page's (the welcome's `server_time`), for the times the
+// server gives (a seat's `substitute_at`).
+let serverOffset = 0;
+export function setServerTime(serverMs) {
+  if (typeof serverMs === "number" && serverMs > 1e12) serverOffset = serverMs - Date.now();
+}
+
+function awayText(key, until) {
+  if (until === null) return t(key);
+  const left = Math.ceil((until - (Date.now() + serverOffset)) / 1000);
+  // (an hour or more: a clock that cannot be right; the badge says "Away" alone)
+  return left > 0 && left < 3600 ? t("seat.awayFor", { n: left }) : t(key);
+}
+
+// A seat's "Away" (or "Left") badge, null when the person is there. During play an away
+// seat's counts down the seconds until a computer substitute takes it (`substitute_at`;
+// tickClocks): the others saw "Away" and no more (a clock review).
+export function awayBadge(room, seat) {
+  const key = absence(room, seat);
+  if (!key) return null;
+  const s = room.seats[seat];
+  const until = key === "seat.away" && typeof s.substitute_at === "number" ? s.substitute_at : null;
+  return h("span.badge.away", until === null ? {} : { dataset: { awayUntil: String(until) } }, awayText(key, until));
+}
+
 export function isComputer(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   return !!s && s.kind === "bot";
@@ -155,6 +180,10 @@ export function tickClocks(root, clock) {
     if (text) text.textContent = t("table.secondsLeft", { n: Math.ceil(remaining / 1000) });
   }
   yourSeconds(root, clock);
+  for (const el of root.querySelectorAll("[data-away-until]")) {
+    const text = awayText("seat.away", Number(el.dataset.awayUntil));
+    if (el.textContent !== text) el.textContent = text;
+  }
   for (const el of root.querySelectorAll("[data-countdown]")) {
     const remaining = clock ? Math.max(0, clock.localDeadline - performance.now()) : 0;
     el.textContent = t(el.dataset.countdown, { n: Math.ceil(remaining / 1000) });

@@ -8,7 +8,7 @@ import { t } from "../../i18n.js";
 import { modal } from "../../shell/dialog.js";
 import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { absence, avatar, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, awayBadge, myAvatar, botIcon, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { revealHighlighted, strip, updateStrip } from "../../shell/strip.js";
 import { announce, h, on, reducedMotion, svg, tip } from "../../ui.js";
 import { cardLabel, COLORS, colorName, colorWord, iconSvg, parseCard, renderBack, renderCard, shapeSvg } from "./cards.js";
@@ -149,7 +149,7 @@ function opponentChip(model, act, seat) {
   if (shield) badges.push(h("span.badge.shield", iconSvg("shield"), t("table.shieldBadge")));
   if (one) badges.push(h("span.badge.one", oneText));
   if (place) badges.push(h("span.badge.place", place));
-  if (away) badges.push(h("span.badge.away", t(away)));
+  if (away) badges.push(awayBadge(room, seat));
   if (s && s.substitute) badges.push(h("span.tag.bot", t("seat.substitute")));
 
   const catchable = legalOf(view).some((a) => a.type === "catch" && a.target === seat);

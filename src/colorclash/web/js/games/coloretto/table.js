@@ -7,7 +7,7 @@
 import { t } from "../../i18n.js";
 import { initialTarget } from "../../shell/focus.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, awayBadge, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, reducedMotion, tip } from "../../ui.js";
 import { cardLabel, cardsLabel, COLOURS, JOKER, PLUS2, renderBack, renderCard, renderSlot, shapeSvg } from "./cards.js";
 import { colorettoResults } from "./results.js";
@@ -104,8 +104,8 @@ function badges(model, seat) {
   const row = takenRow(view, seat);
   if (row >= 0) out.push(h("span.badge.ct-took", t("coloretto.table.tookBadge", { n: row + 1 })));
   const s = room && room.seats ? room.seats[seat] : null;
-  const away = absence(room, seat);
-  if (away) out.push(h("span.badge.away", t(away)));
+  const away = awayBadge(room, seat);
+  if (away) out.push(away);
   if (s && s.substitute) out.push(h("span.tag.bot", t("seat.substitute")));
   return out;
 }

@@ -9,7 +9,7 @@
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { absence, avatar, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, awayBadge, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, on, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
@@ -106,7 +106,7 @@ function opponentChip(model, seat) {
           "span.line",
           { "aria-hidden": "true" },
           isComputer(room, seat) ? h("span.tag.bot.rb-level", computerLabel(room, seat)) : null,
-          away ? h("span.badge.away", t(away)) : null,
+          away ? awayBadge(room, seat) : null,
           s && s.substitute ? h("span.tag.bot", t("seat.substitute")) : null,
         ),
         h("span.sr-only", parts.join(", ")),
