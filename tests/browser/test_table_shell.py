@@ -1437,3 +1437,26 @@ def test_a_move_waiting_for_its_answer_shows_it(open_page):
     table.act(0, actions[0]["action"])  # the answer comes
     page.wait_for_function("() => document.body.dataset.sending === undefined")
     page.wait_for_function(f"() => Number({hand}) === 1")
+
+
+def test_a_clock_of_minutes_is_written_all_along(open_page):
+    """A 10-minute turn showed only the ring round the picture until its last 10 seconds
+    (a clock review: lichess and BGA write m:ss all along): a clock of 2 minutes or more is
+    written beside the turn message as minutes and seconds; a 30 s clock still only at its
+    end."""
+    setup = {"hands": [["R7", "G1"], ["B2", "B3"]], "top": "R3", "draw": ["Y5", "Y6", "Y7"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          answer=False)
+    page = table.page
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 600, "remaining_ms": 581_500}
+    table.send([])
+    page.wait_for_function("() => /^9:4[01]$/.test("
+                           "(document.querySelector('#turn-msg .turn-secs') || {}).textContent)")
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 600, "remaining_ms": 8_500}
+    table.send([])
+    page.wait_for_function("() => /^[89] s$/.test("
+                           "(document.querySelector('#turn-msg .turn-secs') || {}).textContent)")
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 25_000}
+    table.send([])
+    page.wait_for_function("() => !document.querySelector('#turn-msg .turn-secs')")

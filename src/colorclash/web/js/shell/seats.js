@@ -130,6 +130,8 @@ export function myAvatar(room, seat, icon = botIcon) {
 // The seconds are written beside the ring once few are left: the ring alone is easy to
 // miss, and a player should see that the table is about to move for them.
 const SECONDS_SHOWN_MS = 10_000;
+// a turn clock this long or longer is written all along (minutes and seconds)
+const LONG_CLOCK_MS = 120_000;
 
 // Your own last seconds are also written large after your turn message: the ring round
 // your picture is at the edge of the bar, while you look at your hand and the table.
@@ -140,8 +142,11 @@ function yourSeconds(root, clock) {
   const seat = ring ? Number(ring.dataset.seat) : null;
   const running = !!clock && clock.seat === seat && clock.kind !== "next";
   const remaining = running ? Math.max(0, clock.localDeadline - performance.now()) : Infinity;
+  // a clock of minutes (10 min) is written all along, as minutes and seconds: the ring
+  // alone said nothing of how many were left (a clock review)
+  const minutes = running && clock.total >= LONG_CLOCK_MS;
   let badge = msg.querySelector(".turn-secs");
-  if (remaining > SECONDS_SHOWN_MS) {
+  if (remaining > SECONDS_SHOWN_MS && !minutes) {
     if (badge) badge.remove();
     return;
   }
@@ -149,7 +154,10 @@ function yourSeconds(root, clock) {
     badge = h("span.turn-secs", { "aria-hidden": "true" }); // the ring's clock-sr says it
     msg.append(" ", badge);
   }
-  badge.textContent = t("table.secondsShort", { n: Math.ceil(remaining / 1000) });
+  const secs = Math.ceil(remaining / 1000);
+  badge.textContent = secs >= 60
+    ? `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`
+    : t("table.secondsShort", { n: secs });
   badge.classList.toggle("low", remaining < 5000);
 }
 
