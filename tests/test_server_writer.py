@@ -813,14 +813,17 @@ async def test_rebuilds_while_the_store_refuses_are_one_log_line_a_while(tmp_pat
 
 
 @pytest.mark.asyncio
-async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_flight(tmp_path):
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_flight(
+        tmp_path, store, request):
     """The only person of a lobby changes a setting and leaves at once: the room was deleted
     on the loop while the change's write was with the writer thread, which stored the room
     again (after a restart it was back, the leaver's token working: concurrency review).
-    The delete waits for the room's writes, in a thread (SQLite's wait for a lock another
+    The delete waits for the room's writes (SQLite: in a thread; its wait for a lock another
     program holds froze the loop 5 s)."""
-    with InProcessServer(f"sqlite:///{tmp_path / 'l.sqlite3'}",
-                         Settings(**LIFTED_LIMITS)) as srv:
+    url = (f"sqlite:///{tmp_path / 'l.sqlite3'}" if store == "sqlite"
+           else request.getfixturevalue("redis_db"))
+    with InProcessServer(url, Settings(**LIFTED_LIMITS)) as srv:
         c = Client(srv.url)
         t = await c.create_room("Ana", preset="classic-table", seats=3)
         me = await c.connect(t["code"], t["token"])

@@ -340,30 +340,33 @@ class Hub:
 
     def close_room(self, room: Room) -> None:
         """A lobby its last person left: gone from memory at once (its code answers
-        "closed"), deleted from the store once the room's writes are done, in a thread, as
-        the janitor deletes. Deleted at once on the loop, the delete raced a write still with
-        the writer thread, which then stored the room again (after a restart it was back, the
-        leaver's token working), and SQLite's 5 s wait for a lock another program held froze
-        every room (concurrency review)."""
-        delete_rooms = getattr(self.store, "delete_rooms", None)
-        if delete_rooms is None or self.writer is None or self.cluster is not None:
-            # (no writer: every write was made on the loop; Redis: each delete checks the
-            # room's ownership, as the janitor's do)
+        "closed"), deleted from the store once the room's writes are done (SQLite: in a
+        thread, as the janitor deletes). Deleted at once on the loop, the delete raced a
+        write still with the writer thread, which then stored the room again (after a
+        restart it was back, the leaver's token working), and SQLite's 5 s wait for a lock
+        another program held froze every room (concurrency review)."""
+        if self.writer is None:  # (every write was made on the loop)
             self.drop_room(room)
             return
         if room.timer:
             room.timer.cancel()
             room.timer = None
         self.rooms.pop(room.code, None)
-        task = asyncio.get_running_loop().create_task(self._delete_closed(room, delete_rooms))
+        task = asyncio.get_running_loop().create_task(self._delete_closed(room))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
-    async def _delete_closed(self, room: Room, delete_rooms: Any) -> None:
+    async def _delete_closed(self, room: Room) -> None:
         pending = room.last_write
         if pending is not None and not pending.done():
             await asyncio.wait([pending])
+        delete_rooms = getattr(self.store, "delete_rooms", None)
         try:
+            if delete_rooms is None or self.cluster is not None:
+                # (Redis: the delete checks the room's ownership, on the loop, as the
+                # janitor's do)
+                self.drop_room(room)
+                return
             await asyncio.to_thread(delete_rooms, [room.code])
         except Exception as exc:  # noqa: BLE001 - refused (locked, full): the janitor's
             self.trouble.warning(log, "room %s: the store did not delete it (%s); the "
