@@ -1460,3 +1460,18 @@ def test_a_clock_of_minutes_is_written_all_along(open_page):
     table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 25_000}
     table.send([])
     page.wait_for_function("() => !document.querySelector('#turn-msg .turn-secs')")
+
+
+def test_a_substituted_seats_turn_is_not_said_as_yours_to_play(open_page):
+    """After Leave and Back, a seat a substitute plays to the end said "Your turn" over a
+    hand that could not be played (a long-session review): it says the substitute plays."""
+    setup = {"hands": [["R7", "G1"], ["B2", "B3"]], "top": "R3", "draw": ["Y5", "Y6", "Y7"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup)
+    page = table.page
+    page.wait_for_function(f"() => document.querySelector('#turn-msg').textContent"
+                           f" === {EN['table.yourTurn']!r}")
+    table.room["seats"][0]["substitute"] = True
+    table.act(0, {"type": "substitute", "on": True})
+    page.wait_for_function(f"() => document.querySelector('#turn-msg').textContent"
+                           f" === {EN['table.substituteTurn']!r}")

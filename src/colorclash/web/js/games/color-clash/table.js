@@ -361,6 +361,8 @@ function turnMessage(model) {
     return t("table.windowOpen", { name: seatName(model.room, view.window.seat) });
   }
   if (view.turn === model.me) {
+    // (a substitute plays the seat: "Your turn" read as a turn to play, after Leave and Back)
+    if (Array.isArray(view.substitutes) && view.substitutes.includes(model.me)) return t("table.substituteTurn");
     if (view.phase === "color") return t("table.chooseColor");
     if (view.phase === "drawn") return t("table.playOrKeep");
     if (view.stack) return t("table.stackOnYou", { n: view.stack });
