@@ -1662,3 +1662,23 @@ async def test_a_socket_closed_at_the_owner_whose_close_was_lost_is_closed_again
         assert first.closed[0] == 4409 and second.closed is None
     finally:
         await _stop_hubs(owner, gateway)
+
+
+@pytest.mark.asyncio
+async def test_a_new_code_a_live_process_still_owns_is_not_claimed(redis_db):
+    """A code whose room and reservation were deleted while a live process still owned it
+    was claimed by another process without its ownership (no epoch): the new room's writes
+    went unfenced beside the other owner (a review). Such a code is not claimed, nor left
+    reserved."""
+    a, b = [await _cluster_hub(redis_db, bot_delay=0) for _ in range(2)]
+    try:
+        code = "QQZZQQ"
+        a.store.redis.set(a.store.key("owner", code), a.cluster.id)  # A owns it, no room
+        assert not b.cluster.claim_new(code)
+        assert code not in b.store.epochs
+        assert not b.store.redis.exists(b.store.key("code", code))
+        a.store.redis.delete(a.store.key("owner", code))
+        assert b.cluster.claim_new(code)  # free: claimed, owned
+        assert code in b.store.epochs
+    finally:
+        await _stop_hubs(a, b)

@@ -839,7 +839,15 @@ async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_fl
             await me.send("settings", settings={"clock": 45})
             await asyncio.sleep(0.2)  # (its write taken by the thread, committing)
             await me.send("leave")
-            await asyncio.sleep(2)  # (the leave closes the socket; the delete follows)
+            await asyncio.sleep(0.1)
+            # meanwhile the code is closed: not joined, not loaded back from the store
+            # (on Redis its owner took the stored lobby again, the leaver seated)
+            with pytest.raises(ClientError) as closed:
+                await c.join(t["code"], "Cem")
+            assert closed.value.code == "room_not_found"
+            with pytest.raises(websockets.ConnectionClosed):
+                await c.connect(t["code"], t["token"], reconnect=False)
+            await asyncio.sleep(2)  # (the delete follows the write)
         finally:
             srv.hub.writer._save_many = real
         assert t["code"] not in srv.hub.rooms
@@ -871,3 +879,60 @@ async def test_a_socket_whose_room_left_memory_as_it_was_accepted_is_told(tmp_pa
             await c.connect(t["code"], t["token"])
         assert refused.value.rcvd.code == 4404
         assert refused.value.error["code"] == "room_not_found"
+
+
+@pytest.mark.asyncio
+async def test_on_redis_a_closing_lobby_lost_to_another_process_is_not_deleted(redis_db):
+    """A stalled process whose lobby another one took (the lease ran out) handled a leave
+    that emptied its stale copy: its delete, made once its refused write had dropped the
+    room's epoch, was unfenced and deleted the live room of the other process (a review).
+    A lobby whose ownership changed while its delete waited is not deleted."""
+    with InProcessServer(redis_db, Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        real = srv.hub.writer._save_many
+
+        def slow(writes):
+            time.sleep(0.6)
+            real(writes)
+
+        srv.hub.writer._save_many = slow
+        try:
+            await me.send("settings", settings={"clock": 45})
+            await asyncio.sleep(0.2)
+            await me.send("leave")
+            await asyncio.sleep(0.1)
+            srv.hub.store.epochs.pop(t["code"], None)  # (as Cluster.lost does)
+            await asyncio.sleep(2)
+        finally:
+            srv.hub.writer._save_many = real
+        assert srv.hub.store.load_room(t["code"]) is not None  # the other process's
+        await me.close()
+
+
+@pytest.mark.asyncio
+async def test_on_redis_a_socket_whose_room_left_memory_as_it_was_accepted_tries_again(
+        redis_db, monkeypatch):
+    """On Redis a room that left this process's memory while a socket was being accepted
+    may live on another process now: the socket is closed 1012 (reconnect), not 4404 (the
+    page said the room did not exist, for good: a review), and the next one finds it."""
+    from starlette.websockets import WebSocket
+
+    with InProcessServer(redis_db, Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        accept = WebSocket.accept
+        swept = []
+
+        async def swept_once(self, *args, **kwargs):
+            if not swept:
+                swept.append(srv.hub.rooms.pop(t["code"], None))
+            await accept(self, *args, **kwargs)
+
+        monkeypatch.setattr(WebSocket, "accept", swept_once)
+        me = await c.connect(t["code"], t["token"])  # (closed 1012 once, then again)
+        assert swept == [swept[0]] and swept[0] is not None
+        assert me.reconnects == 1 and me.state["room"]["code"] == t["code"]
+        await me.close()

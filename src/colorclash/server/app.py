@@ -772,6 +772,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             # now, or is told there is none (it was attached to a room nobody tracked: no
             # clocks, no computer players, and its writes stored a deleted room again).
             current = h.rooms.get(room.code)
+            if current is None and h.cluster is not None:
+                # (it may live on another process now: the client opens its socket again)
+                await ws.close(1012, "the room moved; reconnect")
+                return
             if current is None:
                 await ws.send_json(h.room_not_found(room.code).to_message())
                 await ws.close(4404)

@@ -456,7 +456,11 @@ class Cluster:
             return False
         if self.r.exists(self.key("room", code)):
             return False  # (the code stays reserved: for the room that has it)
-        self.acquire(code)
+        if self.acquire(code) is None:
+            # a live process still owns the code (a room of it deleted under it): the new
+            # room's writes would go unfenced beside it (a review); another code is drawn
+            self.r.delete(self.key("code", code))
+            return False
         return True
 
     def forget(self, code: str) -> None:
@@ -484,6 +488,8 @@ class Cluster:
         it)."""
         if code in self.hub.rooms:
             return self.hub.rooms[code]
+        if code in self.hub.closing:  # its last person left: deleted once written
+            return None
         try:
             if self.store.load_room(code) is None:
                 return None

@@ -79,6 +79,7 @@ class Hub:
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # lobbies being deleted (close_room)
+        self.closing: set[str] = set()  # and their codes
         self._summary: asyncio.Task[None] | None = None  # the log's summary line
         # A player's action, from its frame read to its states handed to the sockets
         # (after the write is durable): /healthz's "actions".
@@ -352,19 +353,37 @@ class Hub:
             room.timer.cancel()
             room.timer = None
         self.rooms.pop(room.code, None)
-        task = asyncio.get_running_loop().create_task(self._delete_closed(room))
+        # (a code being deleted is not taken again from the store meanwhile: on Redis its
+        # owner, this process, loaded the stored lobby back, the leaver seated: a review)
+        self.closing.add(room.code)
+        # the ownership it is deleted under (Redis): lost meanwhile (a stalled process
+        # whose room another one took), the room is the other process's, not deleted
+        epoch = getattr(self.store, "epochs", {}).get(room.code)
+        task = asyncio.get_running_loop().create_task(self._delete_closed(room, epoch))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
-    async def _delete_closed(self, room: Room) -> None:
+    async def _delete_closed(self, room: Room, epoch: int | None) -> None:
+        try:
+            await self._delete_when_written(room, epoch)
+        finally:
+            self.closing.discard(room.code)
+
+    async def _delete_when_written(self, room: Room, epoch: int | None) -> None:
         pending = room.last_write
         if pending is not None and not pending.done():
             await asyncio.wait([pending])
         delete_rooms = getattr(self.store, "delete_rooms", None)
         try:
-            if delete_rooms is None or self.cluster is not None:
-                # (Redis: the delete checks the room's ownership, on the loop, as the
-                # janitor's do)
+            if self.cluster is not None:
+                # (Redis: deleted on the loop, fenced by the ownership it had, as the
+                # janitor's deletes are; without it, unfenced, a stalled process deleted
+                # the live room of the process that took it)
+                if epoch is None or self.store.epochs.get(room.code) != epoch:
+                    return
+                self.drop_room(room)
+                return
+            if delete_rooms is None:
                 self.drop_room(room)
                 return
             await asyncio.to_thread(delete_rooms, [room.code])
@@ -486,7 +505,10 @@ class Hub:
         while len(self.closed) > self.CLOSED_KEPT:
             self.closed.popitem(last=False)
         if self.cluster is not None:
-            self.cluster.note_closed(code, self.CLOSED_FOR)
+            try:  # (what the other processes answer for the code: "closed", not "no such")
+                self.cluster.note_closed(code, self.CLOSED_FOR)
+            except Exception as exc:  # noqa: BLE001 - Redis away: the leave is done all the same
+                self.trouble.warning(log, "room %s: its closing was not shared (%s)", code, exc)
 
     def room_not_found(self, code: str) -> ProtocolError:
         closed_at = self.closed.get(code)
