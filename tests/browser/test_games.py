@@ -398,6 +398,23 @@ def test_a_phone_waking_opens_one_socket_not_two(open_page):
     assert page.evaluate(OPEN_SOCKETS) == 1
 
 
+def test_back_online_a_socket_long_opening_is_replaced(open_page):
+    """A socket opening for seconds when the browser comes back online was opened on the
+    network just left: the page waited for it up to its 10 s (a review); it opens another."""
+    page = open_page(PHONE)
+    page.add_init_script(SLOW_SOCKETS)
+    page.reload()
+    page.click("#btn-play-now")
+    wait_table(page)
+    page.evaluate("window.__slowNext = 9000")
+    page.evaluate("window.__cc.conn._linkDead()")  # the next socket takes 9 s to open
+    page.wait_for_timeout(2500)
+    assert page.evaluate("window.__cc.connStatus") == "reconnecting"
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("() => window.__cc.connStatus === 'online'", timeout=3000)
+    assert page.evaluate("window.__cc.screen") == "table"
+
+
 def test_a_socket_given_up_while_opening_that_still_arrives_is_not_another_tab(open_page):
     """A socket given up while it was opening (its opening not answered in time) whose
     handshake still reached the server took the seat from the page's next socket: "This

@@ -58,7 +58,7 @@ const state = {
   seq: 0,
   conn: null,
   connStatus: "idle",
-  lostAt: 0, // when the socket went down (performance.now())
+  lostAt: 0, // when the socket went down (Date.now())
   grace: null, // the seconds a game's seat waits for its player (the welcome's), then a substitute plays it
   joinRoom: null,
   joinError: null,
@@ -400,7 +400,7 @@ function setConnStatus(status) {
   const show = status === "reconnecting";
   if (show && bar.hidden) {
     announce(t("conn.lost"), { urgent: true });
-    state.lostAt = performance.now();
+    state.lostAt = Date.now(); // (wall time: a phone asleep stops performance.now())
   }
   if (!show && !bar.hidden) announce(t("conn.back"));
   bar.hidden = !show;
@@ -413,7 +413,7 @@ function setConnStatus(status) {
 function lostBarKey() {
   const status = state.room && state.room.status;
   if (status === "finished") return "conn.lost";
-  const away = (performance.now() - state.lostAt) / 1000;
+  const away = (Date.now() - state.lostAt) / 1000;
   if (status === "playing" && state.grace !== null && away >= state.grace) return "conn.lostSubstituted";
   return "conn.lostLong";
 }

@@ -140,6 +140,9 @@ const OPEN_MS = 10000;
 // A socket given up while it was opening may still reach the server (its handshake was on
 // the way): within STRAY_MS its taking the seat ("replaced", 4409) is not another tab's.
 const STRAY_MS = 30000;
+// A socket opening for less than this when the browser comes back online (or the tab is
+// shown) is waited for; an older one was opened on the network just left, and is replaced.
+const FRESH_OPEN_MS = 2000;
 
 // A WebSocket that reconnects by itself with backoff and a ping watchdog.
 // Events: onmessage(msg), onstatus("connecting"|"online"|"reconnecting"|"closed", info)
@@ -156,6 +159,7 @@ export class Connection {
     this.pongDeadline = 0;
     this.lastHeard = 0;
     this.abandonedAt = 0; // when a socket still opening was given up (STRAY_MS)
+    this.openedAt = 0; // when the current socket was made (FRESH_OPEN_MS)
     this.online = false;
     this._onVisible = () => {
       if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
@@ -184,6 +188,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    this.openedAt = Date.now();
     const openTimer = setTimeout(() => {
       if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this._linkDead();
     }, OPEN_MS);
@@ -251,9 +256,10 @@ export class Connection {
   // (the browser back online, the tab shown: both come together when a phone wakes)
   _reconnectNow() {
     if (this.closedByUs || this.online) return;
-    // a socket still opening is waited for (OPEN_MS): a second one opened beside it was
-    // taken by the server after it, and the page was told its seat was opened elsewhere
-    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    // a socket opening for a moment is waited for: a second one opened beside it was
+    // taken by the server after it, and the page was told its seat was opened elsewhere;
+    // one opening for longer (on the network just left) is given up for a new one
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING && Date.now() - this.openedAt < FRESH_OPEN_MS) return;
     clearTimeout(this.retryTimer);
     this.attempt = Math.max(this.attempt, 1);
     this._open();
