@@ -335,17 +335,22 @@ def test_substitute_cannot_score_and_if_it_goes_out_first_nobody_scores():
     assert g.result["scores"] == [0, 0]
 
 
-def test_a_substitute_taking_or_giving_back_a_seat_keeps_the_turns_clock():
+def test_a_substitute_taking_or_giving_back_another_seat_keeps_the_turns_clock():
     """The turn's clock is named by the turn (``timer()["key"]``): another seat's substitute
-    restarted the clock of the player on turn (21 s left became a whole 30: clock review)."""
+    restarted the clock of the player on turn (21 s left became a whole 30: clock review).
+    The seat on turn's own substitute gets a whole clock: it moves at the computers' delay,
+    and a clock nearly out drew a card for it (a review)."""
     g = table("classic-table", [["R7", "G2"], ["R-skip", "W", "G9"], ["Y-bomb", "B0"]], "R5",
               FILLER)
     before = g.timer()
-    for seat, on in ((1, True), (0, True), (1, False), (0, False)):
+    for seat, on in ((1, True), (2, True), (1, False), (2, False)):
         g.apply(seat, {"type": "substitute", "on": on})
         assert g.timer() == before, (seat, on)
+    g.apply(0, {"type": "substitute", "on": True})  # the seat on turn
+    assert g.timer()["key"] != before["key"] and g.timer()["seat"] == 0
+    after = g.timer()
     g.apply(0, {"type": "play", "card": "R7"})
-    assert g.timer()["key"] != before["key"]  # a move makes a new turn
+    assert g.timer()["key"] != after["key"]  # a move makes a new turn
 
 
 @pytest.mark.parametrize("action, says", [

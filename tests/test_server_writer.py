@@ -936,3 +936,47 @@ async def test_on_redis_a_socket_whose_room_left_memory_as_it_was_accepted_tries
         assert swept == [swept[0]] and swept[0] is not None
         assert me.reconnects == 1 and me.state["room"]["code"] == t["code"]
         await me.close()
+
+
+@pytest.mark.asyncio
+async def test_a_closed_lobby_whose_delete_is_refused_keeps_nobody_and_is_deleted_later(
+        tmp_path, monkeypatch):
+    """A closed lobby whose delete the store refused came back in memory with no host,
+    joinable by its link, and the store still had the one before the leave, the leaver's
+    token working after a restart (a review). It is stored emptied before its delete, stays
+    closed, and its delete is tried again."""
+    from colorclash.server.hub import Hub
+
+    monkeypatch.setattr(Hub, "CLOSE_RETRY_S", 0.5, raising=False)
+    with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}",
+                         Settings(**LIFTED_LIMITS)) as srv:
+        c = Client(srv.url)
+        t = await c.create_room("Ana", preset="classic-table", seats=3)
+        me = await c.connect(t["code"], t["token"])
+        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        store = srv.hub.store
+        real, refused = store.delete_rooms, []
+
+        def refusing(codes):
+            if not refused:
+                refused.append(codes)
+                raise StoreError("database is locked")
+            real(codes)
+
+        store.delete_rooms = refusing
+        try:
+            await me.send("leave")
+            await asyncio.sleep(0.25)
+            assert refused  # the first delete was refused
+            stored = store.load_room(t["code"])
+            assert stored is not None
+            assert not any(s["kind"] == "human" for s in stored["seats"])  # nobody's
+            with pytest.raises(ClientError) as closed:
+                await c.join(t["code"], "Cem")
+            assert closed.value.code == "room_not_found"
+            assert t["code"] not in srv.hub.rooms
+            await asyncio.sleep(1.0)  # tried again
+            assert store.load_room(t["code"]) is None
+        finally:
+            store.delete_rooms = real
+        await me.close()

@@ -706,10 +706,14 @@ class ColorClash(Game):
         events = handler(self, seat, action)
         self.log.append((seat, action.copy()))
         kind = action["type"]
-        # Calling or naming a colour keeps the turn's clock, and so does a substitute taking
-        # or giving back a seat (another seat's restarted the clock of the player on turn:
-        # a clock review; the other games keep it too).
-        if kind != "substitute" and (seat != turn or (kind != "call" and kind != "color")):
+        # Calling or naming a colour keeps the turn's clock. A substitute taking or giving
+        # back another seat keeps it too (it restarted the clock of the player on turn: a
+        # clock review); the seat on turn's own substitute gets a whole clock (it moves at
+        # the computers' delay: a clock nearly out drew a card for it).
+        if kind == "substitute":
+            if seat == turn:
+                self._turn_key += 1
+        elif seat != turn or (kind != "call" and kind != "color"):
             self._turn_key += 1
         return events
 

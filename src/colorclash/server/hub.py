@@ -339,19 +339,28 @@ class Hub:
                 for room in batch:      # or a new room given the code had its first refused)
                     self.writer.forget_failure(room.code)
 
+    #: a closed lobby's delete that the store refused (a locked file, Redis away) is tried
+    #: again this often (seconds), this many times
+    CLOSE_RETRY_S = 30.0
+    CLOSE_TRIES = 20
+
     def close_room(self, room: Room) -> None:
         """A lobby its last person left: gone from memory at once (its code answers
-        "closed"), deleted from the store once the room's writes are done (SQLite: in a
-        thread, as the janitor deletes). Deleted at once on the loop, the delete raced a
-        write still with the writer thread, which then stored the room again (after a
-        restart it was back, the leaver's token working), and SQLite's 5 s wait for a lock
-        another program held froze every room (concurrency review)."""
+        "closed"), stored as it is now (nobody in it), and deleted from the store once that
+        write is done (SQLite: in a thread, as the janitor deletes). Deleted at once on the
+        loop, the delete raced a write still with the writer thread, which then stored the
+        room again (after a restart it was back, the leaver's token working), and SQLite's
+        5 s wait for a lock another program held froze every room (concurrency review)."""
         if self.writer is None:  # (every write was made on the loop)
             self.drop_room(room)
             return
         if room.timer:
             room.timer.cancel()
             room.timer = None
+        # Stored emptied first: a delete the store refuses, or a process that dies before
+        # it, leaves a lobby nobody holds, swept in time (the store kept the one before the
+        # leave: the leaver seated, host, their token working after a restart: a review).
+        self.persist(room)
         self.rooms.pop(room.code, None)
         # (a code being deleted is not taken again from the store meanwhile: on Redis its
         # owner, this process, loaded the stored lobby back, the leaver seated: a review)
@@ -374,25 +383,27 @@ class Hub:
         if pending is not None and not pending.done():
             await asyncio.wait([pending])
         delete_rooms = getattr(self.store, "delete_rooms", None)
-        try:
-            if self.cluster is not None:
-                # (Redis: deleted on the loop, fenced by the ownership it had, as the
-                # janitor's deletes are; without it, unfenced, a stalled process deleted
-                # the live room of the process that took it)
-                if epoch is None or self.store.epochs.get(room.code) != epoch:
+        for _ in range(self.CLOSE_TRIES):
+            try:
+                if self.cluster is not None:
+                    # (Redis: deleted on the loop, fenced by the ownership it had, as the
+                    # janitor's deletes are; without it, unfenced, a stalled process
+                    # deleted the live room of the process that took it)
+                    if epoch is None or self.store.epochs.get(room.code) != epoch:
+                        return
+                    self.drop_room(room)
                     return
-                self.drop_room(room)
-                return
-            if delete_rooms is None:
-                self.drop_room(room)
-                return
-            await asyncio.to_thread(delete_rooms, [room.code])
-        except Exception as exc:  # noqa: BLE001 - refused (locked, full): the janitor's
-            self.trouble.warning(log, "room %s: the store did not delete it (%s); the "
-                                 "janitor tries again", room.code, exc)
-            if room.code not in self.rooms:
-                self.rooms[room.code] = room  # (nobody in it: swept after the lobby's ttl)
-            return
+                if delete_rooms is None:
+                    self.drop_room(room)
+                    return
+                await asyncio.to_thread(delete_rooms, [room.code])
+                break
+            except Exception as exc:  # noqa: BLE001 - refused (locked, full): again later
+                self.trouble.warning(log, "room %s: the store did not delete it (%s); tried "
+                                     "again in %.0f s", room.code, exc, self.CLOSE_RETRY_S)
+                await asyncio.sleep(self.CLOSE_RETRY_S)
+        else:
+            return  # (stored with nobody in it: swept after the next start)
         if self.writer is not None:
             self.writer.forget_failure(room.code)
 

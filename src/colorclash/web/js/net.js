@@ -158,7 +158,7 @@ export class Connection {
     this.pingTimer = null;
     this.pongDeadline = 0;
     this.lastHeard = 0;
-    this.abandonedAt = 0; // when a socket still opening was given up (STRAY_MS)
+    this.strays = []; // when sockets still opening were given up (STRAY_MS)
     this.openedAt = 0; // when the current socket was made (FRESH_OPEN_MS)
     this.online = false;
     this._onVisible = () => {
@@ -224,11 +224,14 @@ export class Connection {
       this.online = false;
       this._stopPing();
       if (this.closedByUs) return;
-      if (ev.code === 4409 && Date.now() - this.abandonedAt < STRAY_MS) {
-        // "Opened elsewhere", by a socket of this page given up while its opening was
-        // under way (a slow network), which the server took after this one: not another
-        // tab. Once; another tab's taking the seat would otherwise go back and forth.
-        this.abandonedAt = 0;
+      // "Opened elsewhere", by a socket of this page given up while its opening was under
+      // way (a slow network), which the server took after this one: not another tab. As
+      // many times as sockets were so given up; another tab's taking the seat would
+      // otherwise go back and forth.
+      const now = Date.now();
+      this.strays = this.strays.filter((at) => now - at < STRAY_MS);
+      if (ev.code === 4409 && this.strays.length) {
+        this.strays.shift();
         this._scheduleRetry();
         return;
       }
@@ -289,7 +292,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     if (!ws) return;
-    if (ws.readyState === WebSocket.CONNECTING) this.abandonedAt = Date.now();
+    if (ws.readyState === WebSocket.CONNECTING) this.strays.push(Date.now());
     try {
       ws.close();
     } catch {
