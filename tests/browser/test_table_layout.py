@@ -556,3 +556,29 @@ def test_a_long_hands_other_faces_fan_out_only_as_far_as_they_read(open_page, vi
     }""")
     assert got["cards"] == shown and got["pills"] == [pill], got
     assert "12" in got["label"], got  # the button still names them all
+
+
+@pytest.mark.parametrize("size", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
+def test_a_phone_held_sideways_still_says_what_just_happened(open_page, size):
+    """Held sideways, the line under the piles went (the middle is short) and what just
+    happened was in the Moves panel alone (a player review): it stands beside the piles,
+    after the Moves button, clear of them and of the screen's edge."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, viewport=size)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.wait_for_function("() => document.querySelector('.last-move').textContent.trim()"
+                           " .length > 1")
+    boxes = page.evaluate("""() => {
+      const box = (s) => { const r = document.querySelector(s).getBoundingClientRect();
+        return {l: r.left, r: r.right, t: r.top, b: r.bottom, w: r.width, h: r.height}; };
+      return {line: box('.last-move'), toggle: box('.history-toggle'), piles: box('.piles')};
+    }""")
+    line = boxes["line"]
+    assert line["w"] > 100 and line["h"] > 10, boxes
+    assert line["r"] <= size["width"] and line["b"] <= size["height"], boxes
+    for other in ("toggle", "piles"):
+        o = boxes[other]
+        assert line["l"] >= o["r"] or line["r"] <= o["l"] or line["t"] >= o["b"] \
+            or line["b"] <= o["t"], (other, boxes)
+    shot(page, f"sideways-last-move-{size['width']}")
