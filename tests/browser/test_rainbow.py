@@ -963,3 +963,36 @@ def test_a_hint_bubble_stays_whole_on_a_phone(open_page):
     page.click(".rb-place.empty:not(.next) .rb-slot >> nth=0")
     page.wait_for_function(whole)
     shot(page, "rainbow-hint-phone-tr")
+
+
+def test_a_winners_three_ways_of_winning_fit_a_small_phone(open_page):
+    """A winning "Computadora" with rounds won three ways ("3 Arcoíris · 4 por Sombra ·
+    4 por Error") took the results table 10 px past a 360 px screen, its last column cut
+    (a player review)."""
+    setup = {"hands": [[["red", "blue"]], [["green", "white"]]], "table": [["red", "orange"]],
+             "piles": [[["blue", "black"]], []], "deck": [], "turn": 0}
+    table = rb_table(open_page, setup, viewport={"width": 360, "height": 640}, locale="es-ES")
+    real = table._state
+
+    def state(events):  # (the counts of a long game, on this short one's end)
+        msg = real(events)
+        view = msg["view"]
+        if view:
+            view["rounds_won"] = [{"rainbow": 0, "shadow": 0, "error": 1},
+                                  {"rainbow": 3, "shadow": 4, "error": 4}]
+            if view.get("result"):
+                view["result"].update(scores=[4, 48], winners=[1])
+        return msg
+
+    table._state = state
+    table.room["seats"][1]["name"] = "Computadora"
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    if page.locator("[data-focus-key='act:end']").count():
+        page.click("[data-focus-key='act:end']")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    assert "4 por Sombra" in page.inner_text(".results-table")
+    assert not cut_controls(page), cut_controls(page)
+    shot(page, "rainbow-results-three-ways-360-es")
