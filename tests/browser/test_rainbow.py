@@ -274,7 +274,7 @@ def lose_to_shadow(open_page, **kw) -> ScriptedTable:
     return table
 
 
-@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
 def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
     """A player ended a turn with a black face showing and lost the round with no word
     that it would: after the card, the turn message says why ending now loses, and how
@@ -285,7 +285,9 @@ def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
     page.click(".rb-hand [data-hand='0']")
     page.click("[data-focus-key='act:seen']")  # the black front
     table.wait_view()
-    warning = text(cat, "rainbow.msg.endLoses", why=cat["rainbow.msg.why.shadow"])
+    # (and, a card being there to turn over, how it may still be mended: a player review)
+    assert page.evaluate("window.__cc.view.legal.some(a => a.type === 'flip')")
+    warning = text(cat, "rainbow.msg.endLosesFlip", why=cat["rainbow.msg.why.shadow"])
     assert page.inner_text("#turn-msg").strip() == warning
     assert page.evaluate("""() => { const m = document.querySelector('#turn-msg');
       const r = m.getBoundingClientRect();
@@ -299,7 +301,7 @@ def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
     table.wait_view()
     assert page.evaluate("window.__cc.view.check.kind") == "error"  # two reds now
     assert page.inner_text("#turn-msg").strip() == text(
-        cat, "rainbow.msg.endLoses", why=cat["rainbow.msg.why.error"])
+        cat, "rainbow.msg.endLosesFlip", why=cat["rainbow.msg.why.error"])
 
 
 def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):

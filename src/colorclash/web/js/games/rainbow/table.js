@@ -341,7 +341,11 @@ function turnMessage(model) {
       // what ending now would do, as the engine's check says it (view.check): a player
       // ended a turn that lost the round with no word that it would
       const kind = view.check && view.check.kind;
-      if (kind === "shadow" || kind === "error") return t("rainbow.msg.endLoses", { why: t(`rainbow.msg.why.${kind}`) });
+      // (and how it may still be mended, when a card may be turned over: the words said
+      // only that ending lost, a player review)
+      if (kind === "shadow" || kind === "error") {
+        return t(canFlip ? "rainbow.msg.endLosesFlip" : "rainbow.msg.endLoses", { why: t(`rainbow.msg.why.${kind}`) });
+      }
       return canFlip ? t("rainbow.msg.flipOrEnd") : t("rainbow.msg.end");
     }
     if (chosen(model) !== null) return t("rainbow.msg.how");
