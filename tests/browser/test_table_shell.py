@@ -227,17 +227,25 @@ def test_a_code_of_no_room_is_said_under_the_field_to_mend(open_page, lang, loca
     shot(page, f"join-no-room-{lang}")
 
 
-def test_the_code_of_a_finished_game_says_it_is_over(open_page, server):
-    """A finished room's code: the game is over (not "has already started")."""
+@pytest.mark.parametrize("kind, status, key", [
+    ("private", "finished", "join.over"), ("practice", "finished", "join.overOwn"),
+    ("private", "playing", "join.started"), ("practice", "playing", "join.startedOwn")])
+def test_the_code_of_a_finished_game_says_it_is_over(open_page, server, kind, status, key):
+    """A finished room's code: the game is over (not "has already started"); a Practice
+    table's does not tell its visitor to ask a host for the next game (it has none: a
+    player review)."""
     import httpx
 
-    made = httpx.post(f"{server.url}/api/practice", json={"name": "Ana", "bots": 1}).json()
+    if kind == "practice":
+        made = httpx.post(f"{server.url}/api/practice", json={"name": "Ana", "bots": 1}).json()
+    else:
+        made = httpx.post(f"{server.url}/api/rooms", json={"name": "Ana", "seats": 2}).json()
     room = server.hub.rooms[made["code"]]
-    room.status = "finished"
+    room.status = status
     page = open_page(PHONE, path=f"/r/{made['code']}")
     alert = page.locator("p.error-msg")
     alert.wait_for()
-    assert alert.inner_text().strip() == catalog("en")["join.over"]
+    assert alert.inner_text().strip() == catalog("en")[key]
 
 
 # ------------------------------------------------------------------ 7. leaving

@@ -326,7 +326,9 @@ export function renderJoin(ctx, act) {
   const inLobby = room && room.status === "lobby" && !full;
   // what the room's state says; a refusal that says the same is not said twice
   let why = null;
-  if (room && room.status !== "lobby") why = t(room.status === "finished" ? "join.over" : "join.started");
+  // (a Practice, Play Now or Quick Match table has no host to ask for the next game)
+  const own = room && room.kind && room.kind !== "private" ? "Own" : "";
+  if (room && room.status !== "lobby") why = t(`${room.status === "finished" ? "join.over" : "join.started"}${own}`);
   else if (room && full) why = t("error.room_full");
   return [
     h(
