@@ -1088,6 +1088,11 @@ def test_the_fuse_and_the_midnight_clock_say_what_they_count(open_page, lang):
     page.wait_for_function("window.__devReady === true")
     side = " ".join(page.inner_text(".chip.side").split())
     assert said("table.midnightIn", n=2, side=cat["table.day"]) in side, side
+    assert f"{cat['table.night']} · " in side, side
+    # broken over two lines, no line begins with the dot (Turkish on a phone: a review)
+    starts = page.evaluate("""() => [...document.querySelectorAll('.chip.side span')]
+        .map(s => s.textContent.trim())""")
+    assert not any(s.startswith("·") for s in starts), starts
     line = page.evaluate("""async () => {
         const { colorClash } = await import('/js/games/color-clash/index.js');
         const room = {kind: 'private', seats: [{seat: 0, kind: 'human', name: 'Ana'},

@@ -217,10 +217,12 @@ function statusChips(view) {
       h(
         "div.chip.side",
         iconSvg("flip"),
-        h("span", t(view.side === "night" ? "table.night" : "table.day")),
+        // (the dot ends the first line where the chip breaks: "Gündüz" over "· 2 el sonra
+        // Gece" began a line with it, a player review)
+        h("span", t(view.side === "night" ? "table.night" : "table.day"), view.clock ? " ·" : ""),
         // "Day · Night in 3 turns": what the Midnight Clock will do, and when ("clock: 3 turns")
         view.clock
-          ? h("span", "· ", t("table.midnightIn", { n: view.clock, side: t(view.side === "night" ? "table.day" : "table.night") }))
+          ? h("span", t("table.midnightIn", { n: view.clock, side: t(view.side === "night" ? "table.day" : "table.night") }))
           : null,
       ),
     );
