@@ -4,6 +4,7 @@ announced only once it is durable, and a failed commit is never announced."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 
@@ -812,6 +813,31 @@ async def test_rebuilds_while_the_store_refuses_are_one_log_line_a_while(tmp_pat
         await me.close()
 
 
+async def _alone_in_a_lobby(srv):
+    """A client, its room's ticket and its seat's socket, alone in a lobby."""
+    c = Client(srv.url)
+    t = await c.create_room("Ana", preset="classic-table", seats=3)
+    me = await c.connect(t["code"], t["token"])
+    await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+    return c, t, me
+
+
+@contextlib.contextmanager
+def _slow_commits(srv, seconds: float = 0.6):
+    """Each commit of the writer thread takes ``seconds`` more."""
+    real = srv.hub.writer._save_many
+
+    def slow(writes):
+        time.sleep(seconds)
+        real(writes)
+
+    srv.hub.writer._save_many = slow
+    try:
+        yield
+    finally:
+        srv.hub.writer._save_many = real
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_flight(
@@ -824,18 +850,8 @@ async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_fl
     url = (f"sqlite:///{tmp_path / 'l.sqlite3'}" if store == "sqlite"
            else request.getfixturevalue("redis_db"))
     with InProcessServer(url, Settings(**LIFTED_LIMITS)) as srv:
-        c = Client(srv.url)
-        t = await c.create_room("Ana", preset="classic-table", seats=3)
-        me = await c.connect(t["code"], t["token"])
-        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
-        real = srv.hub.writer._save_many
-
-        def slow(writes):
-            time.sleep(0.6)  # the change's commit, still under way as the leave comes
-            real(writes)
-
-        srv.hub.writer._save_many = slow
-        try:
+        c, t, me = await _alone_in_a_lobby(srv)
+        with _slow_commits(srv):  # the change's commit, still under way as the leave comes
             await me.send("settings", settings={"clock": 45})
             await asyncio.sleep(0.2)  # (its write taken by the thread, committing)
             await me.send("leave")
@@ -848,8 +864,6 @@ async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_fl
             with pytest.raises(websockets.ConnectionClosed):
                 await c.connect(t["code"], t["token"], reconnect=False)
             await asyncio.sleep(2)  # (the delete follows the write)
-        finally:
-            srv.hub.writer._save_many = real
         assert t["code"] not in srv.hub.rooms
         assert srv.hub.store.load_room(t["code"]) is None
         assert not srv.hub.store.load_actions(t["code"], 0)
@@ -888,26 +902,14 @@ async def test_on_redis_a_closing_lobby_lost_to_another_process_is_not_deleted(r
     room's epoch, was unfenced and deleted the live room of the other process (a review).
     A lobby whose ownership changed while its delete waited is not deleted."""
     with InProcessServer(redis_db, Settings(**LIFTED_LIMITS)) as srv:
-        c = Client(srv.url)
-        t = await c.create_room("Ana", preset="classic-table", seats=3)
-        me = await c.connect(t["code"], t["token"])
-        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
-        real = srv.hub.writer._save_many
-
-        def slow(writes):
-            time.sleep(0.6)
-            real(writes)
-
-        srv.hub.writer._save_many = slow
-        try:
+        _, t, me = await _alone_in_a_lobby(srv)
+        with _slow_commits(srv):
             await me.send("settings", settings={"clock": 45})
             await asyncio.sleep(0.2)
             await me.send("leave")
             await asyncio.sleep(0.1)
             srv.hub.store.epochs.pop(t["code"], None)  # (as Cluster.lost does)
             await asyncio.sleep(2)
-        finally:
-            srv.hub.writer._save_many = real
         assert srv.hub.store.load_room(t["code"]) is not None  # the other process's
         await me.close()
 
@@ -950,10 +952,7 @@ async def test_a_closed_lobby_whose_delete_is_refused_keeps_nobody_and_is_delete
     monkeypatch.setattr(Hub, "CLOSE_RETRY_S", 0.5, raising=False)
     with InProcessServer(f"sqlite:///{tmp_path / 'r.sqlite3'}",
                          Settings(**LIFTED_LIMITS)) as srv:
-        c = Client(srv.url)
-        t = await c.create_room("Ana", preset="classic-table", seats=3)
-        me = await c.connect(t["code"], t["token"])
-        await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+        c, t, me = await _alone_in_a_lobby(srv)
         store = srv.hub.store
         real, refused = store.delete_rooms, []
 

@@ -585,14 +585,13 @@ def test_server_restart_mid_game_recovers_by_itself(open_page, tmp_path):
         srv.stop()
 
 
-def test_an_away_players_later_turns_move_on_quickly(open_page):
-    """Issue 13, item 9: once a disconnected player has let one turn run out, their next
-    turns in that absence get the short away clock (5 s), not the whole turn clock, and the
-    table shows it on their seat."""
-    host = open_page(DESKTOP)
+
+def _hana_and_gus_at_a_table(open_page, host_viewport, clock):
+    """Hana's two-seat Classic Table room (her page on ``host_viewport``), Gus seated from
+    a phone and ready, started: (host, guest) at the table."""
+    host = open_page(host_viewport)
     code = create_room(host, "Host Hana")
-    set_room(host, preset="classic-table", seats=2,
-             clock=15)  # 7.5 s at the test server's clock scale
+    set_room(host, preset="classic-table", seats=2, clock=clock)
     guest = open_page(PHONE)
     join_as_guest(guest, code, "Guest Gus")
     guest.click("#btn-ready")
@@ -601,6 +600,14 @@ def test_an_away_players_later_turns_move_on_quickly(open_page):
     host.click("#btn-start")
     wait_table(host)
     wait_table(guest)
+    return host, guest
+
+def test_an_away_players_later_turns_move_on_quickly(open_page):
+    """Issue 13, item 9: once a disconnected player has let one turn run out, their next
+    turns in that absence get the short away clock (5 s), not the whole turn clock, and the
+    table shows it on their seat."""
+    host, guest = _hana_and_gus_at_a_table(open_page, DESKTOP,
+                                           clock=15)  # 7.5 s at the test server's scale
     guest.context.close()  # the guest's network is gone; the seat waits for them
     host.wait_for_function("() => window.__cc.room.seats[1].connected === false")
 
@@ -629,17 +636,7 @@ def test_the_others_see_how_long_an_away_players_seat_waits(open_page):
     """The others saw "Away" and then "Computer substitute", never how long the seat waits
     (a clock review; lichess counts the claim down): an away seat's badge counts down to
     the server's ``substitute_at``."""
-    host = open_page(PHONE)
-    code = create_room(host, "Host Hana")
-    set_room(host, preset="classic-table", seats=2, clock=600)
-    guest = open_page(PHONE)
-    join_as_guest(guest, code, "Guest Gus")
-    guest.click("#btn-ready")
-    host.wait_for_function(
-        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
-    host.click("#btn-start")
-    wait_table(host)
-    wait_table(guest)
+    host, guest = _hana_and_gus_at_a_table(open_page, PHONE, clock=600)
     guest.context.close()  # the guest's network is gone; the seat waits 90 s for them
     badge = host.locator(".opp .badge.away")
     badge.wait_for()
