@@ -979,3 +979,32 @@ async def test_a_closed_lobby_whose_delete_is_refused_keeps_nobody_and_is_delete
         finally:
             store.delete_rooms = real
         await me.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+async def test_a_closed_lobby_left_stored_is_deleted_at_the_next_start(tmp_path, store, request):
+    """A closed lobby whose delete never happened (refused until the process stopped, or a
+    death before it) is stored emptied: at the next start it came back with no host,
+    joinable by its link (a review). It is deleted instead, and its code says closed."""
+    url = (f"sqlite:///{tmp_path / 'n.sqlite3'}" if store == "sqlite"
+           else request.getfixturevalue("redis_db"))
+    with InProcessServer(url, Settings(**LIFTED_LIMITS)) as srv:
+        c, t, me = await _alone_in_a_lobby(srv)
+
+        def refusing(*codes):
+            raise StoreError("the store is away")
+
+        if store == "sqlite":
+            srv.hub.store.delete_rooms = refusing
+        else:
+            srv.hub.store.delete_room = refusing
+        await me.send("leave")
+        await asyncio.sleep(0.5)
+        await me.close()
+    with InProcessServer(url, Settings(**LIFTED_LIMITS)) as srv:
+        assert t["code"] not in srv.hub.rooms
+        assert srv.hub.store.load_room(t["code"]) is None
+        with pytest.raises(ClientError) as closed:
+            await Client(srv.url).join(t["code"], "Cem")
+        assert closed.value.code == "room_not_found" and "closed" in closed.value.message

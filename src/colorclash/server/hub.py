@@ -135,6 +135,17 @@ class Hub:
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
             return None
+        if room.status == "lobby" and not any(s.kind == "human" for s in room.seats):
+            # A lobby its last person left whose delete did not happen (refused, or the
+            # process stopped or died first: it is stored emptied, Hub.close_room): deleted
+            # now, not loaded (it came back with no host, joinable by its link: a review).
+            try:
+                self.drop_room(room)
+            except StoreError as exc:
+                self.trouble.warning(log, "room %s: a closed lobby the store did not delete "
+                                     "(%s)", code, exc)
+            self.note_closed(code)
+            return None
         now = self.now()
         self.mark_absent(room, now)
         if room.status == "finished" and room.game is not None and not any(
