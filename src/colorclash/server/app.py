@@ -766,12 +766,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if await opened_too_often(ws, f"{room.code}/{token_hash[:32]}", "seat"):
             return
         await ws.accept()
-        if owner is None and h.rooms.get(room.code) is not room:
+        current = h.rooms.get(room.code) if owner is None else room
+        if current is not room:
             # The room left memory while the socket was being accepted (the janitor swept
             # it, or it was rebuilt from the store): the socket goes to the room as it is
             # now, or is told there is none (it was attached to a room nobody tracked: no
             # clocks, no computer players, and its writes stored a deleted room again).
-            current = h.rooms.get(room.code)
             if current is None and h.cluster is not None:
                 # (it may live on another process now: the client opens its socket again)
                 await ws.close(1012, "the room moved; reconnect")

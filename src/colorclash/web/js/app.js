@@ -379,6 +379,7 @@ function updateTitle() {
 }
 
 setInterval(() => {
+  if (state.connStatus === "reconnecting") refreshLostBar();
   if (state.screen !== "table") return;
   tickClocks(main, state.clock);
   if (checkLowClock(state.clock, state.me)) {
@@ -418,16 +419,15 @@ function lostBarKey() {
   return "conn.lostLong";
 }
 
-// (each second while reconnecting: the bar's words as the grace runs out)
-setInterval(() => {
-  if (state.connStatus !== "reconnecting") return;
+// (ticked while reconnecting: the bar's words as the grace runs out)
+function refreshLostBar() {
   const bar = document.getElementById("reconnect");
   const text = t(lostBarKey());
   if (bar.textContent !== text) {
     bar.textContent = text;
     announce(text);
   }
-}, 1000);
+}
 
 // ---------------------------------------------------------------- routing
 
