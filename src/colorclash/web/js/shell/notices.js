@@ -26,18 +26,23 @@ function serverLine(e, model) {
 }
 
 // The words of one moment, in the order of its events (the game words each run of its
-// own events together: a line may depend on another event of the same moment).
+// own events together: a line may depend on another event of the same moment). The move
+// made when your clock ran out is not yours: "Your time ran out · You played Blue 4"
+// credited the player with the computer's choice. After your own "time_up" the moment's
+// moves are worded as your substitute's.
 export function describeAll(game, events, model, sep = " · ") {
   const lines = [];
   let run = [];
+  let wording = model;
   const flush = () => {
-    if (run.length) lines.push(game.describeMoment(run, model, sep));
+    if (run.length) lines.push(game.describeMoment(run, wording, sep));
     run = [];
   };
   for (const e of events || []) {
     if (isServerEvent(e)) {
       flush();
       lines.push(serverLine(e, model));
+      if (e.type === "time_up" && e.seat === model.me && model.me >= 0) wording = substitutedModel(model);
     } else run.push(e);
   }
   flush();
