@@ -1488,3 +1488,29 @@ def test_a_substituted_seats_turn_is_not_said_as_yours_to_play(open_page):
     table.act(0, {"type": "substitute", "on": True})
     page.wait_for_function(f"() => document.querySelector('#turn-msg').textContent"
                            f" === {EN['table.substituteTurn']!r}")
+
+
+def test_a_refusals_toast_goes_with_the_next_move(open_page):
+    """A refused move's toast stood its 3 s over the chip or the top bar while the player
+    went on to the next move. The next move sent takes it away; a later toast that is not
+    the refusal's stays."""
+    setup = {"hands": [["R5", "R6", "B7"], ["R1", "G3", "Y1"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup)
+    page = table.page
+    table.wait_view()
+    table._push({"type": "error", "code": "not_your_turn", "message": "x", "ref": "action"})
+    page.wait_for_selector(".toast:not([hidden])")
+    page.click(".hand .card[data-card='R5']")
+    table.wait_view()
+    page.wait_for_timeout(150)  # (the refusal's toast lasts 3.2 s)
+    assert not page.locator(".toast").is_visible(), page.inner_text(".toast")
+    # a toast raised after the refusal (here another refusal of the move) is not taken
+    # away by the move before it
+    table.act(1, {"type": "play", "card": "R1"})
+    table.wait_view()
+    page.evaluate("async () => (await import('/js/ui.js')).toast('LATER')")
+    page.click(".hand .card[data-card='R6']")
+    table.wait_view()
+    page.wait_for_timeout(150)
+    assert page.locator(".toast").is_visible() and page.inner_text(".toast") == "LATER"

@@ -70,6 +70,7 @@ const state = {
   historyOpen: false,
   confirmLeave: false,
   unanswered: null, // the seq an action was sent on, until its answer
+  refusalToast: null, // the id of the toast of an action refused, cleared at the next action
   lostCheck: null, // that seq, after the socket was opened again
   rules: null, // the preset whose "How to play" is open over the table
   rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
@@ -672,7 +673,8 @@ function handleMessage(msg) {
     const raced = msg.ref === "action" && ["not_your_turn", "illegal_action"].includes(msg.code);
     if (raced && state.lastAction === "catch") err.key = "table.catchTooLate";
     if (raced && state.lastAction === "call") err.key = "table.callTooLate";
-    toast(() => errorText(err));
+    const shown = toast(() => errorText(err));
+    if (state.screen === "table") state.refusalToast = shown;
     announce(errorText(err), { urgent: true });
     // (in the lobby: a refused change, such as a preset, leaves its menu showing the
     // room's setting again, not the choice that was refused)
@@ -1142,6 +1144,10 @@ const tableActs = {
     // with the state it was chosen on: a second click sent after the first's answer was
     // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
     if (send({ type: "action", action: a, seq: state.seq })) {
+      // a refusal's toast is about the move before: it does not stay over the next one
+      // (it stood its 3 s over a chip or the top bar while the player went on)
+      if (state.refusalToast) clearToast(state.refusalToast);
+      state.refusalToast = null;
       state.lastAction = a.type;
       state.unanswered = state.seq; // (until a state of another seq, or an error)
       state.lastTap = lastTap();

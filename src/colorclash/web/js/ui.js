@@ -134,9 +134,12 @@ export function clearAnnouncements() {
 
 let toastTimer = null;
 let toastText = null;
+let toastId = 0;
 // A short message at the top. `text` may be a function, so that a language switch
-// (refreshToast) rewords a toast still on screen.
+// (refreshToast) rewords a toast still on screen. Returns the toast's id, for
+// clearToast(id).
 export function toast(text, ms = 3200) {
+  toastId += 1;
   let el = document.querySelector(".toast");
   if (!el) {
     el = h("div.toast", { role: "status" });
@@ -150,11 +153,14 @@ export function toast(text, ms = 3200) {
     el.hidden = true;
     toastText = null;
   }, ms);
+  return toastId;
 }
 
 // A toast belongs to the screen that raised it ("Waiting for 2 more players" from the
 // lobby's Start must not stand over the table that follows): a new screen removes it.
-export function clearToast() {
+// With an id, only that toast, if it is still the one shown (a later one stays).
+export function clearToast(id = null) {
+  if (id !== null && id !== toastId) return;
   clearTimeout(toastTimer);
   toastText = null;
   const el = document.querySelector(".toast");
