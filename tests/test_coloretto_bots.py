@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from colorclash.bots import levels, make_bot
+from colorclash.bots import default_level, levels, make_bot
+from colorclash.bots.coloretto.policy import patience_for
 from colorclash.bots.coloretto.world import unseen, world
 from colorclash.engine import new_game
 from colorclash.engine.coloretto import LAST
@@ -40,13 +41,15 @@ def play(lineup, seats, seed, side="brown"):
 
 
 def test_the_levels_are_registered():
-    assert levels("coloretto") == ["random", "medium", "hard"]
+    assert levels("coloretto") == ["random", "easy", "medium", "hard"]
     assert make_bot("coloretto", "medium", seed=1).level == "medium"
+    # Play Now's computers and substitutes: the beginner's level, as in Color Clash
+    assert default_level("coloretto") == "easy"
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_every_level_plays_only_legal_actions_to_the_end(seats):
-    g = play(["random", "medium", "hard"], seats, seed=seats, side="grey" if seats % 2 else
+    g = play(["random", "easy", "medium", "hard"], seats, seed=seats, side="grey" if seats % 2 else
              "brown")
     assert g.over and len(g.result["scores"]) == seats
 
@@ -127,6 +130,26 @@ def test_hard_with_a_rollout_budget_ignores_the_clock():
     assert 0 < hard.last_search["rollouts"] <= 30
     with pytest.raises(ValueError, match="budget"):
         make_bot("coloretto", "hard", budget_ms=None, rollouts=None)
+
+
+def test_the_server_can_ask_every_level_its_patience():
+    """The server asks a computer player ``patience(view)`` (how long to wait in another
+    player's last-card window). ``medium`` and ``hard`` kept their take-or-draw patience
+    in an attribute of that name: a level given one (easy) crashed the server's clock."""
+    g = new_game("coloretto", seats=3, seed=2)
+    for level in levels("coloretto"):
+        bot = make_bot("coloretto", level, seed=1)
+        assert bot.patience(g.view(g.to_act[0])) == 0.0
+
+
+def test_easy_thinks_of_itself_alone_and_takes_early():
+    easy = make_bot("coloretto", "easy", seed=1)
+    assert easy.spite == 0.0 and easy.deny == 0.0
+    assert easy.take_patience < patience_for(2) and easy.take_patience < patience_for(4)
+    report = simulate(game="coloretto", players=2, games=30, bots=["easy", "random"], seed=1)
+    assert report["bots"]["easy"]["wins"] >= 0.6 * 30
+    report = simulate(game="coloretto", players=2, games=30, bots=["medium", "easy"], seed=1)
+    assert report["bots"]["medium"]["wins"] >= 0.6 * 30
 
 
 def test_medium_beats_random():

@@ -380,8 +380,8 @@ def test_play_now_section_names_each_games_default_level():
 
     start = DOC.index("### `POST /api/play-now`")
     text = " ".join(DOC[start:DOC.index("\n###", start + 1)].split())
-    said = dict(re.findall(r"`([a-z]+)` in ([A-Z][a-z]+(?: [A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)",
-                           text))
+    name = r"[A-Z][a-z]+(?: [A-Z][a-z]+)?"
+    said = dict(re.findall(rf"`([a-z]+)` in ({name}(?:, {name})*(?: and {name})?)", text))
     for key, d in GAMES.items():
         assert any(d.name in names and level == default_level(key)
                    for level, names in said.items()), (key, said)

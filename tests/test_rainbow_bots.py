@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from colorclash.bots import levels, make_bot
+from colorclash.bots import default_level, levels, make_bot
 from colorclash.bots.rainbow.hard import HardBot, win_chance
 from colorclash.bots.rainbow.memory import Memory
 from colorclash.bots.rainbow.policy import PARTNERS, Policy
@@ -58,21 +58,23 @@ def play(levels_, seed, *, check=None, server_style=False):
     return actions
 
 
-def test_three_levels_weakest_first():
-    assert levels("rainbow") == ["random", "medium", "hard"]
+def test_four_levels_weakest_first():
+    assert levels("rainbow") == ["random", "easy", "medium", "hard"]
     assert isinstance(make_bot("rainbow", "hard", seed=1), HardBot)
+    assert default_level("rainbow") == "easy"
     with pytest.raises(ValueError, match="unknown bot level"):
-        make_bot("rainbow", "easy")
+        make_bot("rainbow", "expert")
 
 
-@pytest.mark.parametrize("lineup", [("random", "medium"), ("medium", "hard"),
+@pytest.mark.parametrize("lineup", [("random", "medium"), ("medium", "hard"), ("easy", "hard"),
+                                    ("random", "easy"),
                                     ("hard", "random"), ("medium", "medium")])
 def test_bots_play_whole_games_with_legal_actions(lineup):
     for seed in range(2):
         assert play(lineup, seed)  # play() asserts every action is legal
 
 
-@pytest.mark.parametrize("level", ["random", "medium", "hard"])
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
 def test_the_same_seed_gives_the_same_choices(level):
     assert play((level, "medium"), 7) == play((level, "medium"), 7)
 
@@ -237,6 +239,45 @@ def test_the_policy_turns_over_a_card_it_knows_to_be_safe_to_finish():
     action = policy.decide(ups, [None, None, None, None, "indigo"], ["blue"],
                            [None] * 3, 1, False)
     assert action == {"type": "flip", "place": 4}
+
+
+def _easy_choice(table, hand, played=0, flip_pending=False):
+    g = new_game("rainbow", seats=2, seed=1)
+    view = g.view(g.to_act[0])
+    view["table"] = table + [None] * (6 - len(table))
+    view["hand"] = hand
+    view["turn_state"] = {"played": played, "flip_pending": flip_pending}
+    if played and not flip_pending:
+        view["legal"] = [{"type": "flip", "place": p} for p in range(len(table))] + \
+            [{"type": "end"}]
+    else:
+        view["legal"] = [{"type": "play", "hand": i, "turned": t}
+                         for i in range(len(hand)) for t in (False, True)]
+    return make_bot("rainbow", "easy", seed=1).act(view)
+
+
+def test_easy_plays_one_safe_card_and_ends_its_turn():
+    # a safe colour as seen, not the white (kept for the sixth place), not a repeat
+    for _ in range(5):
+        assert _easy_choice(["red", "orange"], ["red", "white", "green"]) == \
+            {"type": "play", "hand": 2, "turned": False}
+    # the sixth place: the white completes the rainbow
+    assert _easy_choice(["red", "orange", "yellow", "green", "blue"], ["red", "white"]) == \
+        {"type": "play", "hand": 1, "turned": False}
+    # no safe face in hand: a card turned over (its back may be safe)
+    got = _easy_choice(["red"], ["red", "black"])
+    assert got["type"] == "play" and got["turned"] is True
+    # after its card: End turn, never a table card turned over
+    assert _easy_choice(["red", "green"], ["blue"], played=1) == {"type": "end"}
+
+
+def test_easy_sits_between_random_and_medium():
+    from colorclash.simulate import simulate
+
+    report = simulate(game="rainbow", players=2, games=30, bots=["easy", "random"], seed=1)
+    assert report["bots"]["easy"]["wins"] >= 0.6 * 30
+    report = simulate(game="rainbow", players=2, games=30, bots=["medium", "easy"], seed=1)
+    assert report["bots"]["medium"]["wins"] >= 0.6 * 30
 
 
 def test_win_chance():

@@ -703,10 +703,10 @@ async def test_an_unknown_level_names_the_games_levels_in_words(server):
     """It read "choose one of ['random', 'medium', 'hard']", a Python list."""
     c = client(server)
     with pytest.raises(ClientError) as err:
-        await c.request("POST", "/api/practice", {"game": "coloretto", "level": "easy"})
+        await c.request("POST", "/api/practice", {"game": "coloretto", "level": "expert"})
     assert err.value.code == "bad_settings"
-    assert err.value.message == ("unknown computer level 'easy'; choose one of random, "
-                                 "medium, hard")
+    assert err.value.message == ("unknown computer level 'expert'; choose one of random, "
+                                 "easy, medium, hard")
 
 
 @pytest.mark.asyncio

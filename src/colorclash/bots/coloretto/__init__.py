@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from colorclash.bots.coloretto.hard import HardBot
-from colorclash.bots.coloretto.players import MediumBot, RandomBot
+from colorclash.bots.coloretto.players import EasyBot, MediumBot, RandomBot
 
-LEVELS = {"random": RandomBot, "medium": MediumBot, "hard": HardBot}
+LEVELS = {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot}

@@ -75,7 +75,7 @@ class HardBot(Bot):
         self.rollouts = rollouts
         self.rounds = rounds
         self.spite = spite
-        self.patience = patience
+        self.take_patience = patience
         self.prune_after = prune_after
         self.prune_gap = prune_gap
         self.last_search: dict[str, Any] = {}
@@ -98,7 +98,7 @@ class HardBot(Bot):
         pool = unseen(view)
         mix = supply_mix(pool)
         base = world(view, self.rng, pool)
-        prior = choose(base, me, mix, self.spite, self.patience)
+        prior = choose(base, me, mix, self.spite, self.take_patience)
         above = view["cards_above_last_round"]
         target = view["round"] + self.rounds
         totals = [0.0] * len(legal)
@@ -146,5 +146,5 @@ class HardBot(Bot):
         actions = 0
         while not g.over and g.round_no < target and actions < MAX_ROLLOUT_ACTIONS:
             seat = g.turn
-            g.apply(seat, choose(g, seat, mix, self.spite, self.patience))
+            g.apply(seat, choose(g, seat, mix, self.spite, self.take_patience))
             actions += 1

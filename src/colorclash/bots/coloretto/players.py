@@ -1,10 +1,14 @@
-"""Coloretto's ``random`` and ``medium`` computer players."""
+"""Coloretto's ``random``, ``easy`` and ``medium`` computer players."""
 
 from __future__ import annotations
 
 from colorclash.bots.base import Action, Bot, View
 from colorclash.bots.coloretto.policy import DEFAULT_SPITE, choose, supply_mix
 from colorclash.bots.coloretto.world import unseen, world
+
+#: easy's settings (measured: docs/coloretto.md, "Computer players")
+EASY_SPITE = 0.0
+EASY_PATIENCE = 0.6
 
 
 class RandomBot(Bot):
@@ -30,7 +34,7 @@ class MediumBot(Bot):
                  deny: float | None = None) -> None:
         super().__init__(game=game, seed=seed)
         self.spite = spite
-        self.patience = patience
+        self.take_patience = patience
         self.deny = deny
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -38,7 +42,22 @@ class MediumBot(Bot):
             return legal[0]
         pool = unseen(view)
         g = world(view, self.rng, pool)  # the supply's order plays no part in the choice
-        action = choose(g, view["seat"], supply_mix(pool), self.spite, self.patience,
+        action = choose(g, view["seat"], supply_mix(pool), self.spite, self.take_patience,
                         self.deny)
         assert action in legal, (action, legal)
         return action
+
+
+class EasyBot(MediumBot):
+    """A beginner's play: medium's heuristic for itself alone, in a hurry.
+
+    It places the drawn card where it helps its own collection most, with no thought of
+    what the card gives the others (no spite), and takes the best row for itself early
+    (little patience: waiting counts for little), never to deny a row to another player.
+    """
+
+    level = "easy"
+
+    def __init__(self, *, game: str = "coloretto", seed: int | str | None = None) -> None:
+        super().__init__(game=game, seed=seed, spite=EASY_SPITE, patience=EASY_PATIENCE,
+                         deny=0.0)

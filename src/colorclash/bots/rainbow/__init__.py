@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from colorclash.bots.rainbow.hard import HardBot
-from colorclash.bots.rainbow.simple import MediumBot, RandomBot
+from colorclash.bots.rainbow.simple import EasyBot, MediumBot, RandomBot
 
-LEVELS = {"random": RandomBot, "medium": MediumBot, "hard": HardBot}
+LEVELS = {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
