@@ -1514,3 +1514,28 @@ def test_a_refusals_toast_goes_with_the_next_move(open_page):
     table.wait_view()
     page.wait_for_timeout(150)
     assert page.locator(".toast").is_visible() and page.inner_text(".toast") == "LATER"
+
+
+def test_a_toast_is_said_to_screen_readers_and_sentences_end_once(open_page):
+    """A toast was its own live region, made and filled at once, so the first one ("You
+    are the host now", a Quick Match name) was often not read; and pieces said together
+    read "It is not your turn.. Computer played" (accessibility review). A toast is said
+    through the polite region once (a caller that says it urgently passes say: false)."""
+    page = open_page(PHONE)
+    page.wait_for_selector("#btn-join")
+    got = page.evaluate("""async () => {
+      const ui = await import('/js/ui.js');
+      ui.toast('You are the host now');
+      await new Promise((r) => setTimeout(r, 300));
+      const live = document.getElementById('live').textContent;
+      const role = document.querySelector('.toast').getAttribute('role');
+      ui.toast('Quiet one', 3200, { say: false });
+      await new Promise((r) => setTimeout(r, 300));
+      return { live, role, after: document.getElementById('live').textContent,
+               joined: ui.joinSentences(['It is not your turn.', 'Computer played Red 4',
+                                         'Boom!', 'Your turn']) };
+    }""")
+    assert got["live"] == "You are the host now", got
+    assert got["role"] is None, got
+    assert got["after"] == "You are the host now", got
+    assert got["joined"] == "It is not your turn. Computer played Red 4. Boom! Your turn"

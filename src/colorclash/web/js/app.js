@@ -673,7 +673,7 @@ function handleMessage(msg) {
     const raced = msg.ref === "action" && ["not_your_turn", "illegal_action"].includes(msg.code);
     if (raced && state.lastAction === "catch") err.key = "table.catchTooLate";
     if (raced && state.lastAction === "call") err.key = "table.callTooLate";
-    const shown = toast(() => errorText(err));
+    const shown = toast(() => errorText(err), 3200, { say: false });
     if (state.screen === "table") state.refusalToast = shown;
     announce(errorText(err), { urgent: true });
     // (in the lobby: a refused change, such as a preset, leaves its menu showing the
@@ -687,7 +687,7 @@ function handleMessage(msg) {
     const still = msg.seq === state.lostCheck && msg.view && (msg.view.legal || []).length > 0;
     state.lostCheck = null;
     if (still) {
-      toast(() => t("table.actionLost"));
+      toast(() => t("table.actionLost"), 3200, { say: false });
       announce(t("table.actionLost"), { urgent: true });
     }
   }
@@ -1072,7 +1072,7 @@ const roomActs = {
     if (btn && btn.getAttribute("aria-disabled") === "true") {
       const status = document.getElementById("room-status");
       const text = status ? status.textContent : "";
-      toast(text);
+      toast(text, 3200, { say: false });
       startRefusal = text;
       announce(text, { urgent: true });
       return;
@@ -1095,7 +1095,6 @@ const roomActs = {
       }
     }
     toast(() => t("room.copied"));
-    announce(t("room.copied"));
   },
   async share(url, code) {
     try {

@@ -114,9 +114,20 @@ export function announce(text, { urgent = false } = {}) {
   pending.push(text);
   if (liveTimer) return;
   liveTimer = setTimeout(() => {
-    region.textContent = pending.splice(0).join(". ");
+    region.textContent = joinSentences(pending.splice(0));
     liveTimer = null;
   }, 120);
+}
+
+// Pieces said at once, each ended once: "It is not your turn. Computer played ...", not
+// "turn.. Computer" (an accessibility review heard the doubled stop).
+export function joinSentences(pieces) {
+  let out = "";
+  for (const piece of pieces) {
+    if (out) out += /[.!?…:]$/.test(out) ? " " : ". ";
+    out += piece.trim();
+  }
+  return out;
 }
 
 // Forget what was said and what was about to be (a language switch: the words queued a
@@ -137,16 +148,19 @@ let toastText = null;
 let toastId = 0;
 // A short message at the top. `text` may be a function, so that a language switch
 // (refreshToast) rewords a toast still on screen. Returns the toast's id, for
-// clearToast(id).
-export function toast(text, ms = 3200) {
+// clearToast(id). Screen readers are told it through announce() (the toast was its own
+// live region, made and filled at once: the first one was often not read); a caller that
+// says it already, more urgently, passes `{ say: false }`.
+export function toast(text, ms = 3200, { say = true } = {}) {
   toastId += 1;
   let el = document.querySelector(".toast");
   if (!el) {
-    el = h("div.toast", { role: "status" });
+    el = h("div.toast");
     document.body.append(el);
   }
   toastText = text;
   el.textContent = typeof text === "function" ? text() : text;
+  if (say) announce(el.textContent);
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
