@@ -607,27 +607,36 @@ def test_the_opponents_name_has_the_room_it_has(open_page, server, viewport, loc
 
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
+@pytest.mark.parametrize("level", ["hard", "random"])
 def test_the_computers_tag_with_its_level_is_one_pill_on_a_phone(open_page, server, width,
-                                                                   locale):
-    """"Computer · Medium" broke over two lines inside its pill at 360 px; the longest
-    ("Computadora · Difícil") fits on one line beside the backs of the cards."""
+                                                                   locale, level):
+    """"Computer · Medium" broke over two lines inside its pill at 360 px, then ran under
+    "Their backs" (48 px of "Computadora · Al azar" at 320, accessibility review): on a
+    phone the pill says the level alone under the name "Computer", on one line, clear of
+    the label and the backs, and the name is not broken inside a word."""
     page = open_practice(open_page, server, {"width": width, "height": 740}, locale=locale,
-                         level="hard")
+                         level=level)
     page.locator(".rb-opp .tag.bot").wait_for()
     got = page.evaluate("""() => {
       const tag = document.querySelector('.rb-opp .tag.bot');
-      const backs = document.querySelector('.rb-opp .rb-their-cards');
+      const box = (sel) => document.querySelector(sel).getBoundingClientRect();
       const r = document.createRange(); r.selectNodeContents(tag);
-      return {text: tag.textContent,
-              lines: new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size,
-              right: tag.getBoundingClientRect().right,
-              backsLeft: backs.getBoundingClientRect().left,
+      const name = document.createRange();
+      name.selectNodeContents(document.querySelector('.rb-opp .name'));
+      const t = box('.rb-opp .tag.bot');
+      const clear = (b) => t.right <= b.left || b.bottom <= t.top || t.bottom <= b.top;
+      return {text: tag.innerText,
+              lines: [...r.getClientRects()].filter((x) => x.width > 0)
+                .map((x) => Math.round(x.top)).filter((v, i, a) => a.indexOf(v) === i).length,
+              nameLines: new Set([...name.getClientRects()].map((x) => Math.round(x.top))).size,
+              clearOfLabel: clear(box('.rb-their-label')),
+              clearOfBacks: clear(box('.rb-opp .rb-their-cards')),
               pageWider: document.documentElement.scrollWidth > window.innerWidth};
     }""")
-    level = rb_catalog(locale[:2])["level.hard"]
-    assert level in got["text"], got
-    assert got["lines"] == 1, got
-    assert got["right"] <= got["backsLeft"], got
+    cat = rb_catalog(locale[:2])
+    assert got["text"].strip() == cat[f"level.{level}"], got
+    assert got["lines"] == 1 and got["nameLines"] == 1, got
+    assert got["clearOfLabel"] and got["clearOfBacks"], got
     assert not got["pageWider"], got
 
 

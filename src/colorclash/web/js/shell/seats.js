@@ -50,9 +50,16 @@ export function botIcon(cls = "bot-icon") {
 // substitute playing for a person who left has no level: plain "Computer"). The results
 // tables keep the plain label: a six-seat table's six rows must fit a small phone.
 export function computerLabel(room, seat) {
+  const level = computerLevel(room, seat);
+  return level ? t("seat.computerLevel", { level }) : t("seat.computerLabel");
+}
+
+// The level alone ("Medium"), or null (a substitute, a person): where the seat's name
+// already says "Computer" and the label would not fit (a narrow phone).
+export function computerLevel(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
   const key = s && s.kind === "bot" && s.level ? `level.${s.level}` : null;
-  return key && has(key) ? t("seat.computerLevel", { level: t(key) }) : t("seat.computerLabel");
+  return key && has(key) ? t(key) : null;
 }
 
 // Why a person is not at the table, as a catalog key: "seat.leftShort" when they chose to

@@ -9,7 +9,7 @@
 // stops. The module's own view state (act.ui) holds the chosen hand position.
 import { getLang, t } from "../../i18n.js";
 import { keyDoesNothing } from "../../shell/notices.js";
-import { absence, avatar, awayBadge, myAvatar, computerLabel, isComputer, seatName } from "../../shell/seats.js";
+import { absence, avatar, awayBadge, myAvatar, computerLabel, computerLevel, isComputer, seatName } from "../../shell/seats.js";
 import { announce, h, on, reducedMotion, tip } from "../../ui.js";
 import { ROUND_ENDS, winsLine } from "./events.js";
 import { botSvg, faceLabel, renderFace, symbolSvg } from "./faces.js";
@@ -105,7 +105,15 @@ function opponentChip(model, seat) {
         h(
           "span.line",
           { "aria-hidden": "true" },
-          isComputer(room, seat) ? h("span.tag.bot.rb-level", computerLabel(room, seat)) : null,
+          // on a narrow phone the level alone, under the name "Computer" ("Computer ·
+          // Medium" ran under "Their backs" below 360 px, 400 in Spanish)
+          isComputer(room, seat)
+            ? h(
+                "span.tag.bot.rb-level",
+                h("span.rb-level-long", computerLabel(room, seat)),
+                computerLevel(room, seat) ? h("span.rb-level-short", computerLevel(room, seat)) : null,
+              )
+            : null,
           away ? awayBadge(room, seat) : null,
           s && s.substitute ? h("span.tag.bot", t("seat.substitute")) : null,
         ),
