@@ -1539,3 +1539,37 @@ def test_a_toast_is_said_to_screen_readers_and_sentences_end_once(open_page):
     assert got["role"] is None, got
     assert got["after"] == "You are the host now", got
     assert got["joined"] == "It is not your turn. Computer played Red 4. Boom! Your turn"
+
+
+OPACITY_AND_CONTRAST = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+  let opacity = 1;
+  for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+  let bg = null;
+  for (let e = el; e && !bg; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    if (c && !/rgba\\(.*, 0\\)$/.test(c) && c !== 'transparent') bg = c;
+  }
+  return { text: el.textContent, opacity, color: getComputedStyle(el).color, bg };
+})"""
+
+
+def test_marks_on_faded_seats_key_hints_and_not_ready_keep_their_contrast(open_page):
+    """An accessibility review measured "Place 2" on a player out of the round at 3.45:1
+    (the whole seat was faded to 0.65), the keys' hints at 0.75 opacity at 3.4:1 on the
+    colour buttons, and "Not ready" at 4.39:1. The marks are drawn at full strength, and
+    "Not ready" is darker."""
+    page = open_page(DESKTOP, path="/dev.html?scene=round-over&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    marks = page.evaluate(OPACITY_AND_CONTRAST, ".opp.out .badges > *")
+    assert marks, "no mark on a seat out of the round: the test proves nothing"
+    assert all(m["opacity"] == 1 for m in marks), marks
+    assert page.evaluate(OPACITY_AND_CONTRAST, ".opp.out .avatar")[0]["opacity"] < 1
+    page = open_page(DESKTOP, path="/dev.html?scene=choose&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    hints = page.evaluate(OPACITY_AND_CONTRAST, ".color-btn .kbd")
+    assert len(hints) == 4 and all(h["opacity"] == 1 for h in hints), hints
+    page = open_page(DESKTOP, path="/dev.html?scene=room-host&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    waiting = page.evaluate(OPACITY_AND_CONTRAST, ".ready-mark:not(.yes)")
+    assert waiting, "no seat waiting to be ready: the test proves nothing"
+    assert all(_contrast(w["color"], w["bg"]) >= 4.5 for w in waiting), waiting
