@@ -1143,6 +1143,28 @@ def test_a_banner_stands_over_the_line_it_says_not_over_the_players(open_page, s
     assert got["cards"] == 0, got
 
 
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE])
+def test_a_banner_leaves_the_line_under_the_piles_readable_where_there_is_room(open_page,
+                                                                             viewport):
+    """Over the line under the piles, "Colour: Red" hid "… You draw 4 cards" for its
+    1.4 s, while the computers played on (a player review, 390x844). Where the band
+    between that line and your bar holds it, the banner stands there: clear of the line,
+    the piles, the players and your bar."""
+    page = open_page(viewport, path="/dev.html?scene=bomb&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    page.wait_for_selector(".banner")
+    got = page.evaluate("""() => {
+      const b = document.querySelector('.banner').getBoundingClientRect();
+      const over = (sel) => [...document.querySelectorAll(sel)].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+      }).length;
+      return {line: over('.last-move'), players: over('.opp'), me: over('.me-bar'),
+              cards: over('.pile .ccard, .discard .ccard, .hand .card')};
+    }""")
+    assert got == {"line": 0, "players": 0, "me": 0, "cards": 0}, got
+
+
 def test_the_results_say_why_a_substitutes_seat_scores_nothing(open_page):
     """A seat its computer substitute played showed "–" points in hand and 0 points under a
     note that would have given it some: the note now says such a seat scores nothing."""

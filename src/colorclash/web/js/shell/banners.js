@@ -89,16 +89,24 @@ export class Banners {
   }
 }
 
-// Where a banner stands: centred on the table's banner spot when the game marks one
+// Where a banner stands: by the table's banner spot when the game marks one
 // ([data-banner-spot]: Color Clash's line under the piles, which says the same in words),
-// else a fifth of the way down (the layer's own padding). Over the spot it hides neither
-// the piles it speaks of nor the other players.
+// else a fifth of the way down (the layer's own padding). There it hides neither the
+// piles it speaks of nor the other players. When the game also marks what lies below
+// ([data-banner-floor]: your own bar) and the band between them holds the banner, it
+// stands in that band, under the line: over it, "Colour: Red" hid "… You draw 4 cards"
+// for its 1.4 s (a player review). Else it is centred on the spot.
 function place(layer, banner) {
   layer.style.paddingTop = "";
   const spot = document.querySelector("main [data-banner-spot]");
   if (!spot) return;
   const r = spot.getBoundingClientRect();
   if (!r.height && !r.width) return;
-  const top = r.top + r.height / 2 - banner.offsetHeight / 2;
-  layer.style.paddingTop = `${Math.max(8, Math.min(top, window.innerHeight - banner.offsetHeight - 8))}px`;
+  const height = banner.offsetHeight;
+  let top = r.top + r.height / 2 - height / 2;
+  const floor = document.querySelector("main [data-banner-floor]");
+  const f = floor ? floor.getBoundingClientRect() : null;
+  const band = f && (f.height || f.width) ? f.top - r.bottom : 0;
+  if (band >= height + 8) top = r.bottom + (band - height) / 2;
+  layer.style.paddingTop = `${Math.max(8, Math.min(top, window.innerHeight - height - 8))}px`;
 }

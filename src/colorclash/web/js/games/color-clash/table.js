@@ -396,6 +396,8 @@ function meBar(model, act) {
   const substituted = !ended && Array.isArray(view.substitutes) && view.substitutes.includes(me);
   return h(
     `div.me-bar${isTurn ? ".turn" : ""}`,
+    // (a banner may stand between the line under the piles and this bar: shell/banners.js)
+    { dataset: { bannerFloor: "" } },
     h(
       "div.me-info",
       myAvatar(model.room, me, botIcon),

@@ -386,7 +386,8 @@ function meBar(model, act) {
   }
   return h(
     `div.ct-me${isTurn ? ".turn" : ""}`,
-    { dataset: { clockOwner: "" } },
+    // (a banner may stand between the line under the rows and this: shell/banners.js)
+    { dataset: { clockOwner: "", bannerFloor: "" } },
     h(
       "div.ct-me-head",
       myAvatar(model.room, me),
