@@ -455,6 +455,39 @@ async def test_a_computer_lets_part_of_the_window_pass_before_it_catches(server,
 
 
 @pytest.mark.asyncio
+async def test_a_computers_share_of_the_window_is_of_the_time_left_after_its_delay(tmp_path):
+    """A level's share of the last-card window was of the whole window, added to the bot
+    delay: with the delay raised to 1 s (players could not follow the computers' moves),
+    easy's 0.75 of a 3 s window came after the window had closed, and easy never caught.
+    The share is of the time the delay leaves: here a 2 s window and a 1.2 s delay, easy
+    catches at 1.2 + 0.75 x 0.8 = 1.8 s (it waited until 2.7 s, past the window)."""
+    from colorclash.bots import make_bot
+
+    assert make_bot("color-clash", "easy", seed=1).catch_patience == 0.75
+    settings = Settings(**LIFTED_LIMITS, bot_delay=1.2, call_window=2.0, reconnect_grace=60)
+    with InProcessServer(f"sqlite:///{tmp_path / 'share.sqlite3'}", settings,
+                         game_factory=factory) as srv:
+        c = Client(srv.url)
+        host = await c.create_room("Ana", preset="standard", seats=2, clock=90)
+        a = await c.connect(host["code"], host["token"])
+        try:
+            await a.send("add_bot", seat=1, level="easy")
+            await a.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "bot")
+            RIG["setup"] = setup_for(["R1", "R2"], ["G5", "G6", "B1"])
+            await a.send("start")
+            await a.wait_state(lambda s: s["room"]["status"] == "playing")
+            await a.act({"type": "play", "card": "R1"})  # no call
+            await a.wait_state(lambda s: s["view"]["phase"] == "call_window", timeout=5)
+            t0 = time.monotonic()
+            st = await a.wait_state(lambda s: s["view"]["phase"] != "call_window", timeout=5)
+            waited = time.monotonic() - t0
+            assert any(e["type"] == "caught" for e in st["events"]), (waited, st["events"])
+            assert waited >= 1.2 + 0.75 * 0.8 - 0.1, waited
+        finally:
+            await a.close()
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("game", ["coloretto", "rainbow"])
 async def test_a_turn_of_several_moves_run_out_counts_once(tmp_path, game):
     """Coloretto's and Rainbow's turns are several moves, each made for the seat when the

@@ -67,8 +67,8 @@ class Computers:
 
     #: the share of ``bot_delay`` computer players wait when nobody but them is left in the
     #: round and the people at the table only watch them play on for places (the first
-    #: person out of a Standard round watched 38 s of it with a 0.3 s delay: twice that at
-    #: the default 0.6 s)
+    #: person out of a Standard round watched 38 s of it with a 0.3 s delay: more than
+    #: three times that at the default 1 s)
     WATCHED_PACE = 0.25
 
     def wait(self, room: Room) -> None:
@@ -79,13 +79,15 @@ class Computers:
         now = self.hub.now()
         room.bot_due = now + delay
         room.bot_declined.clear()
-        room.bot_extra = self.patience(room, now)
+        room.bot_extra = self.patience(room, room.bot_due)
 
     @staticmethod
     def patience(room: Room, now: float) -> dict[int, float]:
         """How long past the bot delay each computer player to act waits (a bot's
-        ``patience(view)``: a share of the time left on the table's clock). A person has
-        the last-card window's 3 seconds to call, not the 0.6 s before a computer catches."""
+        ``patience(view)``: a share of the time left on the table's clock once the delay
+        is over, ``now``, so that a level's share keeps inside the clock whatever the
+        delay). A person has the last-card window's 3 seconds to call, not the delay
+        before a computer catches."""
         game, clock = room.game, room.clock
         if game is None or not clock or not clock.get("deadline"):
             return {}

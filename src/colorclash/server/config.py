@@ -55,7 +55,8 @@ class Settings:
     drawn_choice: float = 6.0           # s for PLAY/KEEP of a drawn card
     next_round_delay: float = 8.0       # s between rounds of a multi-round match
     next_round_hold: float = 60.0       # s the pause lasts from a lone person's "wait"
-    bot_delay: float = 0.6              # s before a computer player acts
+    bot_delay: float = 1.0              # s before a computer player acts (0.6 s: a
+    #                                     player could not follow three computers' moves)
     cluster: bool = True                # on a redis:// store, share rooms with other processes
     lease_ttl: float = 3.0              # s a process stays the owner of its rooms unheard (Redis)
     group_commit: bool = True           # batch store writes in a thread (server/writer.py)
