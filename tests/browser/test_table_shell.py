@@ -1595,3 +1595,25 @@ def test_marks_on_faded_seats_key_hints_and_not_ready_keep_their_contrast(open_p
     waiting = page.evaluate(OPACITY_AND_CONTRAST, ".ready-mark:not(.yes)")
     assert waiting, "no seat waiting to be ready: the test proves nothing"
     assert all(_contrast(w["color"], w["bg"]) >= 4.5 for w in waiting), waiting
+
+
+def test_a_hint_goes_with_a_language_switch_and_the_moves_panel(open_page):
+    """"You can't play that card now" in Turkish stood over the English Moves panel for
+    its 2.4 s (a player review): a language switch, the Moves panel or How to play opened
+    over the table take the hint away."""
+    setup = {"hands": [["B7", "R5", "G1"], ["R1", "G3", "Y1"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 0}
+    table = ScriptedTable(open_page, preset="standard", seats=2, setup=setup, locale="tr-TR",
+                          viewport=PHONE)
+    page = table.page
+    table.wait_view()
+    bubble = page.locator(".tip-bubble")
+    page.click(".hand .card[data-card='B7']", force=True)
+    bubble.wait_for(state="visible")
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert not bubble.is_visible()
+    page.click(".hand .card[data-card='B7']", force=True)
+    bubble.wait_for(state="visible")
+    page.click(".history-toggle")
+    assert not bubble.is_visible()

@@ -34,7 +34,7 @@ import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
 import { rulesDialog, rulesPage, rulesTitle } from "./shell/rules.js";
 import { animalName, seatName, setServerTime, tickClocks } from "./shell/seats.js";
-import { announce, clearAnnouncements, clearToast, h, morph, refreshToast, toast } from "./ui.js";
+import { announce, clearAnnouncements, clearTip, clearToast, h, morph, refreshToast, toast } from "./ui.js";
 
 const NAME_KEY = "cc.name";
 const QUEUE_PATIENCE_MS = 20_000; // alone in the Quick Match queue this long: offer the computer
@@ -344,6 +344,7 @@ function render() {
     lastScreen = s;
     window.scrollTo(0, 0);
     clearToast();
+    clearTip();
   }
   if (s === "room") dropStaleStartToast();
   if (s === "table") {
@@ -1207,6 +1208,7 @@ const tableActs = {
     navigate("/");
   },
   openRules() {
+    clearTip();
     state.rules = (state.room && state.room.settings && state.room.settings.preset) || (state.view && state.view.preset);
     render();
   },
@@ -1219,6 +1221,7 @@ const tableActs = {
     render();
   },
   toggleHistory() {
+    clearTip();
     state.historyOpen = !state.historyOpen;
     render();
     // Narrow screens: the open panel covers its own button, so the focus goes into the
@@ -1307,6 +1310,7 @@ onLangChange(() => {
   langSelect.value = getLang();
   // what the live regions said, or were about to say, was in the old language
   clearAnnouncements();
+  clearTip();
   render();
   banners.refresh();
   refreshToast();

@@ -217,6 +217,14 @@ export function tip(anchor, text, ms = 2400) {
   }, ms);
 }
 
+// The hint goes with what it was about: a language switch, another screen, a panel or
+// dialog opened over the table (a Turkish hint stood over the English Moves panel).
+export function clearTip() {
+  clearTimeout(tipTimer);
+  const el = document.querySelector(".tip-bubble");
+  if (el) el.hidden = true;
+}
+
 export function refreshToast() {
   const el = document.querySelector(".toast");
   if (el && !el.hidden && typeof toastText === "function") el.textContent = toastText();
