@@ -69,19 +69,24 @@ def test_the_history_keeps_as_many_moments_as_a_reload_brings(open_page):
     assert kept == [RECENT_MOMENTS, 50 - RECENT_MOMENTS, RECENT_MOMENTS]
 
 
-def test_the_history_numbers_of_two_digits_are_whole(open_page):
-    """With 30 moments kept, the tenth line's number showed as "0.": the list's margin,
-    where its markers stand and outside of which it clips, held one digit."""
+def test_the_history_shows_no_numbers_that_are_not_the_moves(open_page):
+    """The list kept the last 30 moments and numbered them from 1: its "1." was not the
+    first move nor its "30." the thirtieth (a player review; "10." was once cut to "0."
+    too). Its lines carry no number; the newest is marked apart; no line is cut."""
     page = open_page(DESKTOP)
-    pad, needed = page.evaluate("""async () => {
+    got = page.evaluate("""async () => {
         const { historyPanel } = await import('/js/shell/history.js');
         const lines = [...Array(30).keys()].map((i) => 'Bo played Red ' + i);
         const panel = historyPanel({ title: 'Recent moves', lines });
         document.body.append(panel);
         const list = panel.querySelector('.history-list');
-        const probe = document.createElement('span');
-        probe.textContent = '30. ';
-        list.lastElementChild.append(probe);
-        return [parseFloat(getComputedStyle(list).paddingLeft), probe.getBoundingClientRect().width];
+        const items = [...list.children];
+        const newest = items[items.length - 1];
+        return {marker: getComputedStyle(items[0]).listStyleType,
+                listMarker: getComputedStyle(list).listStyleType,
+                newest: newest.classList.contains('newest'),
+                inside: items.every((li) => li.getBoundingClientRect().left >=
+                                    list.getBoundingClientRect().left)};
     }""")
-    assert pad >= needed, (pad, needed)
+    assert got["listMarker"] == "none" and got["marker"] == "none", got
+    assert got["newest"] and got["inside"], got
