@@ -1617,3 +1617,26 @@ def test_a_hint_goes_with_a_language_switch_and_the_moves_panel(open_page):
     bubble.wait_for(state="visible")
     page.click(".history-toggle")
     assert not bubble.is_visible()
+
+
+def test_between_rounds_played_on_for_places_the_round_order_is_shown(open_page):
+    """Between the rounds of a Family match the places are the match's standings: three
+    players who had scored nothing all stood "2" after a round they had played out to its
+    places, which were shown nowhere (a player review). A "Finished" column gives each
+    seat's place in the round; a round not played on (one player out) has none."""
+    page = open_page(PHONE, path="/dev.html?scene=round-over&lang=en")  # out: 0, 3, 1, 2
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => {
+      const heads = [...document.querySelectorAll('.results-table thead th')].map((e) => e.textContent);
+      const col = heads.indexOf(arguments[0]);
+      return {heads, rows: [...document.querySelectorAll('.results-table tbody tr')].map((tr) =>
+        [tr.querySelector('th').textContent, [...tr.children][col].textContent])};
+    }""".replace("arguments[0]", repr(EN["results.finished"])))
+    assert EN["results.finished"] in got["heads"], got
+    finished = {name.split("you")[0].split("Computer substitute")[0]: place
+                for name, place in got["rows"]}
+    assert finished == {"Ana": "1", "Çağla": "2", "Computer": "3", "Bo": "4"}, got
+    page.goto("/dev.html?scene=round-over-standings&lang=en")  # only the winner went out
+    page.wait_for_function("window.__devReady === true")
+    heads = page.evaluate("[...document.querySelectorAll('.results-table thead th')].map((e) => e.textContent)")
+    assert EN["results.finished"] not in heads, heads

@@ -100,9 +100,16 @@ export function colorClashResults(model, act) {
   const byRound = over && match && rounds.length > 1 && rounds.length <= 5;
   // (standings: equal points so far share a place, whatever their order on the rows)
   const tied = standings ? (a, b) => (totals[a.seat] ?? 0) === (totals[b.seat] ?? 0) : undefined;
+  // between the rounds of a match played on for places, the round's finishing order in a
+  // column of its own: the places are the match's standings, and three players who had
+  // scored nothing yet all stood "2" after a round they had played out to its places
+  // (a player review)
+  const finished = standings && o.play_on && out.length >= 2;
+  const finishedAt = (s) => (out.includes(s) ? String(out.indexOf(s) + 1) : "–");
   const ranked = rankRows(rows, compare, tied).map((r) => {
     const s = r.seat;
     const cells = [String(counts[s] ?? 0)];
+    if (finished) cells.unshift(finishedAt(s));
     if (tableScoring) cells.push(handPoints(s) === null ? "–" : String(handPoints(s)));
     if (byRound) cells.push(h("span.round-points", rounds.map((round) => String(round[s] ?? 0)).join("\u2009·\u2009")));
     else if (match) cells.push(String(points[s] ?? 0));
@@ -116,6 +123,7 @@ export function colorClashResults(model, act) {
     };
   });
   const columns = [{ label: t("results.cardsLeft") }];
+  if (finished) columns.unshift({ label: t("results.finished") });
   if (tableScoring) columns.push({ label: t("results.handPoints") });
   if (byRound) columns.push({ label: t("results.eachRound") });
   else if (match) columns.push({ label: t("results.roundPoints") });
