@@ -219,6 +219,11 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     saw((await cy_conn.wait_for(lambda m: m["type"] == "error"))["code"], "removed")
     await host_r.close()
     await cy_conn.close()
+    # not_private: a Practice table has no lobby to go back to
+    p = await c.practice("Pia", bots=1, level="easy")
+    pia = await c.connect(p["code"], p["token"])
+    saw(await _error_after(pia, lambda: pia.send("reopen")), "not_private")
+    await pia.close()
     # connect errors (2.1)
     saw((await _first_error(server, f"/ws/{code}?token=nope"))[0], "bad_token")
     saw((await _first_error(server, "/ws/ZZZZZZ?token=x"))[0], "room_not_found")

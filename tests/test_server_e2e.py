@@ -861,6 +861,44 @@ async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
 
 
 @pytest.mark.asyncio
+async def test_the_host_takes_a_finished_table_back_to_the_room(server):
+    """Play again dealt the same table at once: a host who wanted another preset, or a
+    seat for a third friend, had to open a new room and invite everyone again (a player
+    review). ``reopen`` takes a finished private room back to its lobby with everyone in
+    their seats; the settings change there, everyone says Ready again, and the next match
+    is dealt. Only the host, only after the game, only in a private room."""
+    c = client(server)
+    t, host, guest = await _two_playing(c)
+    try:
+        await host.send("reopen")
+        assert (await host.wait_for(lambda m: m["type"] == "error"))["code"] == "not_finished"
+        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
+                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await guest.send("reopen")
+        assert (await guest.wait_for(lambda m: m["type"] == "error"))["code"] == "not_host"
+        await host.send("reopen")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        assert [s["name"] for s in st["room"]["seats"]] == ["Ana", "Bo"]
+        assert st["room"]["seats"][0]["ready"] and not st["room"]["seats"][1]["ready"]
+        assert st["room"]["records"] == [1] and st["view"] is None
+        await host.send("settings", settings={"preset": "family"})
+        await host.wait_state(lambda s: s["room"]["settings"]["preset"] == "family")
+        await guest.send("ready")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["ready"])
+        await host.send("start")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "playing", timeout=10)
+        assert st["room"]["match"] == 2 and st["view"]["preset"] == "family"
+    finally:
+        await host.close()
+        await guest.close()
+    practice = await c.practice("Cy", bots=1, level="easy")
+    async with await c.connect(practice["code"], practice["token"]) as me:
+        await me.play(make_bot("easy", seed=3), timeout=90)
+        await me.send("reopen")
+        assert (await me.wait_for(lambda m: m["type"] == "error"))["code"] == "not_private"
+
+
+@pytest.mark.asyncio
 async def test_healthz_says_what_the_process_holds(tmp_path):
     """"rooms" alone counted lobbies and finished rooms too: an operator could not tell
     whether a game was running before an upgrade. /healthz now says how many rooms are

@@ -1640,3 +1640,33 @@ def test_between_rounds_played_on_for_places_the_round_order_is_shown(open_page)
     page.wait_for_function("window.__devReady === true")
     heads = page.evaluate("[...document.querySelectorAll('.results-table thead th')].map((e) => e.textContent)")
     assert EN["results.finished"] not in heads, heads
+
+
+@pytest.mark.parametrize("kind", ["private", "practice"])
+def test_a_private_rooms_host_may_go_back_to_the_room_after_the_game(open_page, kind):
+    """Play again dealt the same table at once: a host who wanted other rules or a seat for
+    one more friend had to open a new room and invite everyone again (a player review).
+    A private room's results offer the host "Back to room" (protocol `reopen`), two by two
+    with the other buttons; a Practice table's do not (it has no room to go back to)."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=win_setup(),
+                          viewport={"width": 360, "height": 640}, deal=False)
+    table.room["kind"] = kind
+    table.deal(setup=win_setup())
+    page = table.page
+    page.click(".hand .card.playable")
+    page.wait_for_selector(".results-overlay[data-phase=game_over]")
+    back = page.locator("button[data-focus-key='res:room']")
+    if kind == "practice":
+        assert back.count() == 0
+        return
+    assert back.inner_text().strip() == EN["results.backToRoom"]
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.results-overlay .dialog-actions .btn')]
+      .map((b) => { const r = b.getBoundingClientRect(); return [r.top, r.height]; })""")
+    assert len(boxes) == 4 and boxes[0][0] == boxes[1][0] and boxes[2][0] == boxes[3][0], boxes
+    assert all(h < 50 for _, h in boxes), boxes  # each label on one line
+    back.click()
+    for _ in range(50):
+        if any(m.get("type") == "reopen" for m in table.sent):
+            break
+        page.wait_for_timeout(50)
+    assert [m for m in table.sent if m.get("type") == "reopen"] == [{"v": 1, "type": "reopen"}]

@@ -864,7 +864,8 @@ class Hub:
         self.clocks.schedule(room)
 
     #: messages that change the room for everyone: each is stored and sent to every seat
-    CHANGES = frozenset(("ready", "settings", "add_bot", "remove_bot", "remove_player"))
+    CHANGES = frozenset(("ready", "settings", "add_bot", "remove_bot", "remove_player",
+                         "reopen"))
 
     def _take_change(self, room: Room, seat: int, kind: str) -> None:
         """Spend one of the seat's lobby changes, or refuse the message (``rate_limited``).
@@ -914,6 +915,8 @@ class Hub:
             self.lobby.remove_player(room, seat, msg.seat)
         elif t == "start":
             self.lobby.start(room, seat)
+        elif t == "reopen":
+            self.lobby.reopen(room, seat)
         elif t == "leave":
             if room.status == "playing":
                 self.table.leave(room, seat)

@@ -129,7 +129,8 @@ class Lobby:
     # ------------------------------------------------------------------ host commands
     _HOST_COMMANDS = {"settings": "change the settings", "add_bot": "add a computer player",
                       "remove_bot": "remove a computer player",
-                      "remove_player": "remove a player", "start": "start the game"}
+                      "remove_player": "remove a player", "start": "start the game",
+                      "reopen": "take the table back to the room"}
 
     @classmethod
     def need_host(cls, room: Room, seat: int, what: str) -> None:
@@ -301,21 +302,11 @@ class Lobby:
         if room.status == "playing":
             raise ProtocolError("not_in_lobby", "the game is already running", ref="start")
         if room.status == "finished":
-            # Whoever left the table during the game (and has not come back) is not dealt
-            # into the next one: their seat is freed, like a leave after the end.
-            for i, s in enumerate(room.seats):
-                if s.kind == "human" and s.left and i not in room.conns and i != room.host:
-                    self.free_seat(room, i)
-                elif s.kind == "empty":
-                    s.former = None  # (the finished match's results are closed now)
+            self._free_left_seats(room)
             if any(s.kind == "empty" for s in room.seats):
                 # Someone left: back to the lobby, where the host can invite someone or
                 # seat a computer player (a rematch was impossible before).
-                room.status = "lobby"
-                for i, s in enumerate(room.seats):
-                    s.ready = s.kind == "bot" or self.counts_ready(room, i)
-                self.hub.persist(room)
-                self.hub.broadcast(room, [])
+                self._back_to_lobby(room)
                 return
         if any(s.kind == "empty" for s in room.seats):
             raise ProtocolError("seats_empty", "fill or remove the empty seats first",
@@ -327,6 +318,38 @@ class Lobby:
             raise ProtocolError("not_ready", f"waiting for seats {waiting} to be ready",
                                 ref="start")
         self.hub.table.deal(room)
+
+    def reopen(self, room: Room, seat: int) -> None:
+        """After a match, the host takes a private room's table back to its lobby, the
+        people kept in their seats, to change the game, the rules or the seats before the
+        next one (Play again deals the same table at once: a host who wanted another
+        preset or a seat for a third friend had to open a new room and invite everyone
+        again). Everyone says Ready again there, as after a change of settings."""
+        self.need_host(room, seat, "reopen")
+        if room.kind != "private":
+            raise ProtocolError("not_private", "only a private room has a room to go back "
+                                "to; this table's next game is Play again", ref="reopen")
+        if room.status != "finished":
+            raise ProtocolError("not_finished", "the table goes back to the room only after "
+                                "the game is over", ref="reopen")
+        self._free_left_seats(room)
+        self._back_to_lobby(room)
+
+    def _free_left_seats(self, room: Room) -> None:
+        """Whoever left the table during the game (and has not come back) is not dealt
+        into the next one: their seat is freed, like a leave after the end."""
+        for i, s in enumerate(room.seats):
+            if s.kind == "human" and s.left and i not in room.conns and i != room.host:
+                self.free_seat(room, i)
+            elif s.kind == "empty":
+                s.former = None  # (the finished match's results are closed now)
+
+    def _back_to_lobby(self, room: Room) -> None:
+        room.status = "lobby"
+        for i, s in enumerate(room.seats):
+            s.ready = s.kind == "bot" or self.counts_ready(room, i)
+        self.hub.persist(room)
+        self.hub.broadcast(room, [])
 
     def leave(self, room: Room, seat: int) -> None:
         """Leave a room that is not playing: the seat is freed (the token stops working).

@@ -267,6 +267,11 @@ class StartMsg(_Strict):
     type: Literal["start"]
 
 
+class ReopenMsg(_Strict):
+    v: Literal[1]
+    type: Literal["reopen"]
+
+
 class LeaveMsg(_Strict):
     v: Literal[1]
     type: Literal["leave"]
@@ -294,6 +299,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "remove_bot": RemoveBotMsg,
     "remove_player": RemovePlayerMsg,
     "start": StartMsg,
+    "reopen": ReopenMsg,
     "leave": LeaveMsg,
     "ping": PingMsg,
 }

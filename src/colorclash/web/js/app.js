@@ -1170,6 +1170,10 @@ const tableActs = {
   playAgain() {
     sendStart();
   },
+  // the room's lobby again, everyone in their seats (protocol.md `reopen`)
+  backToRoom() {
+    send({ type: "reopen" });
+  },
   // Quick Match has no host to start another game: back to the queue, same game and table.
   findPlayers() {
     const room = state.room;

@@ -47,8 +47,8 @@ export function gameOverHeadline(winners, model) {
   return t("results.winners", { names: list });
 }
 
-// What a finished game's results offer: the host may play again, everyone may go home;
-// the others are told that the host decides. A Quick Match table has no host: each
+// What a finished game's results offer: the host may play again (or, in a private room,
+// go back to the room), everyone may go home; the others are told that the host decides. A Quick Match table has no host: each
 // player may look for new players. Returns {actions, status}.
 export function gameOverActions(model, act) {
   const { room } = model;
@@ -56,6 +56,11 @@ export function gameOverActions(model, act) {
   let status = null;
   if (room && room.host === model.me) {
     actions.push(dialogButton(t("results.playAgain"), () => act.playAgain(), { primary: true, focusKey: "res:again" }));
+    // a private room's host may go back to the room first: another game, other rules,
+    // a seat for one more friend (Play again deals the same table at once)
+    if (room.kind === "private" && act.backToRoom) {
+      actions.push(dialogButton(t("results.backToRoom"), () => act.backToRoom(), { focusKey: "res:room" }));
+    }
   } else if (room && room.host == null && act.findPlayers) {
     actions.push(dialogButton(t("results.findPlayers"), () => act.findPlayers(), { primary: true, focusKey: "res:again" }));
   } else {
