@@ -1670,3 +1670,20 @@ def test_a_private_rooms_host_may_go_back_to_the_room_after_the_game(open_page, 
             break
         page.wait_for_timeout(50)
     assert [m for m in table.sent if m.get("type") == "reopen"] == [{"v": 1, "type": "reopen"}]
+
+
+def test_day_nights_small_card_on_the_draw_pile_is_named(open_page):
+    """A small card sat on the Day & Night draw pile with no word of what it was (a player
+    review): the pile's name says it ("The next card's other face: …"), so does its
+    tooltip, and How to play says what the small card is."""
+    table = ScriptedTable(open_page, preset="day-night", seats=2, seed=3)
+    page = table.page
+    table.wait_view()
+    top = table.game.view(0)["draw_top"]
+    assert top, "no draw_top: the test proves nothing"
+    label = page.get_attribute(".draw-pile-btn", "aria-label")
+    title = page.get_attribute(".draw-pile-btn .draw-top", "title")
+    prefix = EN["table.drawTop"].split("{card}")[0]
+    assert prefix in label and title.startswith(prefix), (label, title)
+    assert title[len(prefix):] in label
+    assert "draw pile" in EN["howto.dayNight"]

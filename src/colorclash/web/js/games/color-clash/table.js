@@ -240,7 +240,9 @@ function piles(model, act) {
     `button.draw-pile-btn${canDraw ? ".can" : ""}`,
     {
       type: "button",
-      "aria-label": `${drawLabel}. ${t("table.drawCount", { n: view.draw_count ?? 0 })}`,
+      // (Day & Night: the small card on the pile is the next card's other face, said)
+      "aria-label": `${drawLabel}. ${t("table.drawCount", { n: view.draw_count ?? 0 })}` +
+        (view.draw_top ? `. ${t("table.drawTop", { card: cardLabel(view.draw_top) })}` : ""),
       "aria-disabled": canDraw ? "false" : "true",
       dataset: { focusKey: "pile:draw" },
       onclick: (e) => {
@@ -255,7 +257,10 @@ function piles(model, act) {
       },
     },
     renderBack(),
-    view.draw_top ? h("span.draw-top", renderCard(view.draw_top, { size: "face" })) : null,
+    view.draw_top
+      ? h("span.draw-top", { title: t("table.drawTop", { card: cardLabel(view.draw_top) }) },
+        renderCard(view.draw_top, { size: "face" }))
+      : null,
   );
   const top = view.top ? renderCard(view.top, { chosenColor: parseCard(view.top).wild ? view.color : null }) : null;
   if (top && model.fresh && model.ui && model.ui.topChanged) {
