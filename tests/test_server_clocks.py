@@ -61,8 +61,9 @@ async def test_turn_clock_draw_policy_draws_one_and_passes(server):
         assert st["view"]["counts"] == [4, 2]
         assert "Y1" in st["view"]["hand"]
         assert not any(e["type"] == "play" for e in st["events"])
-        # everyone is told whose time ran out, before the move made for them
-        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn"}
+        # everyone is told whose time ran out, before the move made for them (by the
+        # game's rule, not a computer's choice)
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn", "by": "rule"}
         seen = await b.wait_state(lambda s: s["seq"] == st["seq"], timeout=5)
         assert seen["events"][0] == st["events"][0]
         # the other seat's clock now runs and expires the same way
@@ -83,7 +84,8 @@ async def test_turn_clock_bot_policy_plays_the_turn(server):
         assert st["view"]["top"] == "R1", "the fixed policy plays the first playable card"
         assert st["view"]["counts"] == [2, 2]
         assert any(e["type"] == "play" and e.get("seat") == 0 for e in st["events"])
-        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn"}
+        # (the engine's own timeout move, its fixed policy: a rule, not a computer's choice)
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "turn", "by": "rule"}
     finally:
         await a.close()
         await b.close()
@@ -104,7 +106,7 @@ async def test_drawn_card_choice_expires_and_the_table_plays_it(server):
                                 and s["view"]["turn"] == 1, timeout=5)
         assert st["view"]["top"] == "R5"
         assert st["clock"]["kind"] == "turn" and st["clock"]["seat"] == 1
-        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "drawn"}
+        assert st["events"][0] == {"type": "time_up", "seat": 0, "clock": "drawn", "by": "rule"}
     finally:
         await a.close()
         await b.close()

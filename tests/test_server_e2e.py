@@ -899,6 +899,37 @@ async def test_the_host_takes_a_finished_table_back_to_the_room(server):
 
 
 @pytest.mark.asyncio
+async def test_a_room_taken_back_to_its_lobby_keeps_its_records_when_all_leave(server):
+    """Back to room, then everyone left: the lobby had no one left and was closed, its
+    finished match's record with it (404 "closed before its game started"; diff review).
+    It is a finished room again, its record kept; the next visitor is told the game is
+    over, not that the room was never played."""
+    c = client(server)
+    t, host, guest = await _two_playing(c)
+    try:
+        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
+                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await host.send("reopen")
+        await guest.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        await guest.send("leave")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "empty")
+        await host.send("leave")
+        for _ in range(50):
+            room = await c.room(t["code"])
+            if room["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        assert room["status"] == "finished", room
+        assert (await c.record(t["code"]))["match"] == 1
+        with pytest.raises(ClientError) as err:
+            await c.join(t["code"], "Cy")
+        assert err.value.code == "not_in_lobby" and "over" in str(err.value)
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.asyncio
 async def test_healthz_says_what_the_process_holds(tmp_path):
     """"rooms" alone counted lobbies and finished rooms too: an operator could not tell
     whether a game was running before an upgrade. /healthz now says how many rooms are

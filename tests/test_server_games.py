@@ -179,5 +179,5 @@ async def test_a_turn_of_several_actions_runs_out_once(tmp_path):
         st = await me.wait_state(lambda s: s["view"]["turn"] == 1, timeout=10)
         assert st["seq"] >= start + 2  # the table drew and placed for us
         told = [e for e in me.events if e.get("type") == "time_up"]
-        assert told == [{"type": "time_up", "seat": 0, "clock": "turn"}]
+        assert told == [{"type": "time_up", "seat": 0, "clock": "turn", "by": "computer"}]
         await me.close()

@@ -555,3 +555,39 @@ async def test_a_room_dropped_takes_its_refused_writes_mark_with_it(tmp_path):
     assert room.code not in hub.writer._failed_rooms
     hub.writer.stop()
     store.close()
+
+
+def test_a_lobby_back_from_a_match_is_kept_as_long_as_a_finished_room(tmp_path):
+    """A room taken back to its lobby after a match (Back to room) that its people then
+    closed was swept after the 20 minutes of a room that never started, its records with
+    it. It keeps the finished rooms' time; a lobby never played keeps its own."""
+    now = [1000.0]
+    store = SQLiteStore(tmp_path / "k.sqlite3", synchronous="normal")
+    hub = Hub(store, Settings(lobby_room_ttl=100, finished_room_ttl=10_000),
+              clock=lambda: now[0])
+    played, _, _ = hub.create_private("Ana")
+    played.history.append({"match": 1})
+    never, _, _ = hub.create_private("Bo")
+    for room in (played, never):
+        room.seats[0].away_since = now[0]
+    now[0] += 101
+    assert hub.is_expired(never, now[0]) and not hub.is_expired(played, now[0])
+    now[0] += 10_000
+    assert hub.is_expired(played, now[0])
+    store.close()
+
+
+def test_back_to_room_at_a_table_with_no_host_says_it_has_no_room(tmp_path):
+    """A Quick Match table has no host: ``reopen`` there said "only the host may…", which
+    protocol.md did not say (it says ``not_private``; diff review). The room's kind is
+    checked first."""
+    from colorclash.server.protocol import ProtocolError
+
+    store = SQLiteStore(tmp_path / "q.sqlite3", synchronous="normal")
+    hub = Hub(store, Settings())
+    room, seat, _ = hub.create_private("Ana")
+    room.kind, room.host, room.status = "quick-match", None, "finished"
+    with pytest.raises(ProtocolError) as err:
+        hub.lobby.reopen(room, seat)
+    assert err.value.code == "not_private"
+    store.close()

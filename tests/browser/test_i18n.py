@@ -284,8 +284,9 @@ HISTORY_LINES = """async () => {
     playAfterCall: say([{ type: 'play', seat: 1, card: 'G6' }, { type: 'last_card', seat: 1 }]),
     windowCall: say([{ type: 'last_card', seat: 1 }]),
     draw: say([{ type: 'draw', seat: 1, count: 1, reason: 'draw' }]),
-    myTimeUp: say([{ type: 'time_up', seat: 0, clock: 'turn' }, { type: 'play', seat: 0, card: 'B4' }]),
-    theirTimeUp: say([{ type: 'time_up', seat: 1, clock: 'turn' }, { type: 'play', seat: 1, card: 'B4' }]),
+    myTimeUp: say([{ type: 'time_up', seat: 0, clock: 'turn', by: 'computer' }, { type: 'play', seat: 0, card: 'B4' }]),
+    myRuleTimeUp: say([{ type: 'time_up', seat: 0, clock: 'turn', by: 'rule' }, { type: 'play', seat: 0, card: 'B4' }]),
+    theirTimeUp: say([{ type: 'time_up', seat: 1, clock: 'turn', by: 'computer' }, { type: 'play', seat: 1, card: 'B4' }]),
     mine: say([{ type: 'play', seat: 0, card: 'B4' }]),
   };
 }"""
@@ -310,8 +311,9 @@ def test_the_history_says_each_penalty_and_call_once(open_page):
 
 def test_the_move_made_when_your_time_ran_out_is_not_said_as_yours(open_page):
     """"Your time ran out: a move was made for you · You played Blue 4" credited the player
-    with the computer's choice (clock review). The move is your substitute's; another
-    seat's timed-out move and your own moves are worded as before."""
+    with the computer's choice (clock review). A computer's move is your substitute's; the
+    game's own timeout move, another seat's timed-out move and your own moves are worded
+    as before."""
     page = open_page(DESKTOP, path="/dev.html?scene=table&lang=en")
     page.wait_for_function("window.__devReady === true")
     got = page.evaluate(HISTORY_LINES)
@@ -319,6 +321,8 @@ def test_the_move_made_when_your_time_ran_out_is_not_said_as_yours(open_page):
     assert got["myTimeUp"] == f"{en['say.you.timeUp']} · Your substitute played Blue 4 (square)", got
     assert got["theirTimeUp"] == "Bo's time ran out · Bo played Blue 4 (square)", got
     assert got["mine"] == "You played Blue 4 (square)", got
+    # the game's own timeout move (a draw, a fixed policy) is worded as the player's
+    assert got["myRuleTimeUp"] == f"{en['say.you.timeUp']} · You played Blue 4 (square)", got
 
 
 def test_a_name_in_a_right_to_left_script_keeps_its_place_in_a_sentence(open_page):

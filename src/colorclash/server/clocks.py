@@ -259,11 +259,16 @@ class Clocks:
             # as two, and a connected player had the short clock after one)
             s.missed += 1
         notice = None
+        by_rule = "timeout" in self.hub.table.server_actions(room)
         if kind not in ("window", "next") and first:
-            notice = {"type": "time_up", "seat": seat, "clock": kind}
+            # ``by``: the game's own timeout move (Standard draws a card) or a computer's
+            # choice for the seat (the table presets): the history words the one as the
+            # player's and the other as their substitute's
+            notice = {"type": "time_up", "seat": seat, "clock": kind,
+                      "by": "rule" if by_rule else "computer"}
             room.told_time_up = told
         try:
-            if "timeout" in self.hub.table.server_actions(room):
+            if by_rule:
                 self.hub.table.apply(room, seat, {"type": "timeout"}, notice)
             elif not self.hub.computers.play_for(room, seat, notice):
                 raise ProtocolError("internal", f"no move could be made for seat {seat}")

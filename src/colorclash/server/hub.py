@@ -275,8 +275,8 @@ class Hub:
             # Idle since its people went away: a game everybody left (or that nobody
             # ever opened) goes too, and a room that never started much sooner.
             idle_since = max((s.away_since or 0) for s in room.seats) or room.created
-        if room.status == "lobby":
-            ttl = self.settings.lobby_room_ttl
+        if room.status == "lobby" and not room.history:
+            ttl = self.settings.lobby_room_ttl  # (one back from a match keeps its records)
         return idle_since is not None and now - idle_since > ttl
 
     def sweep(self) -> None:

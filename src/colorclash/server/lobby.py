@@ -106,7 +106,8 @@ class Lobby:
             return room, held, token
         if room.status == "finished":
             raise ProtocolError("not_in_lobby", "this room's game is over; its host can open "
-                                "the free seats again with Play again", status=409)
+                                "the free seats again with Play again or Back to room",
+                                status=409)
         if room.status != "lobby":
             raise ProtocolError("not_in_lobby", "the game has already started", status=409)
         if room.kind != "private":
@@ -321,14 +322,16 @@ class Lobby:
 
     def reopen(self, room: Room, seat: int) -> None:
         """After a match, the host takes a private room's table back to its lobby, the
-        people kept in their seats, to change the game, the rules or the seats before the
-        next one (Play again deals the same table at once: a host who wanted another
-        preset or a seat for a third friend had to open a new room and invite everyone
-        again). Everyone says Ready again there, as after a change of settings."""
-        self.need_host(room, seat, "reopen")
-        if room.kind != "private":
+        people kept in their seats, to change the rules or the seats before the next one:
+        another preset, the table's size, a seat for a third friend (the room's game is
+        the one it was opened for; Play again
+        deals the same table at once: the host had to open a new room and invite everyone
+        again). Everyone says Ready again there, as after a change of settings. The
+        room's records stay with it (its finished rooms' time, even once all have left)."""
+        if room.kind != "private":  # (first: a Quick Match table has no host at all)
             raise ProtocolError("not_private", "only a private room has a room to go back "
                                 "to; this table's next game is Play again", ref="reopen")
+        self.need_host(room, seat, "reopen")
         if room.status != "finished":
             raise ProtocolError("not_finished", "the table goes back to the room only after "
                                 "the game is over", ref="reopen")
@@ -373,8 +376,17 @@ class Lobby:
                 if room.host not in room.conns and new.away_since is None:
                     new.away_since = self.hub.now()  # (away: passed on after host_grace)
         if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
-            self.hub.close_room(room)  # a finished room stays for its records until swept
-            self.hub.note_closed(room.code)
+            if room.history:
+                # a room taken back to its lobby after a match (Back to room) that everyone
+                # then left is a finished room again: it keeps its records for the
+                # finished rooms' time (closed, they were gone with it: diff review)
+                room.status = "finished"
+                room.finished_at = self.hub.now()
+                self.hub.persist(room)
+                self.hub.broadcast(room, [])
+            else:
+                self.hub.close_room(room)  # a finished room stays for its records until swept
+                self.hub.note_closed(room.code)
         else:
             self.hub.persist(room)
             self.hub.broadcast(room, [])

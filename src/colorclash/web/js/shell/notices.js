@@ -28,8 +28,10 @@ function serverLine(e, model) {
 // The words of one moment, in the order of its events (the game words each run of its
 // own events together: a line may depend on another event of the same moment). The move
 // made when your clock ran out is not yours: "Your time ran out · You played Blue 4"
-// credited the player with the computer's choice. After your own "time_up" the moment's
-// moves are worded as your substitute's.
+// credited the player with the computer's choice. After your own "time_up" chosen by a
+// computer (`by: "computer"`: Coloretto, Rainbow) the moment's moves are worded as your
+// substitute's; a game's own timeout move (`by: "rule"`: Color Clash draws, or plays by
+// its fixed policy) stays yours ("Your substitute finishes in place 1" beside "You win!").
 export function describeAll(game, events, model, sep = " · ") {
   const lines = [];
   let run = [];
@@ -42,7 +44,9 @@ export function describeAll(game, events, model, sep = " · ") {
     if (isServerEvent(e)) {
       flush();
       lines.push(serverLine(e, model));
-      if (e.type === "time_up" && e.seat === model.me && model.me >= 0) wording = substitutedModel(model);
+      if (e.type === "time_up" && e.by === "computer" && e.seat === model.me && model.me >= 0) {
+        wording = substitutedModel(model);
+      }
     } else run.push(e);
   }
   flush();
