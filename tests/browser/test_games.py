@@ -727,3 +727,30 @@ def test_the_focus_goes_back_to_quick_match_when_its_dialog_closes(open_page, cl
         page.keyboard.press("Enter")
     box.wait_for(state="detached")
     page.wait_for_function("() => document.activeElement.id === 'btn-quick'")
+
+
+def test_back_to_room_takes_both_players_to_the_lobby_and_on_to_other_rules(open_page):
+    """The host's Back to room after a game: the guest is told why the results went
+    ("Host Hana took the table back to the room…"), lands in the lobby with nothing of the
+    table left open over it (their How to play of the old rules opened again over the next
+    game; diff review), and the next game is dealt on the rules the host chose there."""
+    host, guest = _hana_and_gus_at_a_table(open_page, DESKTOP, clock=30)
+    play_to_results([host, guest])
+    guest.evaluate("() => { window.__cc.rules = 'classic-table'; }")  # How to play was open
+    host.click("button[data-focus-key='res:room']")
+    guest.wait_for_selector("#btn-ready")
+    host.wait_for_selector("#set-preset")
+    toast = guest.locator(".toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == EN["room.backByHost"].replace("{name}", "Host Hana")
+    assert guest.evaluate("window.__cc.rules") is None
+    assert host.locator(".toast").count() == 0 or not host.locator(".toast").is_visible()
+    host.select_option("#set-preset", "standard")
+    host.wait_for_function("() => window.__cc.room.settings.preset === 'standard'")
+    guest.click("#btn-ready")
+    host.wait_for_function(
+        "() => document.querySelector('#btn-start').getAttribute('aria-disabled') === 'false'")
+    host.click("#btn-start")
+    wait_table(guest)
+    assert guest.evaluate("window.__cc.view.preset") == "standard"
+    assert guest.locator("#howto-title").count() == 0

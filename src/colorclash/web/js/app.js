@@ -718,6 +718,12 @@ function handleMessage(msg) {
     state.gameUi = {};
     state.confirmLeave = state.confirmLeave && !!view;
   }
+  // the table gone back to the room (Back to room): what was open over it goes with it (a
+  // guest's How to play of the old rules opened again over the next game; diff review)
+  if (!view && prevView) {
+    state.rules = null;
+    state.historyOpen = false;
+  }
   if (!view || view.phase !== "game_over" || newMatch) state.resultsHidden = false;
   // a game that ends under the leave dialog: its words ("a substitute plays your seat
   // until the game ends") no longer hold, and a finished table is left by going home
@@ -769,6 +775,13 @@ function handleMessage(msg) {
     toast(() => t("table.newGameByHost", { name: seatName(msg.room, msg.room.host) }), 5000);
   }
   if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+      && prevRoom.status === "finished" && prevView && state.me != null
+      && msg.room.host !== state.me && msg.room.host != null) {
+    // the host took the table back to the room: the results gone and "Not ready" under
+    // the guest's name, without a word (diff review); said, as Play again is
+    toast(() => t("room.backByHost", { name: seatName(msg.room, msg.room.host) }), 6000);
+  }
+  if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
       && prevRoom.status === "lobby" && state.me != null && msg.room.host !== state.me
       && prevRoom.seats[state.me] && prevRoom.seats[state.me].ready
       && msg.room.seats[state.me] && !msg.room.seats[state.me].ready
@@ -817,12 +830,12 @@ function send(msg) {
 // standing over the new table. Another click on the same match a few seconds later (the
 // first was refused, say) is sent.
 let lastStart = { key: null, at: 0 };
-function sendStart() {
+function sendStart(type = "start") {
   const room = state.room;
-  const key = room ? `${room.code}:${room.match}:${room.status}` : null;
+  const key = room ? `${type}:${room.code}:${room.match}:${room.status}` : null;
   const now = Date.now();
   if (key !== null && lastStart.key === key && now - lastStart.at < 3000) return;
-  if (send({ type: "start" })) lastStart = { key, at: now };
+  if (send({ type })) lastStart = { key, at: now };
 }
 
 // ---------------------------------------------------------------- actions
@@ -1172,7 +1185,8 @@ const tableActs = {
   },
   // the room's lobby again, everyone in their seats (protocol.md `reopen`)
   backToRoom() {
-    send({ type: "reopen" });
+    // (once: a double click's second was refused, "The game is not over yet", in the lobby)
+    sendStart("reopen");
   },
   // Quick Match has no host to start another game: back to the queue, same game and table.
   findPlayers() {
