@@ -902,8 +902,8 @@ async def test_the_host_takes_a_finished_table_back_to_the_room(server):
 async def test_a_room_taken_back_to_its_lobby_keeps_its_records_when_all_leave(server):
     """Back to room, then everyone left: the lobby had no one left and was closed, its
     finished match's record with it (404 "closed before its game started"; diff review).
-    It is a finished room again, its record kept; the next visitor is told the game is
-    over, not that the room was never played."""
+    It stays, with its record; whoever takes a seat by its link next hosts it (nobody
+    could start it else)."""
     c = client(server)
     t, host, guest = await _two_playing(c)
     try:
@@ -916,17 +916,53 @@ async def test_a_room_taken_back_to_its_lobby_keeps_its_records_when_all_leave(s
         await host.send("leave")
         for _ in range(50):
             room = await c.room(t["code"])
-            if room["status"] == "finished":
+            if room["host"] is None:
                 break
             await asyncio.sleep(0.1)
-        assert room["status"] == "finished", room
+        assert room["status"] == "lobby" and room["host"] is None, room
         assert (await c.record(t["code"]))["match"] == 1
-        with pytest.raises(ClientError) as err:
-            await c.join(t["code"], "Cy")
-        assert err.value.code == "not_in_lobby" and "over" in str(err.value)
+        cy = await c.join(t["code"], "Cy")
+        room = await c.room(t["code"])
+        assert room["host"] == cy["seat"] and room["records"] == [1], room
     finally:
         await host.close()
         await guest.close()
+
+
+@pytest.mark.asyncio
+async def test_a_room_back_from_a_match_with_other_settings_survives_a_restart(tmp_path):
+    """Back to room, then the host made the table three seats: at the next start the
+    finished match was replayed on the room's new settings, refused ("it is not seat 1's
+    turn"), and the room could not be restored, people and records with it (a review).
+    A lobby replays no game; the room comes back as it was, its record with it, and so
+    does one that everyone then left."""
+    db = f"sqlite:///{tmp_path / 'back.sqlite3'}"
+    settings = Settings(**LIFTED_LIMITS, bot_delay=0.0, rate_per_s=10_000, rate_burst=10_000)
+    with InProcessServer(db, settings) as srv:
+        c = Client(srv.url)
+        t, _, host, guest = await two_people_dealt(c, preset="standard")
+        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
+                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await host.send("reopen")
+        await host.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        await host.send("settings", settings={"seats": 3, "preset": "family"})
+        await host.wait_state(lambda s: len(s["room"]["seats"]) == 3)
+        await host.close()
+        await guest.close()
+    with InProcessServer(db, settings) as srv:
+        c = Client(srv.url)
+        room = await c.room(t["code"])
+        assert (room["status"], len(room["seats"]), room["records"]) == ("lobby", 3, [1])
+        assert (await c.record(t["code"]))["match"] == 1
+        async with await c.connect(t["code"], t["token"]) as me:
+            await me.wait_state(lambda s: s["room"]["status"] == "lobby")
+            await me.send("leave")
+            await asyncio.sleep(0.3)
+    with InProcessServer(db, settings) as srv:
+        c = Client(srv.url)
+        room = await c.room(t["code"])
+        assert room["status"] == "lobby" and room["records"] == [1], room
+        assert (await c.record(t["code"]))["match"] == 1
 
 
 @pytest.mark.asyncio

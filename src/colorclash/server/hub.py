@@ -135,7 +135,8 @@ class Hub:
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
             return None
-        if room.status == "lobby" and not any(s.kind == "human" for s in room.seats):
+        if (room.status == "lobby" and not room.history
+                and not any(s.kind == "human" for s in room.seats)):
             # A lobby its last person left whose delete did not happen (refused, or the
             # process stopped or died first: it is stored emptied, Hub.close_room): deleted
             # now, not loaded (it came back with no host, joinable by its link: a review).
@@ -275,8 +276,12 @@ class Hub:
             # Idle since its people went away: a game everybody left (or that nobody
             # ever opened) goes too, and a room that never started much sooner.
             idle_since = max((s.away_since or 0) for s in room.seats) or room.created
-        if room.status == "lobby" and not room.history:
-            ttl = self.settings.lobby_room_ttl  # (one back from a match keeps its records)
+        if room.status == "lobby" and room.history:
+            # back from a match (its records kept): the finished rooms' time, from its
+            # match's end at the earliest (everyone may have left it since)
+            idle_since = max(idle_since or 0, room.finished_at or 0)
+        elif room.status == "lobby":
+            ttl = self.settings.lobby_room_ttl
         return idle_since is not None and now - idle_since > ttl
 
     def sweep(self) -> None:
@@ -498,7 +503,9 @@ class Hub:
         room.log_hash = None
         recent = room.recent
         recent.clear()
-        if room.match_no and room.seed is not None:
+        # (a lobby shows no game: back from a match, its settings may have changed since,
+        # and the match would not replay on them)
+        if room.match_no and room.seed is not None and room.status != "lobby":
             actions = self.store.load_actions(room.code, room.match_no)
             deal = {"type": "deal", "match": room.match_no, "commitment": room.commitment}
 

@@ -123,6 +123,11 @@ class Lobby:
         if room.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken", status=409)
         token = self.seat_human(room, seat, name, token)
+        if room.host is None:
+            # a room back from a match that everyone then left (its records kept): the
+            # first to come back hosts it, or nobody could start it
+            room.host = seat
+            room.seats[seat].ready = True
         self.hub.persist(room)
         self.hub.broadcast(room, [])
         return room, seat, token
@@ -327,7 +332,8 @@ class Lobby:
         the one it was opened for; Play again
         deals the same table at once: the host had to open a new room and invite everyone
         again). Everyone says Ready again there, as after a change of settings. The
-        room's records stay with it (its finished rooms' time, even once all have left)."""
+        room's records stay with it for the finished rooms' time, even once all have
+        left (then whoever takes a seat by its link next hosts it)."""
         if room.kind != "private":  # (first: a Quick Match table has no host at all)
             raise ProtocolError("not_private", "only a private room has a room to go back "
                                 "to; this table's next game is Play again", ref="reopen")
@@ -348,6 +354,11 @@ class Lobby:
                 s.former = None  # (the finished match's results are closed now)
 
     def _back_to_lobby(self, room: Room) -> None:
+        # The finished match's game goes (its record and actions stay stored): a lobby has
+        # no view, and its settings may change there, after which the match could not be
+        # replayed on them (a restart then lost the room: Hub.rebuild_game replays none).
+        room.game = None
+        room.log_hash = None
         room.status = "lobby"
         for i, s in enumerate(room.seats):
             s.ready = s.kind == "bot" or self.counts_ready(room, i)
@@ -375,19 +386,14 @@ class Lobby:
                 new.ready = True
                 if room.host not in room.conns and new.away_since is None:
                     new.away_since = self.hub.now()  # (away: passed on after host_grace)
-        if room.status == "lobby" and not any(x.kind == "human" for x in room.seats):
-            if room.history:
-                # a room taken back to its lobby after a match (Back to room) that everyone
-                # then left is a finished room again: it keeps its records for the
-                # finished rooms' time (closed, they were gone with it: diff review)
-                room.status = "finished"
-                room.finished_at = self.hub.now()
-                self.hub.persist(room)
-                self.hub.broadcast(room, [])
-            else:
-                self.hub.close_room(room)  # a finished room stays for its records until swept
-                self.hub.note_closed(room.code)
+        if (room.status == "lobby" and not room.history
+                and not any(x.kind == "human" for x in room.seats)):
+            self.hub.close_room(room)  # a finished room stays for its records until swept
+            self.hub.note_closed(room.code)
         else:
+            # (a lobby back from a match that everyone left stays, for its records and its
+            # link, until swept: closed, its records were gone with it; whoever takes a
+            # seat next hosts it: ``join``)
             self.hub.persist(room)
             self.hub.broadcast(room, [])
             self.hub.clocks.schedule(room)  # (a host away: its powers pass in time)
