@@ -13,7 +13,7 @@ from colorclash.engine import GAMES, new_game
 SERVER_EVENTS = [
     {"type": "deal", "match": 1, "commitment": "0" * 64},
     {"type": "substitute", "seat": 1, "on": True},
-    {"type": "time_up", "seat": 1, "clock": "turn"},
+    {"type": "time_up", "seat": 1, "clock": "turn", "by": "computer"},
 ]
 
 

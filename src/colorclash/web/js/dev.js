@@ -426,7 +426,7 @@ SCENES["clock-low"] = () => ({ ...SCENES.table(), clock: { kind: "turn", seat: 0
 SCENES["time-up"] = () => ({
   ...SCENES.table(),
   events: [
-    { type: "time_up", seat: 0, clock: "turn" },
+    { type: "time_up", seat: 0, clock: "turn", by: "rule" },
     { type: "draw", seat: 0, count: 1 },
   ],
 });
