@@ -646,3 +646,38 @@ def test_adding_and_removing_a_computer_by_keys_keeps_the_focus_on_the_seat(open
     page.keyboard.press("Enter")
     page.wait_for_selector(".seat-row[data-seat='1']:not([data-kind=bot])")
     page.wait_for_function("document.activeElement.dataset.focusKey === 'seat:1:add-bot'")
+
+
+SENT_FRAMES = """() => {
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { window.__sent.push(JSON.parse(data)); } catch (e) { /* not ours */ }
+    return send.call(this, data);
+  };
+}"""
+
+
+def test_stepping_through_a_menu_with_the_keys_sends_one_change(open_page):
+    """An arrow key on a closed menu changes its choice at once: each step through the
+    presets was sent, stored and broadcast (the guests asked for Ready again at each, the
+    lobby's change budget spent). A change made by keys waits until they rest and goes as
+    one; one made by the pointer goes at once."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-create")
+    page.evaluate(SENT_FRAMES)  # (the room's socket opens after: its frames are seen)
+    create_room(page, "Host Hana")
+    settings = lambda: [m["settings"] for m in page.evaluate("window.__sent")  # noqa: E731
+                        if m.get("type") == "settings"]
+    page.focus("#set-preset")
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+        page.wait_for_timeout(60)
+    chosen = page.eval_on_selector("#set-preset", "e => e.value")
+    page.wait_for_timeout(200)
+    assert settings() == [], settings()  # (still resting)
+    page.wait_for_function(f"() => window.__cc.room.settings.preset === {chosen!r}")
+    assert settings() == [{"preset": chosen}], settings()
+    page.select_option("#set-seats", "3")  # the pointer: at once
+    page.wait_for_function("() => window.__cc.room.settings.seats === 3", timeout=600)
+    assert settings()[-1] == {"seats": 3}

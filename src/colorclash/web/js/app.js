@@ -282,7 +282,7 @@ function render() {
   } else if (s === "room" && state.room) {
     nodes = renderRoom(
       {
-        room: state.room,
+        room: withPendingSettings(state.room),
         me: state.me,
         games: state.games,
         inviteUrl: location.origin + (state.room.link || `/r/${state.room.code}`),
@@ -1075,8 +1075,53 @@ function dropStaleStartToast() {
   }
 }
 
+// The lobby's menus and the keyboard: an arrow key on a closed menu changes its choice at
+// once, and each change was sent, stored and broadcast (every guest asked for Ready again
+// at each step through six presets, and the lobby's change budget spent). A change made
+// by a key waits until the keys have rested (SETTINGS_REST_MS), the patches merged; one
+// made by the pointer goes at once, and so does any waiting one before it, or a Start.
+const SETTINGS_REST_MS = 700;
+let keyAt = -Infinity;
+let pendingSettings = null;
+let pendingTimer = null;
+document.addEventListener("keydown", (e) => {
+  if (e.target && e.target.closest && e.target.closest(".settings-form select")) keyAt = performance.now();
+}, true);
+
+function mergeSettings(a, b) {
+  const out = { ...(a || {}), ...b };
+  if ((a && a.options) || b.options) out.options = { ...((a && a.options) || {}), ...(b.options || {}) };
+  return out;
+}
+
+function flushSettings() {
+  clearTimeout(pendingTimer);
+  pendingTimer = null;
+  const patch = pendingSettings;
+  pendingSettings = null;
+  if (patch) send({ type: "settings", settings: patch });
+}
+
+// The room as the host's menus show it: with a change still resting (a redraw meanwhile,
+// someone joining, put the menu back on the room's setting under the host's keys).
+function withPendingSettings(room) {
+  if (!pendingSettings || !room) return room;
+  const { options, ...top } = pendingSettings;
+  return { ...room, settings: { ...room.settings, ...top, ...(options || {}) } };
+}
+
+function changeSettings(patch) {
+  pendingSettings = mergeSettings(pendingSettings, patch);
+  if (performance.now() - keyAt > 150) {
+    flushSettings();
+    return;
+  }
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(flushSettings, SETTINGS_REST_MS);
+}
+
 const roomActs = {
-  settings: (settings) => send({ type: "settings", settings }),
+  settings: (settings) => changeSettings(settings),
   addBot: (seat) => send({ type: "add_bot", seat, ...(roomLevel() ? { level: roomLevel() } : {}) }),
   removeBot: (seat) => send({ type: "remove_bot", seat }),
   removePlayer: (seat) => send({ type: "remove_player", seat }),
@@ -1091,6 +1136,7 @@ const roomActs = {
       announce(text, { urgent: true });
       return;
     }
+    flushSettings(); // (a change still resting goes first)
     sendStart();
   },
   leave() {
