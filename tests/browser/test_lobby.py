@@ -681,3 +681,42 @@ def test_stepping_through_a_menu_with_the_keys_sends_one_change(open_page):
     page.select_option("#set-seats", "3")  # the pointer: at once
     page.wait_for_function("() => window.__cc.room.settings.seats === 3", timeout=600)
     assert settings()[-1] == {"seats": 3}
+
+
+def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page):
+    """A change resting under the keys was sent on the home page after a Leave (a "not
+    connected" toast there), and a preset merged with an option resting from another menu
+    carried it into a preset without it (the whole change refused): a change of another
+    menu sends the resting one first, Start sends it before the start, and Leave drops it."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-create")
+    page.evaluate(SENT_FRAMES)
+    create_room(page, "Host Hana")
+    settings = lambda: [m["settings"] for m in page.evaluate("window.__sent")  # noqa: E731
+                        if m.get("type") == "settings"]
+    page.focus("#set-clock")
+    page.keyboard.press("ArrowDown")
+    clock = page.eval_on_selector("#set-clock", "e => e.value")
+    page.focus("#set-preset")
+    page.keyboard.press("ArrowDown")
+    preset = page.eval_on_selector("#set-preset", "e => e.value")
+    assert settings() == [{"clock": int(clock)}], settings()  # sent when the preset moved
+    page.wait_for_function(f"() => window.__cc.room.settings.preset === {preset!r}")
+    assert settings()[-1] == {"preset": preset}, settings()
+    # Start: the resting change, then the start, in that order
+    page.focus("#set-seats")
+    page.keyboard.press("ArrowUp")
+    page.focus("#btn-start")  # (a keyboard user: Tab, then Enter)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    kinds = [m["type"] for m in page.evaluate("window.__sent") if m["type"] in ("settings", "start")]
+    assert kinds[-2:] == ["settings", "start"], kinds
+    # Leave: a resting change is dropped, not sent from the home page
+    page.focus("#set-preset")
+    page.keyboard.press("ArrowDown")
+    before = len(settings())
+    page.focus("#btn-leave")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#btn-create")
+    page.wait_for_timeout(1000)
+    assert len(settings()) == before and not page.locator(".toast:visible").count()

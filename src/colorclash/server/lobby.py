@@ -354,11 +354,9 @@ class Lobby:
                 s.former = None  # (the finished match's results are closed now)
 
     def _back_to_lobby(self, room: Room) -> None:
-        # The finished match's game goes (its record and actions stay stored): a lobby has
-        # no view, and its settings may change there, after which the match could not be
-        # replayed on them (a restart then lost the room: Hub.rebuild_game replays none).
-        room.game = None
-        room.log_hash = None
+        # (the finished match's game stays in memory, unseen: a lobby has no view, and on
+        # Redis a room stored again from memory writes its log back; a restart replays no
+        # lobby's game, as its settings may have changed since: Hub.rebuild_game)
         room.status = "lobby"
         for i, s in enumerate(room.seats):
             s.ready = s.kind == "bot" or self.counts_ready(room, i)

@@ -440,6 +440,7 @@ function navigate(path, { replace = false } = {}) {
 }
 
 function closeConn() {
+  dropSettings(); // (a lobby change resting belongs to the room being left)
   held = [];
   if (state.conn) state.conn.close();
   state.conn = null;
@@ -1082,7 +1083,8 @@ function dropStaleStartToast() {
 // made by the pointer goes at once, and so does any waiting one before it, or a Start.
 const SETTINGS_REST_MS = 700;
 let keyAt = -Infinity;
-let pendingSettings = null;
+let pendingSettings = null; // the patch resting, for the room `pendingCode`
+let pendingCode = null;
 let pendingTimer = null;
 document.addEventListener("keydown", (e) => {
   if (e.target && e.target.closest && e.target.closest(".settings-form select")) keyAt = performance.now();
@@ -1094,23 +1096,43 @@ function mergeSettings(a, b) {
   return out;
 }
 
+// Send a resting change now, to the room it was made in, if the page still hosts that
+// room's lobby (else it is dropped: left, another room, the game started). True if sent.
 function flushSettings() {
   clearTimeout(pendingTimer);
   pendingTimer = null;
   const patch = pendingSettings;
+  const room = state.room;
   pendingSettings = null;
-  if (patch) send({ type: "settings", settings: patch });
+  if (!patch || !room || room.code !== pendingCode || room.status !== "lobby" || room.host !== state.me) {
+    return false;
+  }
+  return send({ type: "settings", settings: patch });
+}
+
+function dropSettings() {
+  clearTimeout(pendingTimer);
+  pendingTimer = null;
+  pendingSettings = null;
 }
 
 // The room as the host's menus show it: with a change still resting (a redraw meanwhile,
 // someone joining, put the menu back on the room's setting under the host's keys).
 function withPendingSettings(room) {
-  if (!pendingSettings || !room) return room;
+  if (!pendingSettings || !room || room.code !== pendingCode) return room;
   const { options, ...top } = pendingSettings;
   return { ...room, settings: { ...room.settings, ...top, ...(options || {}) } };
 }
 
 function changeSettings(patch) {
+  // patches of one menu merge; another menu's sends the first one before it (a preset
+  // merged with an option resting from before carried that option into a preset that
+  // may not have it, and the whole change was refused)
+  const menu = (p) => JSON.stringify([Object.keys(p).sort(), Object.keys(p.options || {}).sort()]);
+  if (pendingSettings && (menu(pendingSettings) !== menu(patch) || pendingCode !== (state.room && state.room.code))) {
+    flushSettings();
+  }
+  pendingCode = state.room ? state.room.code : null;
   pendingSettings = mergeSettings(pendingSettings, patch);
   if (performance.now() - keyAt > 150) {
     flushSettings();
@@ -1127,6 +1149,13 @@ const roomActs = {
   removePlayer: (seat) => send({ type: "remove_player", seat }),
   ready: (ready) => send({ type: "ready", ready }),
   start() {
+    // a change still resting goes first, and the start after it: the Start button drawn
+    // before it may say the table is not ready when the change makes it so ("set Seats
+    // to 2 to play now"); the server answers the start on the table as changed
+    if (flushSettings()) {
+      sendStart();
+      return;
+    }
     const btn = document.getElementById("btn-start");
     if (btn && btn.getAttribute("aria-disabled") === "true") {
       const status = document.getElementById("room-status");
@@ -1136,10 +1165,10 @@ const roomActs = {
       announce(text, { urgent: true });
       return;
     }
-    flushSettings(); // (a change still resting goes first)
     sendStart();
   },
   leave() {
+    dropSettings();
     send({ type: "leave" });
     forgetTicket(state.code);
     navigate("/");
