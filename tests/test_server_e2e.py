@@ -305,6 +305,12 @@ async def _two_playing(c):
     return t, host, guest
 
 
+async def _play_out(host, guest):
+    """Both seats play the match to its end (easy computer players' choices)."""
+    await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
+                         guest.play(make_bot("easy", seed=2), timeout=90))
+
+
 @pytest.mark.asyncio
 async def test_a_host_who_leaves_in_mid_game_passes_the_host_on(server):
     """Else the guests would be told to wait for a host who is gone, for ever."""
@@ -835,8 +841,7 @@ async def test_a_seat_left_after_the_game_can_be_filled_for_a_rematch(server):
     c = client(server)
     t, host, guest = await _two_playing(c)
     try:
-        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
-                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await _play_out(host, guest)
         await guest.send("leave")
         await host.wait_state(lambda s: s["room"]["seats"][1]["kind"] == "empty")
         with pytest.raises(ClientError) as err:  # the finished room says why
@@ -872,8 +877,7 @@ async def test_the_host_takes_a_finished_table_back_to_the_room(server):
     try:
         await host.send("reopen")
         assert (await host.wait_for(lambda m: m["type"] == "error"))["code"] == "not_finished"
-        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
-                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await _play_out(host, guest)
         await guest.send("reopen")
         assert (await guest.wait_for(lambda m: m["type"] == "error"))["code"] == "not_host"
         await host.send("reopen")
@@ -907,8 +911,7 @@ async def test_a_room_taken_back_to_its_lobby_keeps_its_records_when_all_leave(s
     c = client(server)
     t, host, guest = await _two_playing(c)
     try:
-        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
-                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await _play_out(host, guest)
         await host.send("reopen")
         await guest.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
         await guest.send("leave")
@@ -941,8 +944,7 @@ async def test_a_room_back_from_a_match_with_other_settings_survives_a_restart(t
     with InProcessServer(db, settings) as srv:
         c = Client(srv.url)
         t, _, host, guest = await two_people_dealt(c, preset="standard")
-        await asyncio.gather(host.play(make_bot("easy", seed=1), timeout=90),
-                             guest.play(make_bot("easy", seed=2), timeout=90))
+        await _play_out(host, guest)
         await host.send("reopen")
         await host.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
         await host.send("settings", settings={"seats": 3, "preset": "family"})
