@@ -329,11 +329,11 @@ class Lobby:
         """After a match, the host takes a private room's table back to its lobby, the
         people kept in their seats, to change the rules or the seats before the next one:
         another preset, the table's size, a seat for a third friend (the room's game is
-        the one it was opened for; Play again
-        deals the same table at once: the host had to open a new room and invite everyone
-        again). Everyone says Ready again there, as after a change of settings. The
-        room's records stay with it for the finished rooms' time, even once all have
-        left (then whoever takes a seat by its link next hosts it)."""
+        the one it was opened for). Play again deals the same table at once: the host had
+        to open a new room and invite everyone again. Everyone says Ready again there, as
+        after a change of settings. The room's records stay with it for the finished
+        rooms' time, even once all have left (then whoever takes a seat by its link next
+        hosts it)."""
         if room.kind != "private":  # (first: a Quick Match table has no host at all)
             raise ProtocolError("not_private", "only a private room has a room to go back "
                                 "to; this table's next game is Play again", ref="reopen")

@@ -826,17 +826,17 @@ function send(msg) {
   return true;
 }
 
-// A double click on Start or Play again sends one "start": the second, refused by the
-// server once the first has dealt ("The game has already started"), left that message
-// standing over the new table. Another click on the same match a few seconds later (the
-// first was refused, say) is sent.
-let lastStart = { key: null, at: 0 };
-function sendStart(type = "start") {
+// A double click on Start, Play again or Back to room sends one "start" (or "reopen"):
+// the second, refused by the server once the first had dealt ("The game has already
+// started"), left that message standing over the new table. Another click on the same
+// match a few seconds later (the first was refused, say) is sent.
+let lastOnce = { key: null, at: 0 };
+function sendOnce(type) {
   const room = state.room;
   const key = room ? `${type}:${room.code}:${room.match}:${room.status}` : null;
   const now = Date.now();
-  if (key !== null && lastStart.key === key && now - lastStart.at < 3000) return;
-  if (send({ type })) lastStart = { key, at: now };
+  if (key !== null && lastOnce.key === key && now - lastOnce.at < 3000) return;
+  if (send({ type })) lastOnce = { key, at: now };
 }
 
 // ---------------------------------------------------------------- actions
@@ -1153,7 +1153,7 @@ const roomActs = {
     // before it may say the table is not ready when the change makes it so ("set Seats
     // to 2 to play now"); the server answers the start on the table as changed
     if (flushSettings()) {
-      sendStart();
+      sendOnce("start");
       return;
     }
     const btn = document.getElementById("btn-start");
@@ -1165,10 +1165,9 @@ const roomActs = {
       announce(text, { urgent: true });
       return;
     }
-    sendStart();
+    sendOnce("start");
   },
   leave() {
-    dropSettings();
     send({ type: "leave" });
     forgetTicket(state.code);
     navigate("/");
@@ -1256,12 +1255,12 @@ const tableActs = {
     }
   },
   playAgain() {
-    sendStart();
+    sendOnce("start");
   },
   // the room's lobby again, everyone in their seats (protocol.md `reopen`)
   backToRoom() {
     // (once: a double click's second was refused, "The game is not over yet", in the lobby)
-    sendStart("reopen");
+    sendOnce("reopen");
   },
   // Quick Match has no host to start another game: back to the queue, same game and table.
   findPlayers() {

@@ -48,7 +48,8 @@ export function gameOverHeadline(winners, model) {
 }
 
 // What a finished game's results offer: the host may play again (or, in a private room,
-// go back to the room), everyone may go home; the others are told that the host decides. A Quick Match table has no host: each
+// go back to the room), everyone may go home; the others are told that the host
+// decides. A Quick Match table has no host: each
 // player may look for new players. Returns {actions, status}.
 export function gameOverActions(model, act) {
   const { room } = model;

@@ -84,6 +84,7 @@ function opponentChip(model, seat) {
   const isTurn = view.turn === seat;
   const away = absence(room, seat);
   const name = seatName(room, seat);
+  const level = computerLevel(room, seat); // (alone on a narrow phone: the pill below)
   const faces = Array.isArray(hand.faces) ? hand.faces : null;
   const parts = [name];
   if (isComputer(room, seat)) parts.push(computerLabel(room, seat));
@@ -111,7 +112,7 @@ function opponentChip(model, seat) {
             ? h(
                 "span.tag.bot.rb-level",
                 h("span.rb-level-long", computerLabel(room, seat)),
-                computerLevel(room, seat) ? h("span.rb-level-short", computerLevel(room, seat)) : null,
+                level ? h("span.rb-level-short", level) : null,
               )
             : null,
           away ? awayBadge(room, seat) : null,
