@@ -163,9 +163,16 @@ def test_origin_allowed():
 @pytest.mark.parametrize("path", ["/dev.html", "/js/dev.js", "/dev.html?scene=table"])
 def test_the_dev_page_is_not_served_unless_asked_for(server, path, tmp_path):
     """The fake screens of /dev.html are for development and the browser tests
-    (COLORCLASH_DEV_PAGES=1); a site's visitors get 404, and its own client all the same."""
-    status, _, _ = _send(server.url + path)
+    (COLORCLASH_DEV_PAGES=1); a site's visitors get 404, and its own client all the same.
+    The 404 is any missing file's, in the error format (it was plain text, and so told
+    the page apart from a path that is not there)."""
+    status, headers, body = _send(server.url + path)
     assert status == 404
+    missing = _send(server.url + "/js/nope.js")
+    assert (headers["content-type"], body) == (missing[1]["content-type"], missing[2])
+    assert json.loads(body)["error"]["code"] == "not_found"
+    status, _, page = _send(server.url + path, headers={"Accept": "text/html"})
+    assert status == 404 and b"<html" in page and b"dev.js" not in page  # the site's own
     assert _send(server.url + "/js/app.js")[0] == 200
     assert _send(server.url + "/")[0] == 200
     settings = Settings(**LIFTED_LIMITS, dev_pages=True)

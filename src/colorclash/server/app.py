@@ -21,7 +21,7 @@ import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from redis import exceptions as redis_errors
 from starlette.datastructures import Headers
@@ -869,9 +869,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # The dev page renders every screen from fake data: for development and the
         # browser tests (COLORCLASH_DEV_PAGES=1), not for a site's visitors.
         async def no_dev_page(request: Request) -> Response:
-            if _wants_a_page(request):
-                return not_found_page()
-            return PlainTextResponse("Not Found", status_code=404)
+            # the 404 of any missing file, answered by the one handler (it was plain
+            # text "Not Found", not the error format, and so told it apart)
+            raise StarletteHTTPException(404, "Not Found")
 
         for path in DEV_PAGES:
             app.add_route(path, no_dev_page, methods=["GET", "HEAD"], include_in_schema=False)
