@@ -699,6 +699,21 @@ async def test_the_last_process_stopped_says_its_rooms_wait_for_the_next(redis_d
 
 
 @pytest.mark.asyncio
+async def test_a_process_without_rooms_stopped_says_so(redis_db, caplog):
+    """A lone process with no room said "the other processes take its 0 room(s)", with
+    no other process running (operator review)."""
+    a = await _cluster_hub(redis_db, bot_delay=0, lease_ttl=0.6)
+    try:
+        with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+            await a.cluster.stop()
+        lines = [r.getMessage() for r in caplog.records]
+        assert f"process {a.cluster.id} stops: it holds no room" in lines, lines
+        assert not [m for m in lines if "room(s)" in m], lines
+    finally:
+        a.store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_process_stopped_cleanly_hands_its_rooms_over(redis_db, caplog):
     """A process stopped with SIGTERM let go of its rooms, and nobody took them until
     someone asked for one: a Practice table nobody was connected to kept its clocks and

@@ -254,7 +254,10 @@ class Cluster:
                 self.r.delete(self.key("qm", "leader"))
             others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
                          if raw.decode() != self.id)
-            if others or not rooms:
+            if not rooms:  # (its 0 rooms were said taken by "the other processes",
+                # also when there were none: operator review)
+                log.info("process %s stops: it holds no room", self.id)
+            elif others:
                 # (they may be stopping too, as under `systemctl stop 'colorclash@*'`)
                 log.info("process %s stops: the other processes take its %d room(s) at "
                          "their next beat (or, if they stop too, the next process to "
