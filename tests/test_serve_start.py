@@ -224,6 +224,9 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
                 await ws.wait_closed()
 
         asyncio.run(refused())
+        made = urllib.request.Request(f"{url}/api/rooms", data=b'{"name": "Ana", "seats": 2}',
+                                      headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(made, timeout=5).read()
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=30)[0]
@@ -236,6 +239,9 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
     assert re.search(stamp + r'.*"GET /healthz HTTP/1.1" 200', out, re.M), out
     assert re.search(stamp + r"Application startup complete", out, re.M), out
     assert re.search(stamp + r"colorclash\.server: rooms restored: 0", out, re.M), out
+    # a stop says what it kept (it said nothing of the games: operator review)
+    assert re.search(stamp + r"colorclash\.server: stopped: 1 room\(s\) kept in the store "
+                     r"for the next start", out, re.M), out
 
 
 def _first_lines(args: list[str], env: dict[str, str], until: str,
