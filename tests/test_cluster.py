@@ -1337,6 +1337,39 @@ async def test_a_paused_redis_is_logged_as_health_says_and_its_pause_in_full(tmp
 
 
 @pytest.mark.asyncio
+async def test_a_room_is_not_taken_from_its_owner_just_after_a_redis_restart(redis_db):
+    """A Redis restart longer than the lease loses every process's key, all alive. A
+    player who came back through another process before the owner's next beat had the
+    room taken over there on the spot, and the owner, until its own next beat, showed its
+    players the table as it was (a state older than one already shown: operator review).
+    For a lease after Redis answers again (and while it is away) the owner named in Redis
+    is taken at its word, as the beats already did; after it, a missing key is a death."""
+    import time
+
+    a, b = [await _cluster_hub(redis_db, bot_delay=0, lease_ttl=30) for _ in range(2)]
+    try:
+        room, _, _ = a.create_private("Ana", seats=2)
+        a.cluster.r.delete(a.cluster.key("proc", a.cluster.id))  # expired in the restart
+        b.cluster.redis_away = True  # b's beat failed, none has succeeded since
+        assert await b.cluster.locate(room.code) == (None, a.cluster.id)
+        b.cluster.redis_away = False  # its beat succeeded: a lease before judging
+        b.cluster.judge_after = time.monotonic() + 30
+        assert await b.cluster.locate(room.code) == (None, a.cluster.id)
+        assert room.code not in b.rooms and _owner(redis_db, room.code) == a.cluster.id
+        b.cluster.judge_after = time.monotonic()  # a lease on, still no key: a is dead
+        taken, owner = await b.cluster.locate(room.code)
+        assert owner is None and taken is b.rooms[room.code]
+        assert _owner(redis_db, room.code) == b.cluster.id
+    finally:
+        for hub in (a, b):
+            for r in list(hub.rooms.values()):
+                if r.timer:
+                    r.timer.cancel()
+            await hub.cluster.stop()
+            hub.store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_process_whose_beats_did_not_run_does_not_blame_redis(redis_db):
     """A process stopped longer than the lease (SIGSTOP) refused its writes with "Redis has
     not answered for 5 s", Redis being fine all along."""

@@ -308,6 +308,13 @@ class Cluster:
         silent = time.monotonic() - self.beat_ok_at
         return silent if silent > self.hub.settings.lease_ttl else 0.0
 
+    def judging(self) -> bool:
+        """Whether a process whose key is gone may be taken for dead now: not while Redis
+        is away from this process, nor for a lease after it answers again (every key may
+        have expired in a Redis restart, the processes all alive: each renews its own
+        within a beat)."""
+        return not self.redis_away and time.monotonic() >= self.judge_after
+
     def alive(self, pid: str) -> bool:
         return pid == self.id or bool(self.r.exists(self.key("proc", pid)))
 
@@ -348,7 +355,7 @@ class Cluster:
                 self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
                                                 args=[self.id, self.ttl_ms]))
                 self.say_alive()
-                if time.monotonic() >= self.judge_after:
+                if self.judging():
                     await self._take_over_dead()
                     self.drop_remotes_of_dead()
                     self.drop_silent_remotes()
@@ -694,7 +701,12 @@ class Cluster:
         if room is not None:
             return room, None
         owner = self.owner(code)
-        if owner is not None and owner != self.id and self.alive(owner):
+        if owner is not None and owner != self.id and (not self.judging() or self.alive(owner)):
+            # (while no process is judged dead, its owner is taken at its word: a player
+            # who came back through this process just after a Redis restart, before the
+            # owner's next beat renewed its key, had the room taken from a live owner,
+            # which showed its other players the table as it was until its own next
+            # beat: operator review)
             return None, owner
         room = self.take(code)
         if room is not None:
