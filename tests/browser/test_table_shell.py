@@ -365,6 +365,9 @@ def test_a_card_you_cannot_play_says_so_and_the_hint_goes_by_itself(open_page, l
     # the engine's reason (view.unplayable), in the page's language
     assert got["text"] == cat["table.why.match"].replace("{color}", cat["color.word.R"]), got
     assert got["bottom"] <= box["y"] + 1, (got, box)  # above the card, not over it
+    # and above your bar: over it, it hid your turn line and Draw (player review)
+    bar = page.locator(".me-bar").bounding_box()
+    assert bar["y"] < box["y"] and got["bottom"] <= bar["y"] + 1, (got, bar)
     assert got["left"] >= 0 and got["right"] <= viewport["width"], got
     assert got["events"] == "none", got  # it blocks no click
     shot(page, f"cant-play-tip-{lang}")

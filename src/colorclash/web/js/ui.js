@@ -210,11 +210,22 @@ export function tip(anchor, text, ms = 2400) {
   // phone's table put its first lines over the screen's top)
   const below = r.top - 8 - el.offsetHeight < 8;
   el.classList.toggle("below", below);
-  el.style.top = `${below ? r.bottom + 8 : r.top - 8}px`;
+  el.style.top = `${below ? r.bottom + 8 : aboveTheFloor(anchor, r, el.offsetHeight) - 8}px`;
   clearTimeout(tipTimer);
   tipTimer = setTimeout(() => {
     el.hidden = true;
   }, ms);
+}
+
+// Where a hint above ``anchor`` ends: the anchor's top, or, for one under the top of
+// your own bar (the game marks it [data-banner-floor], as for the banners: a card of your
+// hand), the bar's top where the room above holds the hint. Stood on the card, it hid
+// your turn line and your Draw button, often the next thing to press (player review).
+function aboveTheFloor(anchor, r, height) {
+  const floor = document.querySelector("main [data-banner-floor]");
+  if (!floor || floor.contains(anchor)) return r.top;
+  const top = floor.getBoundingClientRect().top;
+  return r.top > top && top - 8 - height >= 8 ? top : r.top;
 }
 
 // The hint goes with what it was about: a language switch, another screen, a panel or
