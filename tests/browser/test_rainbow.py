@@ -326,6 +326,15 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     assert "3" in page.inner_text(".rb-pile[data-seat='1']")
     shot(page, "rainbow-shadow-phone")
     axe_check(page, "rainbow-shadow")
+    # your first card of the next round: the summary says it is the previous round's
+    # ("… Computer wins 3 cards" over your card read as the computer's move: player review)
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    assert page.locator(".rb-row .rb-card").count() == 1
+    assert "fresh" not in last.get_attribute("class")
+    assert last.locator(".rb-last-head").inner_text().strip() == text(
+        EN, "rainbow.pastRound", n=1, kind=EN["rainbow.kind.shadow"])
 
     # Error: the opponent repeats a colour (two reds)
     table.reset(preset="standard", seats=2, setup={
@@ -1007,3 +1016,37 @@ def test_a_winners_three_ways_of_winning_fit_a_small_phone(open_page):
     assert "4 por Sombra" in page.inner_text(".results-table")
     assert not cut_controls(page), cut_controls(page)
     shot(page, "rainbow-results-three-ways-360-es")
+
+
+SHORT_PHONE_OVERLAPS = """() => {
+  const sel = ['.rb-last', '.rb-row', '.rb-info', '.last-move', '.history-toggle',
+               '.rb-me .turn-msg', '.rb-progress', '.rb-actions', '.rb-hand'];
+  const boxes = sel.map((s) => [s, document.querySelector(s)]).filter(([, e]) => e && e.offsetParent)
+    .map(([s, e]) => [s, e.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i], [b, q] = boxes[j];
+    const down = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    const across = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    if (down > 1 && across > 1) out.push(`${a} / ${b}: ${Math.round(down)} px`);
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 568}, {"width": 360, "height": 560}])
+@pytest.mark.parametrize("locale", ["es-ES", "tr-TR", "en-US"])
+def test_a_short_phone_lays_no_line_of_the_table_over_another(open_page, viewport, locale):
+    """A 360x640 phone shows about 560 px under the browser's bars. There the piles stood
+    over the last move and the Moves button, and at 320 px your message, beside the count
+    of cards played, was seven lines high in Spanish (a player review's screenshot). Just
+    after a round lost, and with the next round's first card played."""
+    table = lose_to_shadow(open_page, viewport=viewport, locale=locale)
+    page = table.page
+    assert page.evaluate(SHORT_PHONE_OVERLAPS) == []
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    assert page.evaluate(SHORT_PHONE_OVERLAPS) == []
+    msg = page.locator(".rb-me .turn-msg").bounding_box()
+    assert msg["height"] < 4 * 22, msg  # three lines at most, not seven
+    shot(page, f"rainbow-short-phone-{locale}-{viewport['width']}")

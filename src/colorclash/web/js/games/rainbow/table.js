@@ -144,7 +144,11 @@ function lastRound(model) {
   if (!last || !ROUND_ENDS.includes(last.kind)) return null;
   const marked = new Set(last.places || []);
   const fresh = last.round === (view.round || 1) - 1 && (view.table || []).every((c) => c === null);
-  const head = t("rainbow.lastRound", { n: last.round, kind: t(`rainbow.kind.${last.kind}`) });
+  // once the next round has a card, said to be the last round's: "Round 2: Shadow — …
+  // Computer wins 1 card" over your own first card of round 3 read as the computer's move
+  // (player review)
+  const head = t(fresh ? "rainbow.lastRound" : "rainbow.pastRound",
+    { n: last.round, kind: t(`rainbow.kind.${last.kind}`) });
   const who = winsLine({ ...last, who: seatName(room, last.winner) }, model.me);
   const loser = last.kind === "rainbow" ? "" : last.seat === model.me ? t("rainbow.say.you.lose") : t("rainbow.say.lose", { name: seatName(room, last.seat) });
   return h(
