@@ -28,8 +28,13 @@ CONF = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx-color
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def _nginx_config(folder: Path, listen: int, ports: list[int]) -> Path:
+def _nginx_config(folder: Path, listen: int, ports: list[int],
+                  per_address: int | None = None) -> Path:
     site = CONF.read_text()
+    if per_address is not None:  # (the example's own cap, smaller to reach)
+        assert "limit_conn colorclash_per_address 256;" in site
+        site = site.replace("limit_conn colorclash_per_address 256;",
+                            f"limit_conn colorclash_per_address {per_address};")
     servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports)
     site = re.sub(r"(?m)^    server 127\.0\.0\.1:80\d\d.*\n", "", site)
     site = site.replace("    least_conn;", "    least_conn;\n" + servers)
@@ -70,13 +75,14 @@ ENV = {"COLORCLASH_BOT_DELAY": "0.05", "COLORCLASH_LEASE_TTL": "1.0",
        **LIFTED_LIMITS_ENV}
 
 
-def _start_nginx(folder: Path, procs: list[ServerProcess]) -> tuple[subprocess.Popen, str]:
+def _start_nginx(folder: Path, procs: list[ServerProcess], per_address: int | None = None
+                 ) -> tuple[subprocess.Popen, str]:
     """nginx with the example configuration in front of ``procs``, answering: (its
     process, its address)."""
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
     listen = free_port()
-    conf = _nginx_config(folder, listen, [p.port for p in procs])
+    conf = _nginx_config(folder, listen, [p.port for p in procs], per_address)
     nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder)],
                              stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{listen}"
@@ -217,6 +223,37 @@ def test_a_hung_process_holds_a_page_for_seconds_not_an_hour(redis_db, tmp_path)
             assert max(took) < 15, took  # 10 s on the hung one at most, then the other
         finally:
             os.kill(procs[0].proc.pid, signal.SIGCONT)
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+        for p in procs:
+            p.stop()
+
+
+@pytest.mark.asyncio
+async def test_the_example_caps_one_address_for_the_whole_site(redis_db, tmp_path):
+    """Each process counts an address's connections on its own, nginx's exempt: behind
+    several, an address held the cap once per process (attacker review). The example
+    keeps the site's cap at nginx (here 3 instead of 256)."""
+    import websockets
+
+    procs = [ServerProcess(redis_db, env=ENV).start() for _ in range(2)]
+    nginx = None
+    try:
+        nginx, url = _start_nginx(tmp_path, procs, per_address=3)
+        site = Client(url, origin=url)
+        t = await site.create_room("Ana", preset="standard", seats=3)
+        seats = [t, await site.join(t["code"], "Bo"), await site.join(t["code"], "Cy")]
+        conns = [await site.connect(t["code"], s["token"]) for s in seats]
+        with pytest.raises(websockets.InvalidStatus) as refused:  # a fourth, on any process
+            await site.connect(t["code"], t["token"])
+        assert refused.value.response.status_code == 503
+        await conns[2].close()
+        await asyncio.sleep(0.3)
+        again = await site.connect(t["code"], seats[2]["token"])  # a place is free again
+        for c in (*conns[:2], again):
+            await c.close()
     finally:
         if nginx is not None:
             nginx.terminate()

@@ -320,6 +320,35 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
             assert seat.seat == 0 and seat.state["type"] == "state"
 
 
+@pytest.mark.asyncio
+async def test_guessing_quick_match_tickets_runs_dry_fast(tmp_path):
+    """A Quick Match ticket's socket and its DELETE were free: a stream of made-up
+    tickets had the queue's process look each up (attacker review). An opening is a
+    look-up and a ticket that does not exist a miss, as for a room; a DELETE a look-up.
+    Over the budget a real ticket's socket still gets in."""
+    settings = Settings(limit_lookup_burst=20, limit_lookup_per_min=1)
+    with InProcessServer(_store(tmp_path), settings) as srv:
+        c = Client(srv.url)
+        mine = await c.quick_match("standard")
+        base = srv.url.replace("http", "ws") + "/ws/quick-match?ticket="
+        closes = []
+        for i in range(6):
+            async with websockets.connect(base + f"made-up-{i}") as ws:
+                msg = json.loads(await ws.recv())
+                with pytest.raises(websockets.ConnectionClosed):
+                    await ws.recv()
+                closes.append((msg["code"], ws.close_code))
+        # four misses of five look-ups: the budget of 20 spent, then "try later"
+        assert closes[:4] == [("ticket_not_found", 4404)] * 4, closes
+        assert closes[4:] == [("rate_limited", 1013)] * 2, closes
+        with pytest.raises(ClientError) as err:
+            await c.request("DELETE", "/api/quick-match/made-up")
+        assert err.value.code == "rate_limited"
+        async with websockets.connect(base + mine["ticket"]) as ws:  # still gets in
+            msg = json.loads(await ws.recv())
+            assert msg["type"] != "error", msg
+
+
 def _queue(url: str, address: str, game: str = "rainbow") -> dict:
     """POST /api/quick-match for ``game`` as if from ``address`` (a trusted proxy's
     X-Forwarded-For)."""

@@ -585,7 +585,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         return await queue_op("qm_status", ticket)
 
     @app.delete("/api/quick-match/{ticket}", tags=["play"])
-    async def quick_match_leave(ticket: str) -> dict[str, Any]:
+    async def quick_match_leave(ticket: str, request: Request) -> dict[str, Any]:
+        # a look-up like the poll (free, a stream of them made the queue's process work
+        # for nothing: attacker review); a ticket already gone is left already, not a miss
+        limit(request, "lookup")
         return await queue_op("qm_leave", ticket)
 
     # ------------------------------------------------------------------ WebSockets
@@ -683,12 +686,27 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             leader = h.cluster.leader_id()
             if leader == h.cluster.id:
                 leader = None
+        # An opening is a look-up, a ticket that does not exist a miss, as for a room's
+        # socket (both were free: a stream of them made the queue's process work for
+        # nothing; attacker review). Over the budget a ticket of the queue here still
+        # gets in; one this process cannot check (the queue is on another) does not.
+        address = client_address(ws.client)
+        over_budget: ProtocolError | None = None
+        try:
+            limits_now().take("lookup", address)
+        except ProtocolError as exc:
+            over_budget = exc
         if leader is None:
             try:
                 h.qm_get(ticket)
             except ProtocolError as exc:
-                await refuse(ws, exc, 4404)
+                if over_budget is None:
+                    limits_now().charge("lookup", address, MISS_COST - 1)
+                await refuse(ws, over_budget or exc, 1013 if over_budget else 4404)
                 return
+        elif over_budget is not None:
+            await refuse(ws, over_budget, 1013)
+            return
         if await opened_too_often(ws, f"quick-match/{hash_token(ticket)[:32]}", "ticket"):
             return
         await ws.accept()
