@@ -186,8 +186,11 @@ export function tickClocks(root, clock) {
     left.setAttribute("stroke-dashoffset", String(RING_LEN * (1 - frac)));
     el.classList.toggle("low", remaining < 5000);
     if (secs) {
+      // your own are written after your turn message (yourSeconds): not twice, the
+      // picture's "10" beside "Your turn 10 s" (a player review)
+      const yours = !!el.closest(".me-who") && !!root.querySelector("#turn-msg");
       secs.textContent = String(Math.ceil(remaining / 1000));
-      secs.classList.toggle("show", remaining <= SECONDS_SHOWN_MS);
+      secs.classList.toggle("show", remaining <= SECONDS_SHOWN_MS && !yours);
       secs.classList.toggle("low", remaining < 5000);
     }
     const sr = el.closest("[data-clock-owner], .opp, .me-bar");
