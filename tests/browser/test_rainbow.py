@@ -375,6 +375,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert page.evaluate("document.activeElement.dataset.hand") == "0"
     assert page.locator(".rb-flippable").count() == 0
     assert page.locator(".rb-place.next").get_attribute("data-place") == "1"
+    assert page.locator(".rb-place.next.waiting").count() == 0  # lit: you may play there
     # by keyboard: Enter chooses the card, the focus goes on to "as seen"
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.dataset.focusKey") == "act:seen"
@@ -389,6 +390,9 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert EN["rainbow.msg.flipOrEnd"] in page.inner_text("#turn-msg")
     assert page.inner_text(".rb-progress").strip() == text(EN, "rainbow.progressPlayed", n=1, max=3)
     assert EN["rainbow.turnIt"] in flippable.first.get_attribute("aria-label")
+    # the next place is marked, not lit: a table card is to be turned over first
+    # ("HERE" lit there read as "play here": a player review)
+    assert page.locator(".rb-place.next.waiting").count() == 1
     shot(page, "rainbow-continue-desktop")
     # by pointer: turn the red card over (place 1)
     page.click(".rb-place[data-place='0'] .rb-flippable")
@@ -397,6 +401,7 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     assert page.locator(".rb-place[data-place='0'] .rb-card").get_attribute("data-color") == "orange"
     assert page.locator(".rb-place[data-place='0'] .rb-flipped-badge").count() == 1
     assert EN["rainbow.msg.playAgain"] in page.inner_text("#turn-msg")
+    assert page.locator(".rb-place.next.waiting").count() == 0  # lit again
     assert page.locator("[data-focus-key='act:end']").count() == 0  # a card is owed now
     # E now says a card is owed ("That key does nothing now" said nothing of why)
     sent = len(table.sent)

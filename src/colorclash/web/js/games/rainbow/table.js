@@ -194,11 +194,14 @@ function placeItem(model, act, face, p) {
   const placed = (ts.placed || []).includes(p);
   const flipped = (ts.flipped || []).includes(p);
   const next = view.next_place === p && view.phase !== "game_over";
+  // lit only while you may play there now: lit after your first card, when a table card
+  // must be turned over before another, "HERE" read as "play here" (a player review)
+  const waiting = next && !findLegal(view, (a) => a.type === "play");
   const flip = face !== null ? flipAction(view, p) : null;
   const marks = [];
   if (placed) marks.push(t("rainbow.placedNow"));
   if (flipped) marks.push(t("rainbow.flippedNow"));
-  const cls = `li.rb-place${face === null ? ".empty" : ""}${next ? ".next" : ""}${placed ? ".placed" : ""}${flipped ? ".flipped" : ""}`;
+  const cls = `li.rb-place${face === null ? ".empty" : ""}${next ? ".next" : ""}${waiting ? ".waiting" : ""}${placed ? ".placed" : ""}${flipped ? ".flipped" : ""}`;
   const placeName = t("rainbow.place", { n: p + 1 });
   if (face === null) {
     return h(
