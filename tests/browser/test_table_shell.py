@@ -1691,3 +1691,22 @@ def test_day_nights_small_card_on_the_draw_pile_is_named(open_page):
     assert prefix in label and title.startswith(prefix), (label, title)
     assert title[len(prefix):] in label
     assert "draw pile" in EN["howto.dayNight"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "tr"])
+def test_the_first_out_is_said_to_go_out_first(open_page, lang):
+    """"Computer 1 finishes in place 1 · GAME OVER" (a player review): the first out
+    goes out first; the places after it keep their numbers."""
+    cat = catalog(lang)
+    page = open_page(DESKTOP, path=f"/dev.html?scene=bomb&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    said = page.evaluate("""async () => {
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const room = {kind: 'private', seats: [{seat: 0, kind: 'human', name: 'Ana'},
+                                               {seat: 1, kind: 'human', name: 'Bo'}]};
+        const say = (e) => colorClash.describeMoment([e],
+            {room, me: 0, view: {game: 'color-clash', preset: 'standard'}});
+        return [say({type: 'out', seat: 1, place: 1}), say({type: 'out', seat: 0, place: 1}),
+                say({type: 'out', seat: 1, place: 2})]; }""")
+    assert said == [cat["say.outFirst"].replace("{name}", "Bo"), cat["say.you.outFirst"],
+                    cat["say.out"].replace("{name}", "Bo").replace("{n}", "2")], said

@@ -100,7 +100,8 @@ export function describeEvent(e, model) {
       if (e.by === model.me) return t("say.youCaught", { name: who, n: e.count });
       return t("say.caught", { name: who, by, n: e.count });
     }
-    case "out":
+    case "out": // the first out said so ("Computer 1 finishes in place 1 · GAME OVER")
+      if (e.place === 1) return t(me ? "say.you.outFirst" : "say.outFirst", { name: who });
       return t(me ? "say.you.out" : "say.out", { name: who, n: e.place });
     case "flip": // the Midnight Clock's turn comes after the play it follows: say so
       return t(e.cause === "clock" ? "say.flipClock" : "say.flip", { side: side(e), card: cardLabel(e.top) });
