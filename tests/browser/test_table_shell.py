@@ -1710,3 +1710,20 @@ def test_the_first_out_is_said_to_go_out_first(open_page, lang):
                 say({type: 'out', seat: 1, place: 2})]; }""")
     assert said == [cat["say.outFirst"].replace("{name}", "Bo"), cat["say.you.outFirst"],
                     cat["say.out"].replace("{name}", "Bo").replace("{n}", "2")], said
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 360, "height": 560}),
+                                                ("es", {"width": 320, "height": 568}),
+                                                ("tr", {"width": 320, "height": 568})])
+def test_the_day_and_night_chip_stays_on_a_short_phone(open_page, lang, viewport):
+    """On a short middle the status chips keep to one line each: "Día dentro de 2 turnos"
+    ran 16-40 px off a 360x560 (a 360x640 phone under the browser's bars) or 320x568
+    phone (a review). The Day & Night chip's words break within it instead."""
+    page = open_page(viewport, path=f"/dev.html?scene=day-night&lang={lang}")
+    page.wait_for_function("window.__devReady === true")
+    got = page.evaluate("""() => { const c = document.querySelector('.chip.side');
+      const r = c.getBoundingClientRect();
+      const spans = [...c.querySelectorAll('span')].map((s) => s.getBoundingClientRect().right);
+      return {right: Math.max(r.right, ...spans), width: innerWidth,
+              clipped: c.scrollWidth > c.clientWidth + 1}; }""")
+    assert got["right"] <= got["width"] and not got["clipped"], got
