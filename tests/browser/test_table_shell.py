@@ -1712,18 +1712,28 @@ def test_the_first_out_is_said_to_go_out_first(open_page, lang):
                     cat["say.out"].replace("{name}", "Bo").replace("{n}", "2")], said
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("es", {"width": 360, "height": 560}),
-                                                ("es", {"width": 320, "height": 568}),
-                                                ("tr", {"width": 320, "height": 568})])
-def test_the_day_and_night_chip_stays_on_a_short_phone(open_page, lang, viewport):
+@pytest.mark.parametrize(("scene", "lang", "viewport"), [
+    ("day-night", "es", {"width": 360, "height": 560}),
+    ("day-night", "es", {"width": 320, "height": 568}),
+    ("day-night", "tr", {"width": 320, "height": 568}),
+    ("bomb", "es", {"width": 664, "height": 390}),
+    ("bomb", "tr", {"width": 664, "height": 390})])
+def test_the_day_and_night_and_fuse_chips_stay_on_a_short_phone(open_page, scene, lang,
+                                                                viewport):
     """On a short middle the status chips keep to one line each: "Día dentro de 2 turnos"
     ran 16-40 px off a 360x560 (a 360x640 phone under the browser's bars) or 320x568
-    phone (a review). The Day & Night chip's words break within it instead."""
-    page = open_page(viewport, path=f"/dev.html?scene=day-night&lang={lang}")
+    phone, the fuse's "turnos para BUM +6" 57 px out of its chip under the Moves button
+    on a phone held sideways (a review). Their words break within them instead."""
+    page = open_page(viewport, path=f"/dev.html?scene={scene}&lang={lang}")
     page.wait_for_function("window.__devReady === true")
-    got = page.evaluate("""() => { const c = document.querySelector('.chip.side');
+    chip = ".chip.side" if scene == "day-night" else ".chip.fuse"
+    got = page.evaluate("""(sel) => { const c = document.querySelector(sel);
       const r = c.getBoundingClientRect();
       const spans = [...c.querySelectorAll('span')].map((s) => s.getBoundingClientRect().right);
-      return {right: Math.max(r.right, ...spans), width: innerWidth,
-              clipped: c.scrollWidth > c.clientWidth + 1}; }""")
-    assert got["right"] <= got["width"] and not got["clipped"], got
+      const moves = document.querySelector('.history-toggle').getBoundingClientRect();
+      const text = Math.max(r.right, ...spans);
+      const beside = moves.bottom > r.top && moves.top < r.bottom && moves.left >= r.left;
+      return {text, right: r.right, width: innerWidth, movesLeft: beside ? moves.left : null,
+              clipped: c.scrollWidth > c.clientWidth + 1}; }""", chip)
+    assert got["text"] <= min(got["width"], got["right"] + 1) and not got["clipped"], got
+    assert got["movesLeft"] is None or got["text"] <= got["movesLeft"], got
