@@ -240,14 +240,17 @@ LONG_HANDS = setup_for([f"{c}{n}" for c in "RG" for n in range(1, 10)],
                        draw=[f"{c}{n}" for c in "RGBY" for n in (0, 0)] * 3)
 
 
-def _turn_clocks(seat, seen, enough):
+def _turn_clocks(seat, seen, enough, cuts=None):
     """A predicate on states that notes ``seat``'s turn clocks in ``seen`` as (seq,
-    seconds), true once ``enough`` are noted."""
+    seconds), true once ``enough`` are noted; in ``cuts``, whether each was the away
+    clock (``cut``)."""
     def note(st):
         clk = st["clock"]
         if clk and clk["kind"] == "turn" and clk["seat"] == seat \
                 and st["seq"] not in [q for q, _ in seen]:
             seen.append((st["seq"], clk["seconds"]))
+            if cuts is not None:
+                cuts.append(clk.get("cut", False))
         return len(seen) >= enough
     return note
 
@@ -389,13 +392,19 @@ async def test_a_connected_player_who_lets_turns_run_out_in_a_row_gets_short_tur
         c, host, guest, a, b = await _ana_and_bo(srv, clock=30, setup=LONG_HANDS)
         full = 30 * 0.05
         seen: list[tuple[int, float]] = []
-        bo_clock = _turn_clocks(1, seen, 4)
+        cuts: list[bool] = []
+        bo_clock = _turn_clocks(1, seen, 4, cuts)
 
         await _act_while_my_turn(a, bo_clock)
         assert a.state["room"]["seats"][1]["connected"]
         assert [sec for _, sec in seen] == pytest.approx([full, full, 0.8, 0.8]), seen
+        # the short ones are said to be the away clock (Bo was not told why his turns had
+        # become 5 s ones: a player review)
+        assert cuts == [False, False, True, True], cuts
         await _acts_at_their_next_turn(b, a, 1)
+        cuts.clear()
         assert await _next_clock_after(a, b.state["seq"], bo_clock, seen) == pytest.approx(full)
+        assert cuts[-1] is False, cuts
         await a.close()
         await b.close()
 

@@ -4,6 +4,7 @@ messages, the results screen, focus, and the move history."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -1737,3 +1738,35 @@ def test_the_day_and_night_and_fuse_chips_stay_on_a_short_phone(open_page, scene
               clipped: c.scrollWidth > c.clientWidth + 1}; }""", chip)
     assert got["text"] <= min(got["width"], got["right"] + 1) and not got["clipped"], got
     assert got["movesLeft"] is None or got["text"] <= got["movesLeft"], got
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_your_turns_cut_to_the_away_clock_are_said_once(open_page, lang):
+    """A player who let two turns in a row run out got 5 s turns, "Sıra sende 3 sn", with
+    no word why nor how to have the whole clock back (a player review). The server marks
+    the away clock (``clock.cut``); the page says so once, until a whole clock again."""
+    cat = catalog(lang)
+    locale = {"en": "en-US", "tr": "tr-TR"}[lang]
+    setup = {"hands": [["R5", "B7", "G1", "G2"], ["R6", "Y1", "Y2", "Y3"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 1}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          viewport=PHONE, locale=locale)
+    page = table.page
+    said = cat["clock.cut"].replace("{n}", "5")
+    toast = "() => { const e = document.querySelector('.toast'); return e && !e.hidden ? e.textContent : ''; }"
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 5, "remaining_ms": 5000, "cut": True}
+    table.act(1, {"type": "play", "card": "R6"})
+    table.wait_view()
+    page.wait_for_function(f"({toast})() === {json.dumps(said)}")
+    page.evaluate("document.querySelector('.toast').hidden = true")
+    table.send([])  # the same cut clock again: not said twice
+    table.wait_view()
+    page.wait_for_timeout(300)
+    assert page.evaluate(toast) == ""
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 30000}
+    table.send([])  # a whole clock: the next cut one is said again
+    table.wait_view()
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 5, "remaining_ms": 5000, "cut": True}
+    table.send([])
+    table.wait_view()
+    page.wait_for_function(f"({toast})() === {json.dumps(said)}")

@@ -85,6 +85,10 @@ class Clocks:
             seconds = self.turn_seconds(room, seat)
             room.clock = {"kind": "turn", "seat": seat, "key": key, "seconds": seconds,
                           "deadline": now + seconds}
+            if seconds < self.turn_seconds(room, None):
+                # the away clock: said to the seat, which was not told why its turns had
+                # become 5 s ones, nor how to have the whole clock back (a player review)
+                room.clock["cut"] = True
             return
         if same:
             return

@@ -658,6 +658,8 @@ class Hub:
                else c["seconds"]}  # (30, as the document writes it: not 30.0)
         if c["kind"] == "next" and (holders := self.table.holders(room)):
             out["hold"] = holders  # who may hold this pause (Table.ready)
+        if c.get("cut"):
+            out["cut"] = True  # the away clock, not the room's (Clocks.turn_seconds)
         return out
 
     @staticmethod

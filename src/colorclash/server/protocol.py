@@ -426,6 +426,7 @@ class ClockInfo(BaseModel):
     remaining_ms: int
     seconds: float
     hold: list[int] | None = None  # "next": the seats that may hold the pause (ready false)
+    cut: bool | None = None  # "turn": the away clock, shorter than the room's (absent: not)
 
 
 class SeatInfo(BaseModel):

@@ -71,6 +71,7 @@ const state = {
   confirmLeave: false,
   unanswered: null, // the seq an action was sent on, until its answer
   refusalToast: null, // the id of the toast of an action refused, cleared at the next action
+  cutSaid: false, // your turns' away clock (clock.cut) said, until a whole turn clock again
   lostCheck: null, // that seq, after the socket was opened again
   rules: null, // the preset whose "How to play" is open over the table
   rulesPage: null, // the preset of the "How to play" page (/?rules=PRESET)
@@ -790,6 +791,16 @@ function handleMessage(msg) {
     // the host changed the table (seats, rules, clock): the server asks everyone to say
     // ready again; the guest's "Ready" went back without a word
     toast(() => t("room.readyAgain"), 6000);
+  }
+  if (view && msg.clock && msg.clock.kind === "turn" && msg.clock.seat === state.me
+      && state.me != null) {
+    // your turns cut to the away clock (two ran out in a row): said once, with how to
+    // have the whole clock back ("Sıra sende 3 sn" and no word why: a player review)
+    const cut = !!msg.clock.cut;
+    if (cut && !state.cutSaid) {
+      toast(() => t("clock.cut", { n: Math.max(1, Math.round(msg.clock.seconds)) }), 7000);
+    }
+    state.cutSaid = cut;
   }
   if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
       && msg.room.host === state.me && state.me != null) {
