@@ -67,7 +67,9 @@ export function gameOverActions(model, act) {
   } else {
     // a host who closed the window: the server passes the part on after a while
     const host = room && room.host != null ? room.seats[room.host] : null;
-    status = h("p.status-line", t(host && !host.connected ? "results.waitHostAway" : "results.waitHost"));
+    // (named: a host who changed at the results was still "the host" to the others)
+    status = h("p.status-line", t(host && !host.connected ? "results.waitHostAway" : "results.waitHost",
+      { name: room && room.host != null ? seatName(room, room.host) : "" }));
   }
   actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
   // the final table and the last moves behind the results (also Escape)
