@@ -324,7 +324,8 @@ async def test_guessing_room_codes_runs_dry_fast(tmp_path):
 async def test_guessing_quick_match_tickets_runs_dry_fast(tmp_path):
     """A Quick Match ticket's socket and its DELETE were free: a stream of made-up
     tickets had the queue's process look each up (attacker review). An opening is a
-    look-up and a ticket that does not exist a miss, as for a room; a DELETE a look-up.
+    look-up and a ticket that does not exist a miss, as for a room; a DELETE a look-up,
+    charged but never refused (a leave refused kept a person who had gone in the queue).
     Over the budget a real ticket's socket still gets in."""
     settings = Settings(limit_lookup_burst=20, limit_lookup_per_min=1)
     with InProcessServer(_store(tmp_path), settings) as srv:
@@ -341,12 +342,17 @@ async def test_guessing_quick_match_tickets_runs_dry_fast(tmp_path):
         # four misses of five look-ups: the budget of 20 spent, then "try later"
         assert closes[:4] == [("ticket_not_found", 4404)] * 4, closes
         assert closes[4:] == [("rate_limited", 1013)] * 2, closes
-        with pytest.raises(ClientError) as err:
-            await c.request("DELETE", "/api/quick-match/made-up")
-        assert err.value.code == "rate_limited"
         async with websockets.connect(base + mine["ticket"]) as ws:  # still gets in
             msg = json.loads(await ws.recv())
             assert msg["type"] != "error", msg
+        await c.request("DELETE", f"/api/quick-match/{mine['ticket']}")  # never refused
+    with InProcessServer(_store(tmp_path, "leave.sqlite3"), settings) as srv:
+        c = Client(srv.url)
+        for i in range(20):  # each charged: the budget of 20 is spent
+            await c.request("DELETE", f"/api/quick-match/made-up-{i}")
+        with pytest.raises(ClientError) as err:
+            await c.room("ZZZZZZ")
+        assert err.value.code == "rate_limited"
 
 
 def _queue(url: str, address: str, game: str = "rainbow") -> dict:

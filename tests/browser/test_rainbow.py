@@ -437,6 +437,9 @@ def test_turning_a_table_card_over_before_a_second_card(open_page):
     page.click(".rb-hand button >> nth=0", force=True)  # (aria-disabled: as a person would)
     page.wait_for_selector(".tip-bubble:not([hidden])")
     assert page.inner_text(".tip-bubble") == EN["table.notYourTurn"]
+    # above your bar, not over your turn line (as in Color Clash: ui.js tip)
+    tip, bar = page.locator(".tip-bubble").bounding_box(), page.locator(".rb-me").bounding_box()
+    assert tip["y"] + tip["height"] <= bar["y"] + 1, (tip, bar)
     assert len([m for m in table.sent if m["type"] == "action"]) == 4  # nothing sent
     history = page.inner_text("#history")
     assert text(EN, "rainbow.say.you.flip", place=1, face="Orange (star)") in history

@@ -1721,7 +1721,7 @@ def test_the_first_out_is_said_to_go_out_first(open_page, lang):
     ("bomb", "tr", {"width": 664, "height": 390})])
 def test_the_day_and_night_and_fuse_chips_stay_on_a_short_phone(open_page, scene, lang,
                                                                 viewport):
-    """On a short middle the status chips keep to one line each: "Día dentro de 2 turnos"
+    """On a short middle the status chips were kept to one line each: "Día dentro de 2 turnos"
     ran 16-40 px off a 360x560 (a 360x640 phone under the browser's bars) or 320x568
     phone, the fuse's "turnos para BUM +6" 57 px out of its chip under the Moves button
     on a phone held sideways (a review). Their words break within them instead."""

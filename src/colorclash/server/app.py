@@ -587,8 +587,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     @app.delete("/api/quick-match/{ticket}", tags=["play"])
     async def quick_match_leave(ticket: str, request: Request) -> dict[str, Any]:
         # a look-up like the poll (free, a stream of them made the queue's process work
-        # for nothing: attacker review); a ticket already gone is left already, not a miss
-        limit(request, "lookup")
+        # for nothing: attacker review), charged but never refused: a leave refused left
+        # a person who had gone in the queue, to be seated with strangers (diff review);
+        # a ticket already gone is left already, not a miss
+        limits_now().charge("lookup", client_address(request.client), 1)
         return await queue_op("qm_leave", ticket)
 
     # ------------------------------------------------------------------ WebSockets
@@ -688,8 +690,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 leader = None
         # An opening is a look-up, a ticket that does not exist a miss, as for a room's
         # socket (both were free: a stream of them made the queue's process work for
-        # nothing; attacker review). Over the budget a ticket of the queue here still
-        # gets in; one this process cannot check (the queue is on another) does not.
+        # nothing; attacker review). Over the budget a ticket of the queue still gets in,
+        # as a seat's own token does: one this process cannot check (the queue is on
+        # another) is let through, charged (refused, a person behind a busy shared
+        # address lost their place in the queue: diff review).
         address = client_address(ws.client)
         over_budget: ProtocolError | None = None
         try:
@@ -705,8 +709,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 await refuse(ws, over_budget or exc, 1013 if over_budget else 4404)
                 return
         elif over_budget is not None:
-            await refuse(ws, over_budget, 1013)
-            return
+            limits_now().charge("lookup", address, 1)
         if await opened_too_often(ws, f"quick-match/{hash_token(ticket)[:32]}", "ticket"):
             return
         await ws.accept()

@@ -718,6 +718,7 @@ function handleMessage(msg) {
   if (newMatch || !view) {
     state.moments = [];
     state.gameUi = {};
+    state.cutSaid = false; // (a cut clock of the next match or table is said again)
     state.confirmLeave = state.confirmLeave && !!view;
   }
   // the table gone back to the room (Back to room): what was open over it goes with it (a

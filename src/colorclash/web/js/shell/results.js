@@ -68,8 +68,9 @@ export function gameOverActions(model, act) {
     // a host who closed the window: the server passes the part on after a while
     const host = room && room.host != null ? room.seats[room.host] : null;
     // (named: a host who changed at the results was still "the host" to the others)
-    status = h("p.status-line", t(host && !host.connected ? "results.waitHostAway" : "results.waitHost",
-      { name: room && room.host != null ? seatName(room, room.host) : "" }));
+    status = h("p.status-line", host && !host.connected ? t("results.waitHostAway")
+      : host ? t("results.waitHost", { name: seatName(room, room.host) })
+        : t("results.waitHostUnnamed"));
   }
   actions.push(dialogButton(t("common.home"), () => act.home(), { focusKey: "res:home" }));
   // the final table and the last moves behind the results (also Escape)

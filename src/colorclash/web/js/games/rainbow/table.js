@@ -146,13 +146,15 @@ function lastRound(model) {
   const fresh = last.round === (view.round || 1) - 1 && (view.table || []).every((c) => c === null);
   // once the next round has a card, said to be the last round's: "Round 2: Shadow — …
   // Computer wins 1 card" over your own first card of round 3 read as the computer's move
-  // (player review)
-  const head = t(fresh ? "rainbow.lastRound" : "rainbow.pastRound",
+  // (player review); not while the row is empty (the round that ended the game is no
+  // "previous" one)
+  const past = (view.table || []).some((c) => c !== null);
+  const head = t(past ? "rainbow.pastRound" : "rainbow.lastRound",
     { n: last.round, kind: t(`rainbow.kind.${last.kind}`) });
   const who = winsLine({ ...last, who: seatName(room, last.winner) }, model.me);
   const loser = last.kind === "rainbow" ? "" : last.seat === model.me ? t("rainbow.say.you.lose") : t("rainbow.say.lose", { name: seatName(room, last.seat) });
   return h(
-    `section.rb-last.rb-last-${last.kind}${fresh ? ".fresh" : ""}`,
+    `section.rb-last.rb-last-${last.kind}${fresh ? ".fresh" : ""}${past ? ".past" : ""}`,
     { "aria-labelledby": "rb-last-head", dataset: { kind: last.kind, round: String(last.round) } },
     h(
       "ol.rb-last-row",
@@ -394,6 +396,9 @@ function meBar(model, act) {
   const substituted = view.phase !== "game_over" && s && s.substitute;
   return h(
     `div.me-bar.rb-me${isTurn ? ".turn" : ""}`,
+    // (a hint about a card of your hand stands above it: ui.js tip; banners have no spot
+    // here, so it does not move them)
+    { dataset: { bannerFloor: "" } },
     h(
       "div.me-info",
       myAvatar(room, me, botIcon),
