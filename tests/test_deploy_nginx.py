@@ -147,6 +147,14 @@ async def test_two_processes_behind_the_example_nginx(redis_db, tmp_path):
     assert "token" not in access             # ...without their seat tokens
 
 
+def _stop(nginx: subprocess.Popen | None, procs: list[ServerProcess]) -> None:
+    if nginx is not None:
+        nginx.terminate()
+        nginx.wait(10)
+    for p in procs:
+        p.stop()
+
+
 def _get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
@@ -192,11 +200,7 @@ def test_with_redis_away_nginx_passes_the_sites_503_on_and_never_answers_502(tmp
             time.sleep(0.1)
         assert back is not None, "the room did not come back"
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(10)
-        for p in procs:
-            p.stop()
+        _stop(nginx, procs)
         rs.stop()
 
 
@@ -224,11 +228,7 @@ def test_a_hung_process_holds_a_page_for_seconds_not_an_hour(redis_db, tmp_path)
         finally:
             os.kill(procs[0].proc.pid, signal.SIGCONT)
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(10)
-        for p in procs:
-            p.stop()
+        _stop(nginx, procs)
 
 
 @pytest.mark.asyncio
@@ -255,8 +255,4 @@ async def test_the_example_caps_one_address_for_the_whole_site(redis_db, tmp_pat
         for c in (*conns[:2], again):
             await c.close()
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(10)
-        for p in procs:
-            p.stop()
+        _stop(nginx, procs)

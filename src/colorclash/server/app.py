@@ -360,6 +360,15 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         limits_now().take(kind, address)
         return address
 
+    def lookup_budget(address: str) -> ProtocolError | None:
+        """Take one look-up of ``address`` for a socket's opening: None, or the refusal
+        if its budget is spent (said only if the opening turns out to be a guess)."""
+        try:
+            limits_now().take("lookup", address)
+        except ProtocolError as exc:
+            return exc
+        return None
+
     async def on_room(request: Request, method: str, code: str, *args: Any) -> Any:
         """A REST operation on a room (wherever it lives), counted against the address's
         look-up budget (a code that does not exist costs more)."""
@@ -695,11 +704,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # another) is let through, charged (refused, a person behind a busy shared
         # address lost their place in the queue: diff review).
         address = client_address(ws.client)
-        over_budget: ProtocolError | None = None
-        try:
-            limits_now().take("lookup", address)
-        except ProtocolError as exc:
-            over_budget = exc
+        over_budget = lookup_budget(address)
         if leader is None:
             try:
                 h.qm_get(ticket)
@@ -751,11 +756,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # own token always gets in, also over the budget (whoever shares the address, or
         # a page that spent it from the player's browser, cannot lock a player out of
         # their game). Over the budget every other answer is the same: 1013, try later.
-        over_budget: ProtocolError | None = None
-        try:
-            limits_now().take("lookup", address)
-        except ProtocolError as exc:
-            over_budget = exc
+        over_budget = lookup_budget(address)
 
         async def miss(exc: ProtocolError, close_code: int) -> None:
             """No such room, or no such seat: a guess, charged; over the budget, the
