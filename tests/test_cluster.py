@@ -971,6 +971,51 @@ async def test_quick_match_gathers_people_from_every_process(site3):
 
 
 @pytest.mark.asyncio
+async def test_a_queued_person_over_the_look_up_budget_keeps_their_place(redis_db):
+    """A ticket's socket costs a look-up (attacker review). Over the address's budget a
+    process that does not hold the queue cannot tell a real ticket from a made-up one:
+    refusing them all, it left a person behind a busy shared address without their
+    place, and their leave refused kept them queued (diff review). It lets the socket
+    through, charged; the queue's process refuses what it knows is made up; a leave is
+    never refused."""
+    import redis
+    import websockets
+
+    site = Site(redis_db, 2, env={"COLORCLASH_LIMIT_LOOKUP_BURST": "6",
+                                  "COLORCLASH_LIMIT_LOOKUP_PER_MIN": "1"})
+    try:
+        r = redis.Redis.from_url(redis_db)
+        for _ in range(50):  # a leader chosen at the beats
+            leader = r.get("cc:qm:leader")
+            if leader:
+                break
+            await asyncio.sleep(0.1)
+        by_id = site.by_id()
+        queue_url = by_id[leader.decode()].url
+        other_url = next(p.url for pid, p in by_id.items() if pid != leader.decode())
+        mine = await Client(other_url).quick_match(game="rainbow")
+        with pytest.raises(ClientError) as err:  # guessed codes: the budget spent
+            for _ in range(5):
+                try:
+                    await Client(other_url).room("ZZZZZZ")
+                except ClientError as exc:
+                    if exc.code != "room_not_found":
+                        raise
+        assert err.value.code == "rate_limited"
+        ws = other_url.replace("http", "ws")
+        async with websockets.connect(ws + mine["ws"]) as sock:  # let in, on the other
+            assert json.loads(await asyncio.wait_for(sock.recv(), 10))["type"] == "queue"
+        async with websockets.connect(queue_url.replace("http", "ws")
+                                      + "/ws/quick-match?ticket=made-up") as sock:
+            msg = json.loads(await asyncio.wait_for(sock.recv(), 10))
+            assert msg["code"] == "rate_limited", msg  # known to be made up there
+        left = await Client(other_url).request("DELETE", f"/api/quick-match/{mine['ticket']}")
+        assert left == {"ok": True}, left  # over the budget too
+    finally:
+        site.stop()
+
+
+@pytest.mark.asyncio
 async def test_a_process_stalled_past_its_lease_lets_go_of_the_rooms_taken_meanwhile(redis_db):
     """A process paused longer than the lease (another took its rooms meanwhile) kept
     every room it did not write to again: shown over REST as it was, its players never
