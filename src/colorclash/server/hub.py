@@ -135,8 +135,7 @@ class Hub:
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
             return None
-        if (room.status == "lobby" and not room.history
-                and not any(s.kind == "human" for s in room.seats)):
+        if room.abandoned_lobby:
             # A lobby its last person left whose delete did not happen (refused, or the
             # process stopped or died first: it is stored emptied, Hub.close_room): deleted
             # now, not loaded (it came back with no host, joinable by its link: a review).

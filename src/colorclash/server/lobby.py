@@ -384,8 +384,7 @@ class Lobby:
                 new.ready = True
                 if room.host not in room.conns and new.away_since is None:
                     new.away_since = self.hub.now()  # (away: passed on after host_grace)
-        if (room.status == "lobby" and not room.history
-                and not any(x.kind == "human" for x in room.seats)):
+        if room.abandoned_lobby:
             self.hub.close_room(room)  # a finished room stays for its records until swept
             self.hub.note_closed(room.code)
         else:

@@ -208,6 +208,14 @@ class Room:
     def seq(self) -> int:
         return len(self.game.log) if self.game is not None else 0
 
+    @property
+    def abandoned_lobby(self) -> bool:
+        """A lobby nobody is in and with no records: closed when its last person leaves
+        (``Lobby.leave``), dropped if it is found stored so (``Hub.load_room``). A lobby
+        back from a match keeps its records, and its link, until swept."""
+        return (self.status == "lobby" and not self.history
+                and not any(s.kind == "human" for s in self.seats))
+
     def bot_controlled(self, seat: int) -> bool:
         s = self.seats[seat]
         return s.kind == "bot" or (s.kind == "human" and s.substitute)

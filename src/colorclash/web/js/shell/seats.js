@@ -171,6 +171,7 @@ function yourSeconds(root, clock) {
 // Update every clock ring from the server clock (deadline kept as local monotonic time),
 // and every [data-countdown] text.
 export function tickClocks(root, clock) {
+  const turnMsg = !!root.querySelector("#turn-msg"); // (your seconds written there)
   for (const el of root.querySelectorAll(".ring")) {
     const left = el.querySelector(".left");
     const seat = Number(el.dataset.seat);
@@ -188,7 +189,7 @@ export function tickClocks(root, clock) {
     if (secs) {
       // your own are written after your turn message (yourSeconds): not twice, the
       // picture's "10" beside "Your turn 10 s" (a player review)
-      const yours = !!el.closest(".me-who") && !!root.querySelector("#turn-msg");
+      const yours = turnMsg && !!el.closest(".me-who");
       secs.textContent = String(Math.ceil(remaining / 1000));
       secs.classList.toggle("show", remaining <= SECONDS_SHOWN_MS && !yours);
       secs.classList.toggle("low", remaining < 5000);
