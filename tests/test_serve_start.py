@@ -402,3 +402,25 @@ def test_a_file_limit_below_the_connection_cap_is_said_at_start(tmp_path):
     out = _first_lines(store, {"COLORCLASH_MAX_CONNECTIONS": "400"}, until="startup complete",
                        files=500)
     assert "startup complete" in out and "warning" not in out, out
+
+
+def test_a_stop_says_the_rooms_of_a_store_in_memory_are_lost() -> None:
+    """A store in memory keeps nothing for the next start: the stop says so (it said
+    "kept in the store for the next start": a diff review)."""
+    import signal
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--port", str(port), "--store",
+         "sqlite:///:memory:"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, proc)
+        made = urllib.request.Request(f"{url}/api/rooms", data=b'{"name": "Ana", "seats": 2}',
+                                      headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(made, timeout=5).read()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=30)[0]
+    assert "stopped: 1 room(s) lost with the store, which was in memory" in out, out
+    assert "kept in the store" not in out, out

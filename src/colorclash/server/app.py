@@ -282,7 +282,9 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 # Here, not after the server returns: uvicorn raises a SIGTERM again once
                 # it has shut down (systemd's and Docker's stop), ending the process there.
                 st.close()
-            if hub.cluster is None:  # (a stop said nothing of the games: operator review)
+            if hub.cluster is None and getattr(st, "in_memory", False):
+                log.info("stopped: %d room(s) lost with the store, which was in memory", kept)
+            elif hub.cluster is None:  # (a stop said nothing of the games: operator review)
                 log.info("stopped: %d room(s) kept in the store for the next start", kept)
 
     # /openapi.json always; its pages (/docs, /redoc) load scripts from a CDN onto the

@@ -286,6 +286,11 @@ class SQLiteStore:
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
 
+    @property
+    def in_memory(self) -> bool:
+        """Whether the store is lost when the process stops (``sqlite:///:memory:``)."""
+        return self.path == ":memory:"
+
     def durability_warning(self) -> str | None:
         """What the server says at start when its store is in memory: every room and game
         is lost when it stops (it was taken without a word)."""
