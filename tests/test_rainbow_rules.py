@@ -105,6 +105,18 @@ def test_play_as_seen_shows_the_front_and_turned_shows_the_back():
     assert g.view(1)["table"] == ["black", "white", None, None, None, None]
 
 
+def test_a_play_without_turned_is_the_listed_play_as_seen():
+    """``turned`` may be left out (docs/engine.md): the play is the listed one with
+    ``turned`` false, and its event says so; a ``turned`` that is not a bool is refused."""
+    g = game(hands=[[["red", "black"], ["blue", "white"], ["green", "violet"]],
+                    [["orange", "white"]] * 3])
+    assert {"type": "play", "hand": 0, "turned": False} in g.legal_actions(0)
+    with pytest.raises(IllegalAction, match="turned must be true or false"):
+        g.apply(0, {"type": "play", "hand": 0, "turned": 0})
+    ev = g.apply(0, {"type": "play", "hand": 0})
+    assert ev[0]["face"] == "red" and ev[0]["turned"] is False
+
+
 def test_cards_go_to_the_next_free_place():
     g = game(table=[["red", "orange"], ["yellow", "green"]],
              hands=[[["blue", "white"], ["indigo", "white"], ["violet", "black"]],
