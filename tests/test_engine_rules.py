@@ -104,23 +104,57 @@ def test_pass_only_when_neither_pile_has_a_card_and_dead_round_after_two_laps():
 
 
 @pytest.mark.parametrize("preset", ["standard", "family"])
-def test_clocks_running_out_with_nothing_to_draw_never_end_a_round_players_could_play(preset):
-    """5.9: a round is dead when nobody could play or draw for two laps. A seat whose clock
-    runs out with nothing to draw but a card it could play ends its turn; that is no such
-    lap (it was counted as a pass, and four timeouts ended the round with no winner)."""
-    g = table(preset, [["R1", "R2", "R3"], ["R4", "R6", "R7"]], "R9", [])
+def test_a_pass_by_choice_of_a_seat_that_could_play_is_no_lap_of_a_dead_round(preset):
+    """5.9: a round is dead when nobody could play or draw for two laps. A pass chosen by a
+    seat holding a card it could play (the pass stands in for a draw, 5.3) breaks the
+    laps."""
+    g = table(preset, [["R1", "R2", "R3"], ["B4", "G6", "Y7"]], "R9", [])
     events = []
     for _ in range(6):
-        events += g.apply(g.to_act[0], {"type": "timeout"})
+        events += g.apply(g.turn, {"type": "pass"})
     assert {"type": "dead_round"} not in events and not g.over
-    assert [e["type"] for e in events] == ["pass"] * 6
-    assert [len(h) for h in g.hands] == [3, 3]  # nothing played for them, nothing drawn
-    # once nobody can play, two laps of passes (timeouts or not) end the round
-    g = table(preset, [["B1", "B2"], ["G1", "G2"]], "R5", [], options={"rounds": 1})
+    assert [len(h) for h in g.hands] == [3, 3]
+
+
+@pytest.mark.parametrize("preset", ["standard", "family"])
+def test_a_player_who_never_acts_cannot_hold_a_round_for_ever(preset):
+    """5.9 and the clock: with both piles empty, the others can only pass; a seat whose
+    clock keeps running out, holding a card it could play, held the round for ever (a
+    rules audit: thirty turns run out, no end). A turn run out counts toward the two laps,
+    as a pass of a seat that could not play does."""
+    g = table(preset, [["R1", "B2"], ["B4", "G6"], ["B6", "G7"]], "R5", [],
+              options={"rounds": 1})
     events = []
-    for _ in range(4):
-        events += g.apply(g.to_act[0], {"type": "timeout"})
+    for _ in range(6):  # two laps of three: seat 0 runs out, seats 1 and 2 cannot play
+        seat = g.turn
+        if seat == 0:
+            events += g.apply(0, {"type": "timeout"})
+        else:
+            assert [a["type"] for a in g.legal_actions(seat) if a["type"] != "call"] \
+                == ["pass"]
+            events += g.apply(seat, {"type": "pass"})
     assert {"type": "dead_round"} in events
+    assert [e["type"] for e in events if e["type"] == "pass"] == ["pass"] * 6
+    assert [len(h) for h in g.hands] == [2, 2, 2]  # nothing played or drawn for seat 0
+    assert g.over and g.result["winners"] == []
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_round_where_every_turn_runs_out_ends(preset, seats):
+    """Liveness: a table where nobody ever acts (every clock runs out) ends its round, in
+    every preset (standard and family draw until both piles are empty, then the round is
+    dead; the table presets play for the seat)."""
+    for seed in range(3):
+        g = new_game("color-clash", preset=preset, seats=seats, seed=seed)
+        start = g.view(None).get("round", 1)
+        for _ in range(5000):
+            if g.over or g.view(None).get("round", 1) != start or not g.to_act:
+                break
+            g.apply(g.to_act[0], {"type": "timeout"})
+        else:
+            pytest.fail(f"{preset}, {seats} seats, seed {seed}: 5,000 turns ran out, "
+                        "the round never ended")
 
 
 def test_a_call_is_for_the_play_it_comes_before_and_ends_with_the_turn():

@@ -1119,9 +1119,9 @@ class ColorClash(Game):
         return self._pass(seat, stuck=not self._playable_faces(seat))
 
     def _pass(self, seat: int, stuck: bool = True) -> list[Event]:
-        """The turn ends without a card. ``stuck``: the seat could neither play nor draw,
-        a pass toward a dead round (two laps of them, 5.9); a seat whose clock ran out
-        holding a card it could play is not stuck, and the table is not either."""
+        """The turn ends without a card. ``stuck``: a pass toward a dead round (two laps of
+        them, 5.9): the seat could neither play nor draw, or its clock ran out; a seat that
+        passes by choice holding a card it could play is not stuck, nor is the table."""
         events: list[Event] = [{"type": "pass", "seat": seat}]
         self.called[seat] = False  # a call is for the play it comes before, this turn only
         if not stuck:
@@ -1237,7 +1237,10 @@ class ColorClash(Game):
         if self.stack:
             return self._do_take(seat, action)
         if not self._can_draw():
-            return self._pass(seat, stuck=not self._playable_faces(seat))
+            # A turn run out counts toward a dead round, though the seat held a card it
+            # could play: a player who never acts would otherwise hold the table for ever
+            # once both piles are empty (the others can only pass; a rules audit).
+            return self._pass(seat)
         events = self._do_draw(seat, action)
         if self.phase == DRAWN and self.turn == seat:
             events += self._do_keep(seat, action)
