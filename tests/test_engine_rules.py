@@ -593,3 +593,29 @@ def test_every_action_after_the_game_is_refused_and_changes_nothing(preset):
             with pytest.raises(IllegalAction, match="the game is over"):
                 g.apply(seat, action)
     assert (g.result, len(g.log), [list(h) for h in g.hands]) == before
+
+
+def test_a_colour_or_a_keep_out_of_its_moment_is_refused_saying_why():
+    """A `color` with no colour to choose, a `keep` with no drawn card: refused with what
+    the action needs (it said "that action is not possible now (play)": a rules audit)."""
+    g = table("standard", [["R1", "B2"], ["B4", "G6"]], "R5", ["Y1", "Y2"])
+    before = g.view(0)
+    with pytest.raises(IllegalAction, match="no colour to choose now"):
+        g.apply(0, {"type": "color", "color": "G"})
+    with pytest.raises(IllegalAction, match="no drawn card to keep"):
+        g.apply(0, {"type": "keep"})
+    assert g.view(0) == before
+
+
+def test_two_players_a_skip_to_one_card_uncalled_waits_for_the_window_before_going_out():
+    """5.6 with two players: the Skip gives the turn straight back, with the window open;
+    the last card waits for the call (or the window's end), so going out at once does not
+    escape the catch (docs/engine.md, Phases)."""
+    g = table("standard", [["R-skip", "R2"], ["B4", "G6"]], "R5", ["R9", "Y1"])
+    g.apply(0, {"type": "play", "card": "R-skip"})
+    with pytest.raises(IllegalAction, match="last-card window is open"):
+        g.apply(0, {"type": "play", "card": "R2"})
+    assert {"type": "catch", "target": 0} in g.legal_actions(1)
+    g.apply(0, {"type": "call"})
+    g.apply(0, {"type": "play", "card": "R2"})
+    assert g.over or g.view(None)["counts"][0] == 0

@@ -754,6 +754,11 @@ class ColorClash(Game):
                 raise IllegalAction("choose the colour first")
             if self.phase == DRAWN:
                 raise IllegalAction("play or keep the card you drew")
+            if phases == (COLOR,):
+                raise IllegalAction("there is no colour to choose now: a wild's colour is "
+                                    "given with its play")
+            if phases == (DRAWN,):
+                raise IllegalAction("there is no drawn card to keep: keep follows a draw")
             raise IllegalAction(f"that action is not possible now ({self.phase})")
 
     def _check_color(self, action: Action) -> str:
