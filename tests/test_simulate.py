@@ -300,3 +300,31 @@ def test_off_a_terminal_the_command_writes_nothing_but_its_result():
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""
     assert json.loads(out.stdout)["games"] == 2
+
+
+def test_no_time_budget_gives_hard_no_clock_and_repeats_a_run(monkeypatch):
+    """--seed repeats a run with hard only without its wall-clock budget (a contract
+    review: two runs of one command with hard differed): --no-time-budget makes hard with
+    ``budget_ms=None``, and two such runs give the same games."""
+    import colorclash.simulate as sim
+
+    made: list[tuple[str, dict]] = []
+    real = sim.make_bot
+
+    def recording(game, level, **kwargs):
+        made.append((level, kwargs))
+        return real(game, level, **kwargs)
+
+    monkeypatch.setattr(sim, "make_bot", recording)
+    args = ["simulate", "--game", "rainbow", "--players", "2", "--games", "2",
+            "--bots", "hard,random", "--seed", "5", "--json", "--no-time-budget"]
+    runs = []
+    for _ in range(2):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        report = json.loads([x for x in result.stdout.splitlines() if x.startswith("{")][-1])
+        runs.append((report["wins"], report["draws"], report["mean_actions"],
+                     {k: (b["wins"], b["mean_score"]) for k, b in report["bots"].items()}))
+    assert runs[0] == runs[1]
+    assert all(kw.get("budget_ms", "absent") is None for level, kw in made if level == "hard")
+    assert any(level == "hard" for level, _ in made)

@@ -70,6 +70,10 @@ def simulate(
                              "the seats; more levels than seats take turns at the table."),
     seed: int = typer.Option(0, help="Seed of the whole tournament."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    no_time_budget: bool = typer.Option(
+        False, "--no-time-budget",
+        help="Give hard its fixed number of rollouts and no wall-clock budget, so that "
+             "--seed repeats a run with hard exactly (slower; docs/bots.md)."),
     option: list[str] = typer.Option(
         None, "--option", metavar="NAME=VALUE",
         help="A rule option of the game (repeatable), e.g. --option scoring=grey "
@@ -98,6 +102,7 @@ def simulate(
         seed=seed,
         as_json=json_out,
         options=options,
+        bot_options={"hard": {"budget_ms": None}} if no_time_budget else None,
     )
 
 

@@ -302,6 +302,7 @@ def run_simulation(
     seed: int,
     as_json: bool,
     options: dict[str, Any] | None = None,
+    bot_options: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The ``colorclash simulate`` command: progress bar, then a table (or ``--json``)."""
     from rich.console import Console
@@ -321,7 +322,7 @@ def run_simulation(
         task = bar.add_task(f"{game} {preset}: {','.join(bots)}", total=games)
         report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
                           seed=seed, progress=lambda done: bar.update(task, completed=done),
-                          options=options)
+                          options=options, bot_options=bot_options)
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
