@@ -294,3 +294,23 @@ def test_views_of_all_seats_are_each_seats_view(key, preset, seed, pick):
     assert g.views(order) == [g.view(s) for s in order]
     with pytest.raises(ValueError):
         g.views([0, True])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_copy_and_deepcopy_give_an_independent_game_in_the_same_state(key):
+    """``copy.deepcopy`` of a game failed on its seeded random stream (a contract review);
+    both library copies are the game's own ``copy()``: same views and future, and playing
+    one leaves the other as it was."""
+    import copy
+
+    n = GAMES[key].min_seats
+    g, _ = _playout(key, n, 11, random.Random(3), limit=5)
+    seats = [None, *range(n)]
+    for twin in (copy.deepcopy(g), copy.copy(g)):
+        assert twin is not g
+        assert [twin.view(s) for s in seats] == [g.view(s) for s in seats]
+        before = [g.view(s) for s in seats]
+        seat = twin.to_act[0]
+        action = twin.legal_actions(seat)[0]
+        assert twin.apply(seat, action) == g.copy().apply(seat, action)  # the same future
+        assert [g.view(s) for s in seats] == before

@@ -200,6 +200,15 @@ class Game:
     def copy(self) -> Game:
         raise NotImplementedError
 
+    def __copy__(self) -> Game:
+        # ``copy.copy`` and ``copy.deepcopy`` give the game's own independent copy: the
+        # library's attempt failed on the seeded random stream (a contract review), and a
+        # shallow copy sharing the hands would be a trap.
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
 
 class OptionTypeError(ValueError):
     """An option value of the wrong kind (text where the choices are numbers, true or
