@@ -737,8 +737,8 @@ def test_day_night_history_says_what_the_midnight_clock_does(open_page):
           card: m.describeEvent({type: 'flip', cause: 'card', seat: 0, side: 'day', top: 'R2'}, model),
         };
     }""")
-    assert said["set"].endswith(EN["say.clockSet"].format(name="Ana", n=3)), said
-    assert said["mine"] == EN["say.you.clockSet"].format(n=3), said
+    assert said["set"].endswith(EN["say.clockSet"]["other"].format(name="Ana", n=3)), said
+    assert said["mine"] == EN["say.you.clockSet"]["other"].format(n=3), said
     assert "Midnight Clock strikes" in said["struck"] and "Night" in said["struck"], said
     assert "Blue 5" in said["struck"], said
     assert said["card"] == EN["say.flip"].format(side="Day", card="Red 2 (circle)"), said
