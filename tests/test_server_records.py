@@ -101,3 +101,40 @@ async def test_a_room_stored_with_its_records_inside_moves_them_out(store_url):
     h3, back3 = reopen()
     assert back3.history == history and back3.unsaved_records == []
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_finished_match_recorded_by_an_older_version_shows_its_records_hash(tmp_path):
+    """A match finished under an older version has a record of ``log_hash_version`` 1; the
+    restored room showed today's kind of hash, which ``colorclash verify --log-hash`` said
+    the record did not hold (an upgrade review). The room shows its record's hash."""
+    from colorclash.fairness import log_hash
+    from colorclash.verify import verify_record
+
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    store = open_store(url)
+    hub = Hub(store, Settings(bot_delay=0))
+    hub.start_background()
+    room, host = await two_player_room(hub)
+    play_match(hub, room, host, random.Random(3))
+    await hub.durable(room)
+    code = room.code
+    actions = [tuple(entry) for entry in hub.record(room)["actions"]]
+    await hub.shutdown()
+    # the record as the older version wrote it: no version, the hash without the rules
+    record = store.load_records(code)[0]
+    older = {k: v for k, v in record.items() if k != "log_hash_version"}
+    older["log_hash"] = log_hash(record["commitment"], None, actions)
+    assert older["log_hash"] != record["log_hash"]
+    store.save_room(code, store.load_room(code), records=[older])
+    store.close()
+
+    store = open_store(url)
+    again = Hub(store, Settings(bot_delay=0))
+    again.load_all()
+    back = again.get(code)
+    assert back.log_hash == older["log_hash"]
+    ok, lines = verify_record(again.record(back), back.log_hash)
+    assert ok, lines
+    await again.shutdown()
+    store.close()
