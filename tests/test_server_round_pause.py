@@ -116,3 +116,33 @@ def test_with_another_person_connected_nobody_holds_the_pause(tmp_path):
 
     asyncio.run(play())
     hub.store.close()
+
+
+def test_with_nobody_at_the_table_the_pause_runs_its_time(tmp_path):
+    """Nobody connected between rounds (a restart: nobody has connected yet; everyone
+    away) is not "everyone ready": the next round was dealt at once, and the players came
+    back to a round begun without them, its clock running (an upgrade review). The pause
+    runs its time; the first person back who is ready deals it."""
+    hub, now = _hub(tmp_path)
+
+    async def play() -> None:
+        room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset="family")
+        sock = Socket()
+        hub.attach(room, seat, sock)
+        hub.human_action(room, seat, {"type": "play", "card": "R1"})  # round 1 is over
+        while not hub.table.between_rounds(room):
+            now[0] = max(now[0] + 0.5, room.bot_due or 0)
+            hub.computers.move(room, now[0])
+        deadline = room.clock["deadline"]
+        room.conns.pop(seat, None)  # as after a restart: nobody has connected yet
+        assert not hub.table.all_ready(room)
+        now[0] = deadline - 1
+        hub.clocks.tick_room(room)
+        assert hub.table.between_rounds(room)  # the pause runs on
+        now[0] = deadline + 0.1
+        hub.clocks.tick_room(room)
+        assert not hub.table.between_rounds(room) and room.game.round_no == 2
+        _stop(hub)
+
+    asyncio.run(play())
+    hub.store.close()
