@@ -326,3 +326,76 @@ def test_redis_to_a_redis_that_takes_only_tls_says_so(tmp_path):
             open_store(plain)
     finally:
         rs.stop()
+
+
+def _mark_format(url, tmp_path, value):
+    """Mark the store as written by the version of store format ``value``."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        db = sqlite3.connect(tmp_path / "s.sqlite3")
+        db.execute(f"PRAGMA user_version={value}")
+        db.commit()
+        db.close()
+    else:
+        import redis
+
+        r = redis.Redis.from_url(url)
+        r.set("cc:format", value)
+        r.close()
+
+
+def test_a_store_of_a_newer_version_is_refused_in_one_line_and_left_as_it_is(url, tmp_path):
+    """An older version opening a newer one's store logged a traceback per room it could
+    not read and started with none (an upgrade review): a store carries its format, and
+    one newer than this version's is refused at its opening, untouched."""
+    from colorclash.store import STORE_FORMAT
+
+    s = open_store(url)
+    s.save_room("ABCDEF", {"n": 1}, 1, [(0, 1, {"type": "draw"})])
+    s.close()
+    _mark_format(url, tmp_path, STORE_FORMAT + 1)
+    for create in (True, False):  # a server, and the operator's read-only commands
+        with pytest.raises(StoreError, match=r"written by a newer version of Color Clash "
+                                             rf"\(store format {STORE_FORMAT + 1}; this version "
+                                             rf"reads format {STORE_FORMAT} and older\)"):
+            open_store(url, create=create)
+    _mark_format(url, tmp_path, STORE_FORMAT)  # (the newer version's data, as it was)
+    again = open_store(url)
+    assert again.load_room("ABCDEF") == {"n": 1}
+    assert again.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
+    again.close()
+
+
+def test_a_store_without_a_format_mark_is_read_and_marked(url, tmp_path):
+    """A store of an earlier version (no mark) is read, and marked with this format by the
+    server that opens it."""
+    from colorclash.store import STORE_FORMAT
+
+    s = open_store(url)
+    s.save_room("ABCDEF", {"n": 1}, 1, [(0, 1, {"type": "draw"})])
+    s.close()
+    _mark_format(url, tmp_path, 0)
+    if not url.startswith("sqlite"):
+        import redis
+
+        r = redis.Redis.from_url(url)
+        r.delete("cc:format")
+        r.close()
+    again = open_store(url)
+    assert again.load_room("ABCDEF") == {"n": 1}
+    if not url.startswith("sqlite"):
+        again.claim(alone=True)  # (a server marks a Redis prefix; a read-only command not)
+    again.close()
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        db = sqlite3.connect(tmp_path / "s.sqlite3")
+        assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+        db.close()
+    else:
+        import redis
+
+        r = redis.Redis.from_url(url)
+        assert int(r.get("cc:format")) == STORE_FORMAT
+        r.close()

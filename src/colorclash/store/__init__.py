@@ -33,6 +33,21 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad URL, unreadable file, ...)."""
 
 
+#: The layout of what a store holds. A version that writes what an older one cannot read
+#: raises it; a store marked with a format newer than this one's is refused at its opening
+#: with one line (an older version opening a newer one's store logged a traceback per room
+#: and started with none of them: an upgrade review). Stores of earlier versions carry no
+#: mark and are read as format 1, then marked.
+STORE_FORMAT = 1
+
+
+def newer_format(where: str, found: int) -> StoreError:
+    """The refusal of a store written by a newer version of the site."""
+    return StoreError(f"{where} was written by a newer version of Color Clash (store format "
+                      f"{found}; this version reads format {STORE_FORMAT} and older): run "
+                      "that version or a later one, or a backup taken before the upgrade")
+
+
 class DamagedRoom(StoreError):
     """A room whose stored data cannot be read as a room (edited by hand, cut short): the
     message names the room and what of it is damaged."""

@@ -31,7 +31,16 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from colorclash.store import Action, DamagedRoom, StoreError, Write, decoded, shown_url
+from colorclash.store import (
+    STORE_FORMAT,
+    Action,
+    DamagedRoom,
+    StoreError,
+    Write,
+    decoded,
+    newer_format,
+    shown_url,
+)
 
 log = logging.getLogger("colorclash.store")
 
@@ -210,6 +219,7 @@ class RedisStore:
         except (redis.RedisError, ValueError) as exc:
             raise StoreError(f"cannot reach Redis at {shown_url(self.url)}: {exc}"
                              f"{_tls_hint(parts.scheme, exc)}") from exc
+        self._check_format()
         self._save = self.redis.register_script(_SAVE)
         self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
@@ -217,6 +227,28 @@ class RedisStore:
         self._alone_token: str | None = None   # claim(alone=True): the lease's value
         self._alone_stop = threading.Event()
         self._alone_thread: threading.Thread | None = None
+
+    def _check_format(self) -> None:
+        """Refuse a prefix written by a newer version (``STORE_FORMAT``). A prefix without
+        the mark (new, or of an earlier version) is marked by a process that claims it
+        (:meth:`claim`), not by the operator's read-only commands (a mark made by
+        ``colorclash rooms`` on a wrong database number made it look like the site's)."""
+        import redis
+
+        where = f"the Redis store at {shown_url(self.url)} (prefix {self.prefix[:-1]!r})"
+        try:
+            raw = self.redis.get(self.key("format"))
+        except redis.RedisError as exc:
+            raise StoreError(f"cannot read {where}: {exc}") from exc
+        if raw is None:
+            return
+        try:
+            found = int(raw)
+        except ValueError:
+            raise StoreError(f"{where} has a store format of {raw!r}, not a number "
+                             "(another program's keys on this prefix?)") from None
+        if found > STORE_FORMAT:
+            raise newer_format(where, found)
 
     #: seconds a process alone on its prefix (COLORCLASH_CLUSTER=false) keeps it without
     #: renewing (it renews every third of it): a killed one's successor waits this long
@@ -258,6 +290,7 @@ class RedisStore:
                         "one's is renewed, and this start is refused)")
                 waiting = None
             time.sleep(0.25)
+        self.redis.set(self.key("format"), STORE_FORMAT, nx=True)
         if alone:
             self._alone_token = token
             self._alone_thread = threading.Thread(target=self._renew_alone, daemon=True,

@@ -12,7 +12,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from colorclash.store import Action, DamagedRoom, StoreError, Write, decoded
+from colorclash.store import (
+    STORE_FORMAT,
+    Action,
+    DamagedRoom,
+    StoreError,
+    Write,
+    decoded,
+    newer_format,
+)
 
 log = logging.getLogger("colorclash.store")
 
@@ -209,6 +217,9 @@ class SQLiteStore:
             # power loss. NORMAL (WAL): safe against a crash or kill of the process.
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.executescript(SCHEMA)
+            if self.path != ":memory:" and \
+                    self._db.execute("PRAGMA user_version").fetchone()[0] < STORE_FORMAT:
+                self._db.execute(f"PRAGMA user_version={STORE_FORMAT}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
 
@@ -285,6 +296,10 @@ class SQLiteStore:
                     f"{self.path!r} is not a Color Clash store: its table {table!r} has no "
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
+        found = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if found > STORE_FORMAT:
+            self._db.close()
+            raise newer_format(f"the SQLite store {self.path!r}", found)
 
     @property
     def in_memory(self) -> bool:
