@@ -297,7 +297,7 @@ class SQLiteStore:
                     f"column {', '.join(missing)} (another program's database? give the "
                     "server a file of its own)")
         found = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if found > STORE_FORMAT:
+        if ours and found > STORE_FORMAT:  # (an empty file's own user_version is not ours)
             self._db.close()
             raise newer_format(f"the SQLite store {self.path!r}", found)
 
