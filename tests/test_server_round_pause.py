@@ -54,17 +54,24 @@ def _stop(hub: Hub) -> None:
             r.timer.cancel()
 
 
+def _practice_to_the_pause(hub: Hub, now: list[float]):
+    """Ana at a Practice table of two computers (family, three rounds), connected, in the
+    pause after round 1: the room, her seat and her socket."""
+    room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset="family")
+    sock = Socket()
+    hub.attach(room, seat, sock)
+    hub.human_action(room, seat, {"type": "play", "card": "R1"})  # round 1 is over
+    while not hub.table.between_rounds(room):
+        now[0] = max(now[0] + 0.5, room.bot_due or 0)
+        hub.computers.move(room, now[0])
+    return room, seat, sock
+
+
 def test_the_only_person_at_a_table_of_computers_holds_the_pause(tmp_path):
     hub, now = _hub(tmp_path)
 
     async def play() -> None:
-        room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset="family")
-        sock = Socket()
-        hub.attach(room, seat, sock)
-        hub.human_action(room, seat, {"type": "play", "card": "R1"})  # round 1 is over
-        while not hub.table.between_rounds(room):
-            now[0] = max(now[0] + 0.5, room.bot_due or 0)
-            hub.computers.move(room, now[0])
+        room, seat, sock = _practice_to_the_pause(hub, now)
         assert room.clock["kind"] == "next"
         assert room.clock["deadline"] == pytest.approx(now[0] + 8)
         assert hub.clock_public(room)["hold"] == [seat]  # the client offers Wait by it
@@ -126,13 +133,7 @@ def test_with_nobody_at_the_table_the_pause_runs_its_time(tmp_path):
     hub, now = _hub(tmp_path)
 
     async def play() -> None:
-        room, seat, _ = hub.create_practice("Ana", bots=2, level="easy", preset="family")
-        sock = Socket()
-        hub.attach(room, seat, sock)
-        hub.human_action(room, seat, {"type": "play", "card": "R1"})  # round 1 is over
-        while not hub.table.between_rounds(room):
-            now[0] = max(now[0] + 0.5, room.bot_due or 0)
-            hub.computers.move(room, now[0])
+        room, seat, sock = _practice_to_the_pause(hub, now)
         deadline = room.clock["deadline"]
         room.conns.pop(seat, None)  # as after a restart: nobody has connected yet
         assert not hub.table.all_ready(room)
