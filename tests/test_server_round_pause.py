@@ -129,13 +129,14 @@ def test_with_nobody_at_the_table_the_pause_runs_its_time(tmp_path):
     """Nobody connected between rounds (a restart: nobody has connected yet; everyone
     away) is not "everyone ready": the next round was dealt at once, and the players came
     back to a round begun without them, its clock running (an upgrade review). The pause
-    runs its time; the first person back who is ready deals it."""
+    runs its time; a person connected whose seat a substitute plays still lets it end
+    when the others are ready."""
     hub, now = _hub(tmp_path)
 
     async def play() -> None:
         room, seat, sock = _practice_to_the_pause(hub, now)
         deadline = room.clock["deadline"]
-        room.conns.pop(seat, None)  # as after a restart: nobody has connected yet
+        hub.detach(room, seat, room.conns[seat])  # everyone away
         assert not hub.table.all_ready(room)
         now[0] = deadline - 1
         hub.clocks.tick_room(room)
@@ -147,3 +148,39 @@ def test_with_nobody_at_the_table_the_pause_runs_its_time(tmp_path):
 
     asyncio.run(play())
     hub.store.close()
+
+
+def test_a_restart_gives_the_pause_between_rounds_its_time_back(tmp_path):
+    """The pause's deadline passed while the site was down, and the first tick after the
+    restart dealt the next round before anyone was back (a diff review): the pause gets
+    its time again, as a turn's clock does (Hub.RESTORED_CLOCK_AT_LEAST, or its whole
+    length if shorter)."""
+    hub, now = _hub(tmp_path)
+
+    async def reach() -> str:
+        room, _, _ = _practice_to_the_pause(hub, now)
+        hub.persist(room)
+        _stop(hub)
+        return room.code
+
+    code = asyncio.run(reach())
+    hub.store.close()
+    again, later = _hub(tmp_path)
+    later[0] = now[0] + 60  # down for a minute: the 8 s pause is long over
+
+    async def back() -> None:
+        again.load_all()
+        room = again.get(code)
+        assert again.table.between_rounds(room)
+        assert room.clock["deadline"] == pytest.approx(later[0] + 8)
+        again.clocks.tick_room(room)
+        assert again.table.between_rounds(room)  # not dealt at once
+        seat = next(i for i, s in enumerate(room.seats) if s.kind == "human")
+        again.attach(room, seat, Socket())
+        again.table.ready(room, seat, True)  # back, and ready: dealt
+        again.clocks.tick_room(room)
+        assert not again.table.between_rounds(room) and room.game.round_no == 2
+        _stop(again)
+
+    asyncio.run(back())
+    again.store.close()

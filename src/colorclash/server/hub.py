@@ -195,7 +195,9 @@ class Hub:
 
     def give_time_back(self, room: Room, now: float) -> None:
         clock = room.clock
-        if not clock or clock.get("kind") == "next" or not clock.get("deadline"):
+        # (the pause between rounds too: it ran out while the site was down, and the next
+        # round was dealt before anyone could come back to the last one's results)
+        if not clock or not clock.get("deadline"):
             return
         least = now + min(self.RESTORED_CLOCK_AT_LEAST, float(clock.get("seconds") or 0))
         if clock["deadline"] < least:

@@ -499,12 +499,13 @@ class Table:
                 and all(j == i for j in playing)]
 
     def all_ready(self, room: Room) -> bool:
-        """Every person at the table is ready for the next round; with nobody there (a
+        """Every person at the table is ready for the next round; with nobody connected (a
         restart: nobody has connected yet; everyone away) the pause runs its time (it
         dealt at once: the players came back to a round begun without them, its clock
         running: an upgrade review)."""
-        playing = self.people_playing(room)
-        return bool(playing) and all(i in room.round_ready for i in playing)
+        if not any(s.kind == "human" and i in room.conns for i, s in enumerate(room.seats)):
+            return False
+        return all(i in room.round_ready for i in self.people_playing(room))
 
     # ------------------------------------------------------------------ records
     def match_record(self, room: Room) -> dict[str, Any]:
