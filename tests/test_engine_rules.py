@@ -104,15 +104,20 @@ def test_pass_only_when_neither_pile_has_a_card_and_dead_round_after_two_laps():
 
 
 @pytest.mark.parametrize("preset", ["standard", "family"])
-def test_a_pass_by_choice_of_a_seat_that_could_play_is_no_lap_of_a_dead_round(preset):
-    """5.9: a round is dead when nobody could play or draw for two laps. A pass chosen by a
-    seat holding a card it could play (the pass stands in for a draw, 5.3) breaks the
-    laps."""
-    g = table(preset, [["R1", "R2", "R3"], ["B4", "G6", "Y7"]], "R9", [])
+def test_passing_holding_a_playable_card_cannot_hold_a_round_for_ever(preset):
+    """5.9: two laps with no card played or drawn end the round. A seat may pass holding a
+    card it could play (the pass stands in for a draw, 5.3); such passes counted for
+    nothing, and a player who passed every turn held the round for ever once both piles
+    were empty (a diff review)."""
+    g = table(preset, [["R1", "R2", "R3"], ["B4", "G6", "Y7"]], "R9", [],
+              options={"rounds": 1})
+    assert {"type": "play", "card": "R1"} in g.legal_actions(0)
     events = []
-    for _ in range(6):
+    for _ in range(3):
         events += g.apply(g.turn, {"type": "pass"})
     assert {"type": "dead_round"} not in events and not g.over
+    events += g.apply(g.turn, {"type": "pass"})  # the fourth in a row: two laps of two
+    assert {"type": "dead_round"} in events and g.over and g.result["winners"] == []
     assert [len(h) for h in g.hands] == [3, 3]
 
 
@@ -198,17 +203,17 @@ def test_pass_refused_while_a_card_can_be_drawn():
 @pytest.mark.parametrize("preset", ["standard", "classic-table"])
 def test_with_both_piles_empty_a_seat_that_could_play_may_pass(preset):
     """5.3: a draw may be chosen over a play, and with neither pile holding a card the
-    pass stands in for the draw ("legal only then"). Such passes are no dead round (5.9):
-    the seats could play."""
+    pass stands in for the draw ("legal only then"). Each such pass counts toward a dead
+    round (5.9: two laps of passes end it), and a play starts the count again."""
     g = table(preset, [["R1", "B1", "B2"], ["R2", "G1", "G2"]], "R5", [])
     assert g.legal_actions(0) == [{"type": "play", "card": "R1"}, {"type": "pass"}]
     events = []
-    for _ in range(6):
+    for _ in range(3):
         events += g.apply(g.turn, {"type": "pass"})
-    assert [e["type"] for e in events] == ["pass"] * 6
+    assert [e["type"] for e in events] == ["pass"] * 3
     assert not g.over and [len(h) for h in g.hands] == [3, 3]
-    g.apply(0, {"type": "play", "card": "R1"})  # and may still play when it likes
-    assert g.view(None)["top"] == "R1"
+    g.apply(1, {"type": "play", "card": "R2"})  # and may still play when it likes
+    assert g.view(None)["top"] == "R2" and g.passes == 0
 
 
 def test_a_stack_bigger_than_the_piles_gives_what_there_is():
@@ -617,5 +622,6 @@ def test_two_players_a_skip_to_one_card_uncalled_waits_for_the_window_before_goi
         g.apply(0, {"type": "play", "card": "R2"})
     assert {"type": "catch", "target": 0} in g.legal_actions(1)
     g.apply(0, {"type": "call"})
-    g.apply(0, {"type": "play", "card": "R2"})
-    assert g.over or g.view(None)["counts"][0] == 0
+    events = g.apply(0, {"type": "play", "card": "R2"})
+    assert g.hands[0] == [], g.hands
+    assert any(e["type"] in ("round_over", "game_over") for e in events), events

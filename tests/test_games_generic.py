@@ -314,3 +314,5 @@ def test_copy_and_deepcopy_give_an_independent_game_in_the_same_state(key):
         action = twin.legal_actions(seat)[0]
         assert twin.apply(seat, action) == g.copy().apply(seat, action)  # the same future
         assert [g.view(s) for s in seats] == before
+    pair = copy.deepcopy([g, g])  # the game held twice: one twin, held twice
+    assert pair[0] is pair[1] and pair[0] is not g

@@ -207,7 +207,8 @@ class Game:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return self.copy()
+        twin = memo[id(self)] = self.copy()  # (a structure holding the game twice: one twin)
+        return twin
 
 
 class OptionTypeError(ValueError):

@@ -1119,24 +1119,22 @@ class ColorClash(Game):
             raise IllegalAction(f"a +{self.stack} waits on you: answer it or take it")
         if self._can_draw():
             raise IllegalAction("you may pass only when no card is left to draw")
-        # As a draw may be chosen over a play (5.3), so may the pass that stands in for
-        # it; only a seat that could not play counts toward a dead round (5.9).
-        return self._pass(seat, stuck=not self._playable_faces(seat))
+        # As a draw may be chosen over a play (5.3), so may the pass that stands in for it.
+        return self._pass(seat)
 
-    def _pass(self, seat: int, stuck: bool = True) -> list[Event]:
-        """The turn ends without a card. ``stuck``: a pass toward a dead round (two laps of
-        them, 5.9): the seat could neither play nor draw, or its clock ran out; a seat that
-        passes by choice holding a card it could play is not stuck, nor is the table."""
+    def _pass(self, seat: int) -> list[Event]:
+        """The turn ends without a card: a pass toward a dead round, two laps of them with
+        no card played or drawn (5.9), whether the seat could not play, chose not to, or
+        let its time run out. (Only the passes of seats that could not play counted: a
+        player holding a playable card held the round for ever by passing, or by never
+        acting, once both piles were empty: a rules audit and a diff review.)"""
         events: list[Event] = [{"type": "pass", "seat": seat}]
         self.called[seat] = False  # a call is for the play it comes before, this turn only
-        if not stuck:
-            self.passes = 0
-        else:
-            self.passes += 1
-            if self.passes >= 2 * self._active_count():
-                events.append({"type": "dead_round"})
-                self._end_round(self.round_winner, events)
-                return events
+        self.passes += 1
+        if self.passes >= 2 * self._active_count():
+            events.append({"type": "dead_round"})
+            self._end_round(self.round_winner, events)
+            return events
         self._advance(events)
         return events
 
@@ -1242,10 +1240,7 @@ class ColorClash(Game):
         if self.stack:
             return self._do_take(seat, action)
         if not self._can_draw():
-            # A turn run out counts toward a dead round, though the seat held a card it
-            # could play: a player who never acts would otherwise hold the table for ever
-            # once both piles are empty (the others can only pass; a rules audit).
-            return self._pass(seat)
+            return self._pass(seat)  # (toward a dead round, as every pass)
         events = self._do_draw(seat, action)
         if self.phase == DRAWN and self.turn == seat:
             events += self._do_keep(seat, action)
