@@ -399,3 +399,27 @@ def test_a_store_without_a_format_mark_is_read_and_marked(url, tmp_path):
         r = redis.Redis.from_url(url)
         assert int(r.get("cc:format")) == STORE_FORMAT
         r.close()
+
+
+def test_a_blank_file_with_a_user_version_of_its_own_is_marked_as_a_store(tmp_path):
+    """A blank SQLite file whose header holds a user_version of its own (7) was taken once,
+    then refused for ever as "written by a newer version" (a diff review): a file with none
+    of the store's tables is marked with this version's format when it becomes a store."""
+    import sqlite3
+
+    from colorclash.store import STORE_FORMAT
+
+    path = tmp_path / "blank.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=7")
+    db.commit()
+    db.close()
+    s = open_store(f"sqlite:///{path}")
+    s.save_room("ABCDEF", {"n": 1})
+    s.close()
+    again = open_store(f"sqlite:///{path}")
+    assert again.load_room("ABCDEF") == {"n": 1}
+    again.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+    db.close()

@@ -107,6 +107,9 @@ def test_a_source_that_holds_no_rooms_is_refused_and_the_target_left_alone(tmp_p
         assert "holds no rooms: nothing to copy" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr and "copied" not in out.stdout
         assert not target.exists()
+    # nor is the wrong database marked as a store of this version's format (it was: a
+    # lasting key on a Redis that held nothing of the site's: a diff review)
+    assert redis.Redis.from_url(empty_db).keys("cc:format") == []
 
 
 def test_a_damaged_source_room_is_named_and_nothing_is_copied(tmp_path):

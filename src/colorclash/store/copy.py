@@ -35,7 +35,9 @@ def _claim(store: Any, url: str, what: str) -> None:
     if claim is None:
         return
     try:
-        claim(alone=True)
+        # (the source is only read: it is not marked with this version's store format, a
+        # wrong /DB or ?prefix= kept the mark: a diff review)
+        claim(alone=True, mark=what != "source")
     except StoreError as exc:
         # (the bare reason: the serve refusal's advice on COLORCLASH_CLUSTER and prefixes
         # is no use to a copy)

@@ -255,7 +255,7 @@ class RedisStore:
     ALONE_TTL_S = 5.0
 
     def claim(self, alone: bool = False, wait_s: float | None = None,
-              waiting: Callable[[str], None] | None = None) -> None:
+              waiting: Callable[[str], None] | None = None, mark: bool = True) -> None:
         """Make sure this process may serve the prefix, or raise :class:`StoreError`.
 
         A process alone on its prefix (``COLORCLASH_CLUSTER=false``) keeps its rooms in
@@ -290,7 +290,8 @@ class RedisStore:
                         "one's is renewed, and this start is refused)")
                 waiting = None
             time.sleep(0.25)
-        self.redis.set(self.key("format"), STORE_FORMAT, nx=True)
+        if mark:  # (a server, or copy-store's target: ``_check_format``)
+            self.redis.set(self.key("format"), STORE_FORMAT, nx=True)
         if alone:
             self._alone_token = token
             self._alone_thread = threading.Thread(target=self._renew_alone, daemon=True,

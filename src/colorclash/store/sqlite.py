@@ -216,9 +216,12 @@ class SQLiteStore:
             # FULL (default): an action acknowledged to a player is on disk even after a
             # power loss. NORMAL (WAL): safe against a crash or kill of the process.
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            fresh = not self._tables()
             self._db.executescript(SCHEMA)
-            if self.path != ":memory:" and \
-                    self._db.execute("PRAGMA user_version").fetchone()[0] < STORE_FORMAT:
+            # (a fresh file's own user_version is not a store format: marked too, or a
+            # blank file of user_version 7 was taken once, then refused for ever)
+            if self.path != ":memory:" and (fresh or self._db.execute(
+                    "PRAGMA user_version").fetchone()[0] < STORE_FORMAT):
                 self._db.execute(f"PRAGMA user_version={STORE_FORMAT}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
@@ -331,10 +334,12 @@ class SQLiteStore:
                 f"(mode {mode:04o}), and it holds every live game's secret seed (every hand, "
                 f"the draw pile): chmod 600 {self.path} (and its -wal and -shm files)")
 
-    def claim(self, alone: bool = True, waiting: Any = None) -> None:
+    def claim(self, alone: bool = True, waiting: Any = None, mark: bool = True) -> None:
         """Make this process the file's only server, or raise :class:`StoreError` (a
         SQLite file has one server: ``alone`` is always true; the lock is taken or refused
-        at once, so ``waiting``, the Redis store's word on a wait, is never called).
+        at once, so ``waiting``, the Redis store's word on a wait, is never called; a file
+        is marked with its store format when it is opened for writing, so ``mark``, the
+        Redis store's, changes nothing here).
 
         A server keeps its rooms in memory and writes each room's log from there: two
         servers on one file would both run the same rooms' clocks and computer players and
@@ -421,8 +426,9 @@ class SQLiteStore:
         return self._wdb
 
     def probe(self) -> None:
-        """A write of the database header's ``user_version`` (unused: written as it is),
-        in a transaction of its own, as the writer thread commits a room's writes."""
+        """A write of the database header's ``user_version`` (the store format: written
+        as it is), in a transaction of its own, as the writer thread commits a room's
+        writes."""
         if self.path == ":memory:":
             return  # (no disk to refuse)
         db = self._writer_db()
