@@ -216,12 +216,14 @@ class SQLiteStore:
             # FULL (default): an action acknowledged to a player is on disk even after a
             # power loss. NORMAL (WAL): safe against a crash or kill of the process.
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            fresh = not self._tables()
             self._db.executescript(SCHEMA)
-            # (a fresh file's own user_version is not a store format: marked too, or a
-            # blank file of user_version 7 was taken once, then refused for ever)
-            if self.path != ":memory:" and (fresh or self._db.execute(
-                    "PRAGMA user_version").fetchone()[0] < STORE_FORMAT):
+            # Marked with this version's format: a store of a newer one was refused above
+            # (_check_columns), so this marks an older store, or a fresh file whose own
+            # user_version is no store format (a blank file of user_version 7 was taken
+            # once, then refused for ever). Only when it differs: a write at every start
+            # failed one with the file locked by another program.
+            if self.path != ":memory:" and self._db.execute(
+                    "PRAGMA user_version").fetchone()[0] != STORE_FORMAT:
                 self._db.execute(f"PRAGMA user_version={STORE_FORMAT}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {self.path!r}: {exc}") from exc
