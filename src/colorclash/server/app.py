@@ -282,10 +282,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 # Here, not after the server returns: uvicorn raises a SIGTERM again once
                 # it has shut down (systemd's and Docker's stop), ending the process there.
                 st.close()
-            if hub.cluster is None and getattr(st, "in_memory", False):
-                log.info("stopped: %d room(s) lost with the store, which was in memory", kept)
-            elif hub.cluster is None:  # (a stop said nothing of the games: operator review)
-                log.info("stopped: %d room(s) kept in the store for the next start", kept)
+            if hub.cluster is None:  # (a stop said nothing of the games: operator review)
+                log.info("stopped: %d room(s) lost with the store, which was in memory"
+                         if getattr(st, "in_memory", False) else
+                         "stopped: %d room(s) kept in the store for the next start", kept)
 
     # /openapi.json always; its pages (/docs, /redoc) load scripts from a CDN onto the
     # site's origin, where the seat tokens are: only with the dev pages.

@@ -514,14 +514,12 @@ class Hub:
                 recent.append((seq, [deal, *events] if seq == 0 else events))
 
             room.game = games.replay(room, actions, self.game_factory, on_events=moment)
-            room.log_hash = log_hash(room.commitment or "", room.rules, actions)
-            if room.status == "finished":
-                # A match finished and recorded by an older version keeps its record's
-                # hash (one of log_hash_version 1): the results showed today's kind, which
-                # the record did not verify against (an upgrade review).
-                for record in room.history:
-                    if record.get("match") == room.match_no and record.get("log_hash"):
-                        room.log_hash = record["log_hash"]
+            # A finished match shows its record's hash: one recorded by an older version
+            # is of log_hash_version 1, and the results showed today's kind, which the
+            # record did not verify against (an upgrade review).
+            recorded = next((r["log_hash"] for r in room.history if room.status == "finished"
+                             and r.get("match") == room.match_no and r.get("log_hash")), None)
+            room.log_hash = recorded or log_hash(room.commitment or "", room.rules, actions)
 
     # ------------------------------------------------------------------ look-ups
     def get(self, code: str) -> Room:
