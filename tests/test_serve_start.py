@@ -155,6 +155,13 @@ def test_a_default_turn_clock_no_game_uses_is_said_so(monkeypatch):
     assert Settings.unknown_env() == []
 
 
+def _make_a_room(url: str) -> None:
+    """A private room of two seats on the server at ``url`` (the stop line counts it)."""
+    made = urllib.request.Request(f"{url}/api/rooms", data=b'{"name": "Ana", "seats": 2}',
+                                  headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(made, timeout=5).read()
+
+
 def _wait_healthy(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
     """Wait until the server started as ``proc`` answers /healthz at ``url``."""
     deadline = time.monotonic() + timeout
@@ -224,9 +231,7 @@ def test_the_access_log_when_asked_for_masks_tokens(tmp_path):
                 await ws.wait_closed()
 
         asyncio.run(refused())
-        made = urllib.request.Request(f"{url}/api/rooms", data=b'{"name": "Ana", "seats": 2}',
-                                      headers={"Content-Type": "application/json"})
-        urllib.request.urlopen(made, timeout=5).read()
+        _make_a_room(url)
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=30)[0]
@@ -416,9 +421,7 @@ def test_a_stop_says_the_rooms_of_a_store_in_memory_are_lost() -> None:
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_healthy(url, proc)
-        made = urllib.request.Request(f"{url}/api/rooms", data=b'{"name": "Ana", "seats": 2}',
-                                      headers={"Content-Type": "application/json"})
-        urllib.request.urlopen(made, timeout=5).read()
+        _make_a_room(url)
     finally:
         proc.send_signal(signal.SIGTERM)
         out = proc.communicate(timeout=30)[0]
