@@ -9,6 +9,7 @@ import random
 import pytest
 
 from colorclash.server.config import Settings
+from colorclash.server.model import Room
 from colorclash.server.rooms import Hub
 from colorclash.store import open_store
 
@@ -136,5 +137,57 @@ async def test_a_finished_match_recorded_by_an_older_version_shows_its_records_h
     assert back.log_hash == older["log_hash"]
     ok, lines = verify_record(again.record(back), back.log_hash)
     assert ok, lines
+    await again.shutdown()
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_match_carries_its_rules_version_and_a_log_of_older_rules_is_named(tmp_path):
+    """Rooms and records carry the version of the game's rules (``rules_version``): a
+    match's record says the version it was played under, and a stored match whose log the
+    rules refuse says, when it was written under other rules, which ones (a rule change
+    under a match in progress at an upgrade: the log named the refused action only)."""
+    from colorclash.engine import GAMES
+    from colorclash.server import games
+    from colorclash.store import DamagedRoom
+    from colorclash.verify import verify_record
+
+    current = GAMES["color-clash"].rules_version
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    store = open_store(url)
+    hub = Hub(store, Settings(bot_delay=0))
+    hub.start_background()
+    room, host = await two_player_room(hub)
+    play_match(hub, room, host, random.Random(5))
+    await hub.durable(room)
+    assert room.rules_version == current
+    assert store.load_records(room.code)[0]["rules_version"] == current
+    assert verify_record(hub.record(room))[0]
+    hub.start(room, host)  # a second match, in progress
+    hub.apply(room, room.game.to_act[0], room.game.legal_actions(room.game.to_act[0])[0])
+    await hub.durable(room)
+    assert store.load_room(room.code)["rules_version"] == current
+    code = room.code
+    await hub.shutdown()
+
+    stored = store.load_room(code)
+    actions = store.load_actions(code, stored["match_no"])
+    broken = [(actions[0][0], {"type": "play", "card": "ZZ"})]
+    for version, said in ((current, False), (None, current != 1), (current - 1, True)):
+        older = Room.from_data({**stored, "code": code, "rules_version": version})
+        with pytest.raises(DamagedRoom) as refused:
+            games.replay(older, broken)
+        message = str(refused.value)
+        assert f"room {code}: its match 2 does not replay: its action 1 is refused" in message
+        assert ("Color Clash rules version" in message) == said, (version, message)
+        if said:
+            assert f"and this version plays version {current}" in message, message
+    # a log that replays under today's rules goes on under them
+    store.save_room(code, {**stored, "rules_version": None})
+    store.close()
+    store = open_store(url)
+    again = Hub(store, Settings(bot_delay=0))
+    again.load_all()
+    assert again.get(code).rules_version == current and again.get(code).game is not None
     await again.shutdown()
     store.close()

@@ -256,3 +256,34 @@ def test_a_record_of_the_first_version_verifies_and_says_what_its_hash_covers():
     for bad in (3, "2", True, None):
         ok, notes = verify_record({**rec, "log_hash_version": bad})
         assert not ok and "log_hash_version" in notes[-1], (bad, notes)
+
+
+def test_a_record_names_the_version_of_the_rules_it_was_made_under():
+    """A record carries ``rules_version``; one of older rules that replays verifies and says
+    so, one that does not replay says a rule changed since (before, only the refused
+    action: a record from before a rule change read as a forgery); one of newer rules than
+    this verify knows is not checked."""
+    from colorclash.engine import GAMES
+
+    current = GAMES["color-clash"].rules_version
+    rec = finished_record()
+    assert verify_record({**rec, "rules_version": current})[0]
+    old = {k: v for k, v in rec.items() if k != "rules_version"}  # before the field: 1
+    ok, notes = verify_record(old)
+    assert ok, notes
+    if current > 1:
+        assert any("the record's are version 1" in n for n in notes), notes
+        bad = json.loads(json.dumps(old))
+        bad["actions"][0][1] = {"type": "pass"}
+        ok, notes = verify_record(bad)
+        assert not ok and "illegal" in notes[-1]
+        assert f"made under Color Clash rules version 1, and this verify plays version " \
+               f"{current}" in notes[-1], notes
+        ok, notes = verify_record({**old, "actions": old["actions"] + old["actions"][-1:]})
+        assert not ok and "after the end of the match" in notes[-1]
+        assert "rules version 1" in notes[-1], notes
+    ok, notes = verify_record({**rec, "rules_version": current + 1})
+    assert not ok and f"rules version {current + 1}, newer than this verify's" in notes[-1]
+    for wrong in ("2", 0, -1, 1.5, True):
+        ok, notes = verify_record({**rec, "rules_version": wrong})
+        assert not ok and "rules_version" in notes[-1], (wrong, notes)

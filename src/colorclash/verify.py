@@ -17,6 +17,10 @@ lacks any of it:
    (``--log-hash``), that one too. Every ``state`` message carries the hash of the log so
    far, so a player can tell whether the record holds exactly the actions they saw: a
    changed colour of a last wild, a changed or removed action, changes the hash.
+
+A record names the version of its game's rules (``rules_version``; 1 when it has none).
+This verify plays its own: a record of older rules that fails to replay says that a rule
+changed since, and one of newer rules than it knows is not checked.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ REQUIRED = ("game", "preset", "seats", "options", "seed", "commitment", "actions
 def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
                   ) -> tuple[bool, list[str]]:
     """Check one record. Returns (ok, findings); the findings say what was checked."""
-    from colorclash.engine import IllegalAction, new_game
+    from colorclash.engine import IllegalAction, game_definition, new_game
     from colorclash.fairness import LOG_HASH_VERSION, log_hash, match_rules
 
     notes: list[str] = []
@@ -57,6 +61,20 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
                         seed=record["seed"], options=record["options"] or None)
     except (ValueError, TypeError) as exc:
         return False, [f"cannot start the game from the record: {exc}"]
+    # (a record from before records carried the version of the rules is of version 1)
+    definition = game_definition(record["game"])
+    rules_version = record.get("rules_version")
+    rules_version = 1 if rules_version is None else rules_version
+    if rules_version.__class__ is not int or rules_version < 1:
+        return False, [f"the record's rules_version {rules_version!r} is not a version"]
+    if rules_version > definition.rules_version:
+        return False, [f"the record was made under {definition.name} rules version "
+                       f"{rules_version}, newer than this verify's ({definition.rules_version}):"
+                       " check it with the version of colorclash that made it"]
+    older = "" if rules_version == definition.rules_version else (
+        f" (the record was made under {definition.name} rules version {rules_version}, and "
+        f"this verify plays version {definition.rules_version}: a record from before a rule "
+        "change may not replay; docs/engine.md, Rule changes)")
     commitment = game.commitment()
     if commitment != record["commitment"]:
         return False, [f"commitment mismatch: the seed gives {commitment}, the room published "
@@ -72,20 +90,23 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
         except (TypeError, ValueError):
             return False, notes + [f"action {i} is not a [seat, action] pair"]
         if game.over:
-            return False, notes + [f"action {i} comes after the end of the match"]
+            return False, notes + [f"action {i} comes after the end of the match{older}"]
         try:
             game.apply(seat, action)
         except (IllegalAction, TypeError, AttributeError) as exc:
-            return False, notes + [f"action {i} {action} by seat {seat} is illegal: {exc}"]
+            return False, notes + [f"action {i} {action} by seat {seat} is illegal: {exc}"
+                                   f"{older}"]
         pairs.append((seat, action))
-    notes.append(f"{len(actions)} actions replayed, each legal, every draw from the deck order")
+    notes.append(f"{len(actions)} actions replayed, each legal, every draw from the deck order"
+                 + (f" (under {definition.name} rules version {definition.rules_version}; "
+                    f"the record's are version {rules_version})" if older else ""))
     if not game.over:
-        return False, notes + ["the actions do not finish the match"]
+        return False, notes + [f"the actions do not finish the match{older}"]
     # (as JSON, not Python's ==, where 28.0 == 28 and False == 0: the result is exactly
     # the record's, each value of its type)
     if json.dumps(game.result, sort_keys=True) != json.dumps(record["result"], sort_keys=True):
         return False, notes + [f"result mismatch: replay gives {game.result}, record says "
-                               f"{record['result']}"]
+                               f"{record['result']}{older}"]
     notes.append(f"result matches: {game.result}")
     # (version 2 names the rules in the chain: a record whose game, preset, seats or
     # options were changed after the match, the result replayed to match, verified)

@@ -280,6 +280,10 @@ class GameDefinition:
     quick_match_seats: int = 0
     #: public facts about each preset for the lobby (e.g. what a timeout does), as data
     preset_info: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
+    #: the version of the game's rules: raised by a change after which a log of the old
+    #: rules may no longer replay (a record, a match stored at an upgrade); rooms and
+    #: records carry it, so ``verify`` and a restore can say why (docs/engine.md)
+    rules_version: int = 1
 
     def options_for(self, preset: str | None) -> tuple[OptionSpec, ...]:
         return self.presets[preset or self.default_preset]
@@ -317,7 +321,7 @@ class GameDefinition:
             "key": self.key, "name": self.name,
             "seats": {"min": self.min_seats, "max": self.max_seats,
                       "default": self.default_seats},
-            "default_preset": self.default_preset,
+            "default_preset": self.default_preset, "rules_version": self.rules_version,
             "presets": {p: {"options": [o.public() for o in opts],
                             **self.preset_info.get(p, {})}
                         for p, opts in self.presets.items()},

@@ -1476,4 +1476,7 @@ DEFINITION = GameDefinition(
     # keeps no copy of a preset)
     preset_info={name: {"timeout_policy": o.timeout_policy, "rules": o.to_dict()}
                  for name, o in PRESETS.items()},
+    # 2: every pass counts toward a dead round (5.9), by choice or a turn run out; before,
+    # only the passes of seats that could not play did (docs/engine.md, "Rule changes")
+    rules_version=2,
 )

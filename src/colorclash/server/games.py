@@ -89,8 +89,20 @@ def replay(room: Room, actions: Iterable[Any], factory: Callable[..., Any] | Non
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         # (IllegalAction is a ValueError)
         raise DamagedRoom(f"{where} does not replay: its action {seq} is refused by the "
-                          f"rules ({exc})") from None
+                          f"rules ({exc}){rules_changed(room)}") from None
     return game
+
+
+def rules_changed(room: Room) -> str:
+    """Why a stored log may not replay, when the rules changed since it was written: the
+    versions (``GameDefinition.rules_version``; a room stored before rooms carried one
+    is of version 1), or nothing."""
+    d = GAMES.get(room.game_key)
+    stored = room.rules_version or 1
+    if d is None or stored == d.rules_version:
+        return ""
+    return (f"; it was written under {d.name} rules version {stored}, and this version "
+            f"plays version {d.rules_version} (docs/engine.md, Rule changes)")
 
 
 def count_range(low: int, high: int, noun: str) -> str:

@@ -514,6 +514,8 @@ class Hub:
                 recent.append((seq, [deal, *events] if seq == 0 else events))
 
             room.game = games.replay(room, actions, self.game_factory, on_events=moment)
+            # (its log replays under this version's rules, and the match goes on under them)
+            room.rules_version = games.definition(room.game_key).rules_version
             # A finished match shows its record's hash: one recorded by an older version
             # is of log_hash_version 1, and the results showed today's kind, which the
             # record did not verify against (an upgrade review).

@@ -89,6 +89,9 @@ class Room:
     # (``Lobby.pass_host``): nobody may take them off the table, and they host again when
     # they come back
     host_away: int | None = None
+    # the version of the game's rules the current match's log was written under
+    # (``GameDefinition.rules_version``; None: stored before rooms carried it)
+    rules_version: int | None = None
     # runtime only -------------------------------------------------------------
     game: Any = field(default=None, repr=False)
     log_hash: str | None = None      # running hash of the match's action log (fairness.py)
@@ -136,7 +139,7 @@ class Room:
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",
-                   "history", "host_away")
+                   "history", "host_away", "rules_version")
 
     def to_data(self) -> dict[str, Any]:
         """The room's document: written with every action, so without ``history`` (the

@@ -46,6 +46,7 @@ class Table:
         room.seed = seed
         room.options = games.engine_options(room.settings)
         room.commitment = game.commitment()
+        room.rules_version = games.definition(room.game_key).rules_version
         room.log_hash = log_hash_start(room.commitment, room.rules)
         room.match_no += 1
         room.status = "playing"
@@ -515,7 +516,8 @@ class Table:
         return {"match": room.match_no, **room.rules, "seed": room.seed,
                 "commitment": room.commitment,
                 "result": room.result, "log_hash": room.log_hash,
-                "log_hash_version": LOG_HASH_VERSION, "finished_at": ms(room.finished_at)}
+                "log_hash_version": LOG_HASH_VERSION, "rules_version": room.rules_version,
+                "finished_at": ms(room.finished_at)}
 
     def record(self, room: Room, match: int | None = None) -> dict[str, Any]:
         """The fairness record of finished match ``match`` (default: the latest)."""
