@@ -1058,3 +1058,39 @@ def test_a_short_phone_lays_no_line_of_the_table_over_another(open_page, viewpor
     msg = page.locator(".rb-me .turn-msg").bounding_box()
     assert msg["height"] < 4 * 22, msg  # three lines at most, not seven
     shot(page, f"rainbow-short-phone-{locale}-{viewport['width']}")
+
+
+def test_a_game_may_name_its_own_computer_levels(open_page, server):
+    """A game's catalog may word a computer level (``<game>.level.<name>``): a level of a
+    new game's own showed "⟦level.perfect⟧" in the Practice menu, as only the shell's
+    catalog named levels and a game's catalog may hold only keys of its own (a seam
+    review). The game's word wins where it has one, the shell's stands for the rest, in
+    the menu and on the computer's seat."""
+
+    def games(route):
+        answer = route.fetch().json()
+        for g in answer["games"]:
+            if g["key"] == "rainbow":
+                g["bot_levels"] = [*g["bot_levels"], "perfect"]
+        route.fulfill(json=answer)
+
+    def catalog(route):
+        answer = route.fetch().json()
+        answer.update({"rainbow.level.perfect": "Perfect play", "rainbow.level.random": "Dice"})
+        route.fulfill(json=answer)
+
+    page = open_page(viewport=DESKTOP, path="/favicon.svg")
+    page.context.route("**/api/games", games)
+    page.context.route(re.compile(r".*/i18n/rainbow/en\.json.*"), catalog)
+    page.goto("/")
+    page.click("label[data-game=rainbow]")
+    offered = page.locator("#practice-level option").all_inner_texts()
+    assert "Perfect play" in offered and "Dice" in offered and "Easy" in offered, offered
+    assert not any("⟦" in o for o in offered), offered
+    ticket = _post(server, "/api/practice", {"game": "rainbow", "name": "Ana", "level": "random"})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"cc.seat.{ticket['code']}",
+                   json.dumps({"token": ticket["token"], "seat": ticket["seat"], "ws": None})])
+    page.goto(f"/r/{ticket['code']}")
+    page.locator(".rb-opp .tag.bot").wait_for()
+    assert "Dice" in page.inner_text(".rb-opp .tag.bot")

@@ -352,7 +352,7 @@ function render() {
     // the newest moves in view: the history's list scrolls to its end (under its heading)
     const list = main.querySelector(".history .history-list");
     if (list) list.scrollTop = list.scrollHeight;
-    gameOf(state.view).afterRender(main, { revealPlayable: state.revealHand });
+    gameOf(state.view).afterRender?.(main, { revealPlayable: state.revealHand });
     fitTable(main);
     state.revealHand = false;
     tickClocks(main, state.clock);
@@ -814,7 +814,7 @@ function handleMessage(msg) {
     const line = describeNow(game, events, model, ". ");
     if (line) announce(line);
     banners.show(bannersAll(game, events, model), momentKey());
-    game.animatePlay(main, events, state.me);
+    game.animatePlay?.(main, events, state.me);
     // the lobby gave way to the table (the host started): heard in another tab too
     if (wasScreen === "room") play("start");
     if (myTurnNow && !myTurnBefore) {
@@ -1368,7 +1368,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (document.querySelector(".overlay")) return;
-  gameOf(state.view).tableKeydown(ev, { view: state.view }, tableActs);
+  gameOf(state.view).tableKeydown?.(ev, { view: state.view }, tableActs);
 });
 
 // A focus gone from the phone's open Moves sheet to the table it covers closes it: a Tab

@@ -668,7 +668,7 @@ function render(scene) {
       nodes[0].append(rulesDialog(game, s.rules, () => {}, { def, view: s.view, away: SITE_GAMES && SITE_GAMES.away }));
     }
     morph(main, nodes);
-    game.afterRender(main, { revealPlayable: true });
+    game.afterRender?.(main, { revealPlayable: true });
     fitTable(main);
     window.onresize = () => fitTable(main);
     tickClocks(main, clock);

@@ -11,7 +11,7 @@ import {
   presetLabel,
   presetNames,
 } from "./shell/games.js";
-import { animalName } from "./shell/seats.js";
+import { animalName, levelName } from "./shell/seats.js";
 import { h } from "./ui.js";
 
 // The home form of one game, filled with its defaults (the app keeps one per game).
@@ -240,7 +240,7 @@ export function renderHome(ctx, act) {
             h(
               "select#practice-level",
               { dataset: { focusKey: "home:level" }, onchange: (e) => act.form({ level: e.target.value }) },
-              levels.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`))),
+              levels.map((l) => h("option", { value: l, selected: l === form.level }, levelName(def.key, l))),
             ),
           ),
         ),

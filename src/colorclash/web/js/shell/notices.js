@@ -97,7 +97,8 @@ export function bannersAll(game, events, model) {
   const own = (events || [])
     .filter((e) => e.type === "time_up" && e.seat === model.me)
     .map(() => ({ text: () => t("banner.time_up"), cls: "warn" }));
-  return [...own, ...game.bannersFor((events || []).filter((e) => !isServerEvent(e)), model)];
+  const mine = game.bannersFor ? game.bannersFor((events || []).filter((e) => !isServerEvent(e)), model) : [];
+  return [...own, ...mine];
 }
 
 

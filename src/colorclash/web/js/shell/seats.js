@@ -58,8 +58,18 @@ export function computerLabel(room, seat) {
 // already says "Computer" and the label would not fit (a narrow phone).
 export function computerLevel(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
-  const key = s && s.kind === "bot" && s.level ? `level.${s.level}` : null;
-  return key && has(key) ? t(key) : null;
+  if (!(s && s.kind === "bot" && s.level)) return null;
+  const own = `${room.game}.level.${s.level}`;
+  if (has(own)) return t(own);
+  return has(`level.${s.level}`) ? t(`level.${s.level}`) : null;
+}
+
+// A computer level's name in the lists that offer one: a game's own word for a level of its
+// own ("<game>.level.<name>" in its catalog), else the shell's for the common four (a new
+// game's level showed "⟦level.perfect⟧": its catalog may hold only keys of its own).
+export function levelName(game, level) {
+  const own = `${game}.level.${level}`;
+  return has(own) ? t(own) : t(`level.${level}`);
 }
 
 // Why a person is not at the table, as a catalog key: "seat.leftShort" when they chose to
