@@ -1775,3 +1775,70 @@ async def test_a_new_code_a_live_process_still_owns_is_not_claimed(redis_db):
         assert code in b.store.epochs
     finally:
         await _stop_hubs(a, b)
+
+
+class _QueueConn:
+    """A queue socket's stand-in: what it was sent, how it was closed."""
+
+    def __init__(self):
+        self.sent, self.closed = [], None
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+    def close(self, code, reason=""):
+        self.closed = (code, reason)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("meanwhile", ["another leads", "the lease lapsed"])
+async def test_a_quick_match_leader_that_lost_its_term_makes_no_table(redis_db, meanwhile):
+    """The Quick Match leader's queue is of one term of its leadership: a leader that
+    stalled past its lease (the others told the people queued through them to queue
+    again, and one of them took the lead) seated its stale queue at a table on waking (a
+    scale-out review: the lease had no fence). Now a leader that finds another term, held
+    by another process or taken afresh after a lapse, tells its queue to queue again and
+    makes no table."""
+    leader = await _cluster_hub(redis_db, bot_delay=0)
+    other = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        assert leader.cluster.lead() and not other.cluster.lead()
+        conns = []
+        for i in range(4):  # a Color Clash Quick Match table is 4
+            conn = _QueueConn()
+            ticket = leader.quick.join("color-clash", None, address=f"10.0.{i}.1")["ticket"]
+            if i == 3:  # the leader stalls past its lease before the last one comes
+                r = leader.store.redis
+                r.delete(leader.store.key("qm", "leader"), leader.store.key("qm", "term"))
+                if meanwhile == "another leads":
+                    assert other.cluster.lead()
+            leader.quick.attach(ticket, conn)
+            conns.append(conn)
+        assert not [r for r in leader.rooms.values() if r.kind == "quick-match"]
+        assert not leader.quick.queue
+        for conn in conns:
+            assert conn.closed == (4404, "ticket_not_found"), conn.sent
+            assert any(m.get("code") == "ticket_not_found" for m in conn.sent), conn.sent
+        assert leader.cluster.leader == (meanwhile == "the lease lapsed")
+    finally:
+        await _stop_hubs(leader, other)
+
+
+@pytest.mark.asyncio
+async def test_a_room_lost_lets_go_of_its_players_on_other_processes(redis_db):
+    """A room lost to another process (a fenced write) lets go of the sockets of other
+    processes' players held for it: they stayed, and six beats later the log said their
+    processes no longer had them. A room lost twice is lost (the second said nothing)."""
+    owner = await _cluster_hub(redis_db, bot_delay=0)
+    gateway = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        room, _, token = owner.create_private("Ana", seats=2)
+        await _proxied(owner, gateway, room, 0, token)
+        assert [r.where for r in owner.cluster.remote.values()] == [("seat", room.code, 0)]
+        store = owner.store
+        store.redis.set(store.key("owner", room.code), gateway.cluster.id)
+        assert owner.cluster.lost(room.code) is True
+        assert room.code not in owner.rooms and not owner.cluster.remote
+        assert owner.cluster.lost(room.code) is True
+    finally:
+        await _stop_hubs(owner, gateway)

@@ -43,7 +43,9 @@ of processes that died meanwhile are lost (docs/deployment.md).
 
 **Quick Match** runs on one process at a time, the holder of ``cc:qm:leader``; the others
 pass queue calls to it. Its queue lives in memory: if that process dies, the waiting
-players' queue sockets close and they queue again.
+players' queue sockets close and they queue again. A leader keeps its queue for one term
+of its holding (``cc:qm:term``): one that finds another term (it stalled past the lease)
+gives its queue up the same way (``Cluster.lead``).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 import redis
 
 from colorclash.server.protocol import ProtocolError, dumps
+from colorclash.server.quick_match import queue_again
 from colorclash.store import StoreError
 
 if TYPE_CHECKING:
@@ -99,10 +102,23 @@ end
 return 0
 """
 
+# The Quick Match leadership: take it when nobody holds it, renew it when this process
+# does. Its term (KEYS[2], a token drawn by the process that takes it) names one unbroken
+# holding: a leader that finds another term (it stalled past the lease, the key lapsed,
+# and itself or another took it again) gives up the queue of its last one. Returns the
+# term, or '' when another process leads.
 _LEADER = """
 local holder = redis.call('GET', KEYS[1])
-if not holder or holder == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if holder and holder ~= ARGV[1] then return '' end
+local term = holder and redis.call('GET', KEYS[2]) or ARGV[3]
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[2], term, 'PX', ARGV[2])
+return term
+"""
+
+_RESIGN = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1], KEYS[2])
   return 1
 end
 return 0
@@ -186,10 +202,12 @@ class Cluster:
         self._acquire = self.r.register_script(_ACQUIRE)
         self._release = self.r.register_script(_RELEASE)
         self._leader = self.r.register_script(_LEADER)
+        self._resign = self.r.register_script(_RESIGN)
         self.calls: dict[str, asyncio.Future[Any]] = {}
         self.remote: dict[str, RemoteConn] = {}    # owner side, by conn id
         self.proxies: dict[str, Proxy] = {}        # gateway side, by conn id
         self.leader = False
+        self.leader_term = b""      # the term of the Quick Match leadership it holds
         self.beat_ok_at = time.monotonic()
         self.beat_tried_at = 0.0    # (monotonic) when the last beat began
         self.redis_away = False     # the last beat found no Redis
@@ -250,8 +268,9 @@ class Cluster:
             rooms = self.r.scard(self.key("owned", self.id))
             self.r.set(self.key("stopped", self.id), "1", ex=3600)
             self.r.delete(self.key("proc", self.id))
-            if self.leader:
-                self.r.delete(self.key("qm", "leader"))
+            if self.leader:  # (not a leadership another process took meanwhile)
+                self._resign(keys=[self.key("qm", "leader"), self.key("qm", "term")],
+                             args=[self.id])
             others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
                          if raw.decode() != self.id)
             if not rooms:  # (its 0 rooms were said taken by "the other processes",
@@ -352,8 +371,7 @@ class Cluster:
                              time.monotonic() - last_answer, self.hub.trouble.over_note())
                 self.restore_if_data_lost(self.seen_mark)
                 await self._drop_rooms_owned_elsewhere()
-                self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
-                                                args=[self.id, self.ttl_ms]))
+                self.lead()
                 self.say_alive()
                 if self.judging():
                     await self._take_over_dead()
@@ -621,14 +639,22 @@ class Cluster:
         self.store.epochs.pop(code, None)
         if self.hub.writer is not None:  # its queued writes are the old owner's: refused;
             self.hub.writer.forget_failure(code)  # a later taking of it writes afresh
-        if room is None:
-            return
+        if room is None:  # (dropped at an earlier refusal: lost all the same)
+            return True
         log.warning("process %s lost room %s to another process", self.id, code)
         if room.timer:
             room.timer.cancel()
         for conn in list(room.conns.values()):
             conn.close(1012, "the room moved; reconnect")
+        self.forget_remotes("seat", code)
         return True
+
+    def forget_remotes(self, *where: Any) -> None:
+        """Let go of the other processes' sockets held here for ``where`` (``("seat",
+        code)``, ``("ticket", ticket)``): a room lost, a queue given up. (They stayed, and
+        six beats later the log said their processes no longer had them.)"""
+        for conn_id in [c for c, r in self.remote.items() if r.where[:len(where)] == where]:
+            del self.remote[conn_id]
 
     # ------------------------------------------------------------------ Redis lost its data
     def _adopt_mark(self) -> None:
@@ -1044,21 +1070,36 @@ class Cluster:
                         len(gone))
         for proxy in gone:
             self.proxies.pop(proxy.conn_id, None)
-            proxy.conn.send(ProtocolError("ticket_not_found", "the Quick Match queue was "
-                                          "lost with its process: queue again").to_message())
-            proxy.conn.close(4404, "ticket_not_found")
+            queue_again(proxy.conn)
 
     # -- the Quick Match queue lives on the leader --
     def leader_id(self) -> str | None:
         raw = self.r.get(self.key("qm", "leader"))
         return raw.decode() if raw else None
 
+    @staticmethod
+    def redis_error(exc: BaseException) -> bool:
+        """Whether ``exc`` is Redis away (or this process's fail-fast while it is)."""
+        return isinstance(exc, (redis.ConnectionError, redis.TimeoutError))
+
+    def lead(self) -> bool:
+        """Take or renew the Quick Match leadership (whether this process holds it). A
+        queue of an earlier term is given up: a leader that stalled past the lease (the
+        others told the people queued through them to queue again, and one of them may
+        lead now) seated those people at a table on waking (a scale-out review)."""
+        term = self._leader(keys=[self.key("qm", "leader"), self.key("qm", "term")],
+                            args=[self.id, self.ttl_ms, secrets.token_hex(8)])
+        if term != self.leader_term:
+            if self.leader_term:
+                self.hub.quick.give_up_queue()
+            self.leader_term = term
+        self.leader = bool(term)
+        return self.leader
+
     async def queue_op(self, op: str, *args: Any) -> Any:
         leader = self.leader_id()
         if leader is None:
-            self.leader = bool(self._leader(keys=[self.key("qm", "leader")],
-                                            args=[self.id, self.ttl_ms]))
-            leader = self.id if self.leader else self.leader_id()
+            leader = self.id if self.lead() else self.leader_id()
         if leader == self.id or leader is None:
             return await self.hub.local_op(op, None, *args)
         return await self.call(leader, op, None, *args)

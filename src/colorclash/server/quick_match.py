@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("colorclash.server")
 
 
+def queue_again(conn: Any) -> None:
+    """Close a waiting person's queue socket so that the page says to queue again: the
+    queue it waited in is gone (its process died, or no longer leads the Quick Match)."""
+    conn.send(ProtocolError("ticket_not_found", "the Quick Match queue was lost with its "
+                            "process: queue again").to_message())
+    conn.close(4404, "ticket_not_found")
+
+
 class QuickMatch:
     TICKETS_PER_ADDRESS = 2  # waiting in one queue (game and preset) at once
     GONE_GRACE = 10.0  # s a ticket whose every socket closed keeps its place (a reload)
@@ -226,7 +234,32 @@ class QuickMatch:
             if t.get("matched") and now - t["seen"] > self.hub.settings.finished_room_ttl:
                 self.tickets.pop(ticket, None)
 
+    def give_up_queue(self) -> None:
+        """The queue of a Quick Match leadership this process no longer holds (several
+        processes: ``Cluster.lead``): every ticket waiting in it is told to queue again,
+        as the other processes told theirs when they found the leader silent, instead of
+        being seated at a table made by a leader that is one no more."""
+        waiting = list(self.queue.values())
+        if not waiting:
+            return
+        log.warning("this process no longer leads the Quick Match: %d waiting are told to "
+                    "queue again", len(waiting))
+        for t in waiting:
+            self.queue.pop(t["ticket"], None)
+            self.tickets.pop(t["ticket"], None)
+            for conn in t["conns"]:
+                queue_again(conn)
+            if self.hub.cluster is not None:
+                self.hub.cluster.forget_remotes("ticket", t["ticket"])
+        if self._timer:
+            self._timer.cancel()
+            self._timer = None
+
     def check(self) -> None:
+        # (several processes: a table is made only by the leader of this queue's term)
+        cluster = self.hub.cluster
+        if self.queue and cluster is not None and not cluster.lead():
+            return
         now = self.hub.now()
         by_table: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for t in self.queue.values():
@@ -283,7 +316,11 @@ class QuickMatch:
         try:
             self.check()
             self.notify()
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            if self.hub.cluster is not None and self.hub.cluster.redis_error(exc):
+                # (Redis away: the queue waits; its next change or poll checks it again)
+                log.warning("quick match: no table made now (%s)", exc)
+                return
             log.exception("quick match failed")
 
     def table(self, game: str, preset: str, people: list[dict[str, Any]]) -> None:
