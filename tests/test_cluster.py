@@ -1469,9 +1469,23 @@ async def test_a_stored_room_without_a_code_reservation_keeps_its_code(redis_db)
     and write over them."""
     hub = await _cluster_hub(redis_db, bot_delay=0)
     try:
+        from colorclash.store import StoreError
+        from colorclash.store.redis_store import RedisStore
+
         room, _, _ = hub.create_private("Ana", seats=2)
         doc = hub.store.load_room(room.code)
-        hub.store.save_room("QWERTY", {**doc, "code": "QWERTY"})
+        # A process of several writes only the rooms it owns: a write of a room without
+        # its epoch is refused, not sent unfenced (a room let go of cannot overwrite its
+        # new owner's: a scale-out review); copy-store's own store writes it.
+        with pytest.raises(StoreError, match="FENCED"):
+            hub.store.save_room("QWERTY", {**doc, "code": "QWERTY"})
+        hub.cluster.forget(room.code)
+        with pytest.raises(StoreError, match="FENCED"):
+            hub.store.save_room(room.code, {**doc, "status": "finished"})
+        assert hub.store.load_room(room.code) == doc
+        outside = RedisStore(redis_db)
+        outside.save_room("QWERTY", {**doc, "code": "QWERTY"})
+        outside.close()
         assert hub.code_taken("QWERTY")
         assert not hub.code_taken("ZXCVBN")  # a code nobody has is fresh (and now ours)
     finally:

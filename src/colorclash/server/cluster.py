@@ -195,6 +195,7 @@ class Cluster:
     def __init__(self, hub: Hub, store: RedisStore) -> None:
         self.hub = hub
         self.store = store
+        store.fenced = True  # (a room's write without its epoch is refused)
         self.r = store.redis
         self.id = secrets.token_hex(6)
         self._damaged_said: set[str] = set()  # rooms whose damage is logged (take)

@@ -60,11 +60,15 @@ return 0
 """
 
 # KEYS: room, log, matches, rooms, fence, records
-# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced), new match
+# ARGV: doc, code, match, first index (-1: no actions), epoch (-1: unfenced; -2: refused,
+#       a process sharing the store writing a room it does not own), new match
 #       (1: the write deals the match, its log starts empty; else 0), number of records n,
 #       n pairs (match, record), entries...
 _SAVE = """
 local epoch = tonumber(ARGV[5])
+if epoch == -2 then
+  return redis.error_reply('FENCED room not owned by this process')
+end
 if epoch >= 0 then
   local current = tonumber(redis.call('GET', KEYS[5]) or '0')
   if current ~= epoch then
@@ -224,6 +228,10 @@ class RedisStore:
         self.redis.script_load(_SAVE)  # save_many calls it by its SHA
         #: fencing epochs this process holds, by room code (server/cluster.py sets them)
         self.epochs: dict[str, int] = {}
+        #: a process of several (server/cluster.py): a room's write without its epoch is
+        #: refused (``FENCED``), not sent unfenced: a room let go of (lost, forgotten) can
+        #: never overwrite its new owner's (a scale-out review)
+        self.fenced = False
         self._alone_token: str | None = None   # claim(alone=True): the lease's value
         self._alone_stop = threading.Event()
         self._alone_thread: threading.Thread | None = None
@@ -368,7 +376,7 @@ class RedisStore:
         pairs = [part for record in (records or [])
                  for part in (record["match"],
                               json.dumps(record, separators=(",", ":"), sort_keys=True))]
-        argv = [doc, code, match or 0, first, self.epochs.get(code, -1),
+        argv = [doc, code, match or 0, first, self.epochs.get(code, -2 if self.fenced else -1),
                 1 if new_match else 0, len(pairs) // 2, *pairs, *entries]
         return keys, argv
 
