@@ -184,3 +184,37 @@ def test_a_restart_gives_the_pause_between_rounds_its_time_back(tmp_path):
 
     asyncio.run(back())
     again.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_step_of_the_system_clock_moves_no_deadline(tmp_path, monkeypatch):
+    """The server's time is the wall clock as of its start run on by the monotonic clock
+    (``clocks.steady_wall``): read from ``time.time()``, a step of the system clock (NTP
+    setting it, a virtual machine resumed) an hour forward timed every running turn out
+    at once, and one back held them for an hour."""
+    import time as time_module
+
+    store = SQLiteStore(str(tmp_path / "rooms.sqlite3"))
+    hub = Hub(store, Settings(bot_delay=0))
+    room, host, _ = hub.create_private("Ana", seats=2, preset="standard")
+    _, guest, _ = hub.join(room.code, "Bo")
+    hub.lobby.ready(room, guest, True)
+    hub.start(room, host)
+    deadline, seq = room.clock["deadline"], room.seq
+    real, steady = time_module.time, time_module.monotonic
+    for step in (3600.0, -3600.0):
+        monkeypatch.setattr(time_module, "time", lambda step=step: real() + step)
+        assert abs(hub.now() - real()) < 1.0
+        hub.clocks.tick_room(room)
+        assert room.seq == seq and room.clock["deadline"] == deadline  # no turn timed out
+    monkeypatch.undo()
+    # the server's time runs on with the monotonic clock: the turn's 30 s, then it is out
+    monkeypatch.setattr(time_module, "monotonic", lambda: steady() + 40.0)
+    assert hub.now() >= deadline
+    hub.clocks.tick_room(room)
+    monkeypatch.undo()
+    assert room.seq > seq
+    if room.timer:
+        room.timer.cancel()
+    await hub.shutdown()
+    store.close()

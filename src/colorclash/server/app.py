@@ -673,7 +673,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 continue
             if parsed.type == "ping":
                 answer({"v": VERSION, "type": "pong", "t": parsed.t,
-                        "server_time": int(time.time() * 1000)})
+                        "server_time": int(hub().now() * 1000)})
                 continue
             h = hub()
             h.frame_at = received

@@ -15,13 +15,17 @@ game has that action; otherwise a computer player chooses the seat's action.
 
 Deadlines are absolute wall-clock times kept in the room document: they survive
 reconnections and restarts. One timer per room wakes the loop at the earliest due time
-(a clock, a substitute coming in, a computer player's move).
+(a clock, a substitute coming in, a computer player's move). Within a process the wall
+clock is read as of the process's start and run on by the monotonic clock
+(:func:`steady_wall`): a step of the system clock while it runs (NTP setting it, a
+virtual machine resumed) moves no deadline, as a server's clocks should not.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from colorclash.server.model import Room
@@ -31,6 +35,18 @@ if TYPE_CHECKING:
     from colorclash.server.hub import Hub
 
 log = logging.getLogger("colorclash.server")
+
+
+_WALL_AT_START = time.time()
+_STEADY_AT_START = time.monotonic()
+
+
+def steady_wall() -> float:
+    """The wall-clock time (seconds since the epoch) as of the process's start, run on by
+    the monotonic clock: the server's own time (``Hub.now``). Read from ``time.time()``, a
+    step of the system clock timed out every running turn at once (a step forward) or
+    held them for its length (back)."""
+    return _WALL_AT_START + (time.monotonic() - _STEADY_AT_START)
 
 
 #: turns in a row a person *connected* lets run out before their turns get the away clock

@@ -32,7 +32,7 @@ import orjson
 
 from colorclash.fairness import log_hash
 from colorclash.server import games
-from colorclash.server.clocks import Clocks
+from colorclash.server.clocks import Clocks, steady_wall
 from colorclash.server.computers import Computers
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
@@ -58,7 +58,7 @@ class Hub:
     """All live rooms of this process and the Quick Match queue."""
 
     def __init__(self, store: Store, settings: Settings | None = None,
-                 clock: Callable[[], float] = time.time,
+                 clock: Callable[[], float] = steady_wall,
                  game_factory: Callable[..., Any] | None = None) -> None:
         self.store = store
         # Tests may deal prepared hands: game_factory(preset=, seats=, seed=, options=).
