@@ -1805,37 +1805,77 @@ class _QueueConn:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("meanwhile", ["another leads", "the lease lapsed"])
-async def test_a_quick_match_leader_that_lost_its_term_makes_no_table(redis_db, meanwhile):
+@pytest.mark.parametrize("meanwhile", ["another leads", "another led", "nobody led",
+                                       "Redis lost its data"])
+async def test_a_quick_match_leader_keeps_its_queue_for_its_term_only(redis_db, meanwhile):
     """The Quick Match leader's queue is of one term of its leadership: a leader that
-    stalled past its lease (the others told the people queued through them to queue
-    again, and one of them took the lead) seated its stale queue at a table on waking (a
-    scale-out review: the lease had no fence). Now a leader that finds another term, held
-    by another process or taken afresh after a lapse, tells its queue to queue again and
-    makes no table."""
+    stalled past its lease while another process took the lead seated its stale queue at
+    a table on waking (a scale-out review: the lease had no fence). Now a leader that
+    finds another process's term since its own tells its queue to queue again and makes
+    no table; one that takes the lead again after a lapse nobody else used (a stall, a
+    Redis outage, Redis losing its data) keeps its queue (a first form of the term gave
+    it up then too: a diff review)."""
     leader = await _cluster_hub(redis_db, bot_delay=0)
     other = await _cluster_hub(redis_db, bot_delay=0)
+    r, key = leader.store.redis, leader.store.key
     try:
         assert leader.cluster.lead() and not other.cluster.lead()
         conns = []
         for i in range(4):  # a Color Clash Quick Match table is 4
             conn = _QueueConn()
             ticket = leader.quick.join("color-clash", None, address=f"10.0.{i}.1")["ticket"]
-            if i == 3:  # the leader stalls past its lease before the last one comes
-                r = leader.store.redis
-                r.delete(leader.store.key("qm", "leader"), leader.store.key("qm", "term"))
-                if meanwhile == "another leads":
+            if i == 3:  # the leader's lease lapses before the last one comes
+                r.delete(key("qm", "leader"))
+                if meanwhile == "Redis lost its data":
+                    r.delete(key("qm", "term"))
+                if meanwhile.startswith("another"):
                     assert other.cluster.lead()
+                if meanwhile == "another led":
+                    r.delete(key("qm", "leader"))
             leader.quick.attach(ticket, conn)
             conns.append(conn)
-        assert not [r for r in leader.rooms.values() if r.kind == "quick-match"]
-        assert not leader.quick.queue
+        tables = [r for r in leader.rooms.values() if r.kind == "quick-match"]
+        kept = meanwhile in ("nobody led", "Redis lost its data")
+        assert len(tables) == (1 if kept else 0) and not leader.quick.queue
         for conn in conns:
-            assert conn.closed == (4404, "ticket_not_found"), conn.sent
-            assert any(m.get("code") == "ticket_not_found" for m in conn.sent), conn.sent
-        assert leader.cluster.leader == (meanwhile == "the lease lapsed")
+            if kept:
+                assert conn.closed is None and conn.sent[-1]["type"] == "matched", conn.sent
+            else:
+                assert conn.closed == (4404, "ticket_not_found"), conn.sent
+                assert [m["type"] for m in conn.sent][-1] == "error", conn.sent
+                assert conn.sent[-1]["code"] == "ticket_not_found"
+        assert leader.cluster.leader == (meanwhile != "another leads")
     finally:
         await _stop_hubs(leader, other)
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_check_that_found_no_redis_is_made_again(redis_db, monkeypatch):
+    """A Quick Match check that finds Redis away is made again a second later: people
+    waiting on sockets send nothing, and the queue stalled until someone joined or left
+    (a diff review)."""
+    import redis
+
+    hub = await _cluster_hub(redis_db, bot_delay=0, quick_match_wait=0.2)
+    try:
+        for i in range(2):
+            ticket = hub.quick.join("color-clash", None, address=f"10.0.{i}.1")["ticket"]
+            hub.quick.attach(ticket, _QueueConn())
+        assert hub.quick._timer is not None  # (the wait for more people)
+        hub.quick._timer.cancel()
+
+        def away():
+            raise redis.ConnectionError("Redis away")
+
+        monkeypatch.setattr(hub.cluster, "lead", away)
+        hub.quick._tick()
+        assert hub.quick._timer is not None and len(hub.quick.queue) == 2
+        monkeypatch.undo()
+        await _until(lambda: any(r.kind == "quick-match" for r in hub.rooms.values()),
+                     seconds=hub.quick.RETRY + 2)
+        assert not hub.quick.queue
+    finally:
+        await _stop_hubs(hub)
 
 
 @pytest.mark.asyncio

@@ -6,8 +6,8 @@ rule of 5.9 that changed with rules version 2).
 
 A change here is a change of the rules or of the protocol. If a log of the older rules
 may no longer replay, raise the game's ``rules_version`` and add its row to
-docs/engine.md ("Rule changes"); then update the figures, on purpose
-(``python tests/test_color_clash_golden.py`` prints them)."""
+docs/engine.md ("Rule changes"), and ``RULES_VERSION`` here; then update the figures, on
+purpose (``python tests/test_color_clash_golden.py`` prints them)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ def figures(preset: str, seats: int, hoard: bool) -> list:
 
 
 CASES = [(p, n, h) for p in PRESETS for n in (2, 4, 6) for h in (False, True)]
+
+
+#: the rules version the figures are of: figures updated without a look at it fail here
+RULES_VERSION = 2
+
+
+def test_the_figures_are_of_the_rules_version_the_game_says():
+    from colorclash.engine import GAMES
+
+    assert GAMES["color-clash"].rules_version == RULES_VERSION
 
 
 @pytest.mark.parametrize(("preset", "seats", "hoard"), CASES)

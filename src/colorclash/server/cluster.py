@@ -103,22 +103,29 @@ return 0
 """
 
 # The Quick Match leadership: take it when nobody holds it, renew it when this process
-# does. Its term (KEYS[2], a token drawn by the process that takes it) names one unbroken
-# holding: a leader that finds another term (it stalled past the lease, the key lapsed,
-# and itself or another took it again) gives up the queue of its last one. Returns the
-# term, or '' when another process leads.
+# does. Its term (KEYS[2], "process id:token", kept without an expiry) names the holdings
+# of one process in a row: a process that takes the lead again after a lapse (a stall, a
+# Redis outage) keeps its term if no other process led meanwhile, and a leader that finds
+# another process's term since its own gives up the queue of its last one (Cluster.lead).
+# ARGV: process id, lease (ms), the term this process holds ('' for none), a fresh one.
+# Returns the term, or '' when another process leads.
 _LEADER = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return '' end
-local term = holder and redis.call('GET', KEYS[2]) or ARGV[3]
+local term = redis.call('GET', KEYS[2])
+if not term then
+  term = ARGV[3] ~= '' and ARGV[3] or ARGV[4]
+elseif string.sub(term, 1, string.len(ARGV[1]) + 1) ~= ARGV[1] .. ':' then
+  term = ARGV[4]
+end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('SET', KEYS[2], term, 'PX', ARGV[2])
+redis.call('SET', KEYS[2], term)
 return term
 """
 
 _RESIGN = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('DEL', KEYS[1])
   return 1
 end
 return 0
@@ -270,8 +277,7 @@ class Cluster:
             self.r.set(self.key("stopped", self.id), "1", ex=3600)
             self.r.delete(self.key("proc", self.id))
             if self.leader:  # (not a leadership another process took meanwhile)
-                self._resign(keys=[self.key("qm", "leader"), self.key("qm", "term")],
-                             args=[self.id])
+                self._resign(keys=[self.key("qm", "leader")], args=[self.id])
             others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
                          if raw.decode() != self.id)
             if not rooms:  # (its 0 rooms were said taken by "the other processes",
@@ -655,7 +661,7 @@ class Cluster:
         code)``, ``("ticket", ticket)``): a room lost, a queue given up. (They stayed, and
         six beats later the log said their processes no longer had them.)"""
         for conn_id in [c for c, r in self.remote.items() if r.where[:len(where)] == where]:
-            del self.remote[conn_id]
+            self.remote.pop(conn_id).stop()
 
     # ------------------------------------------------------------------ Redis lost its data
     def _adopt_mark(self) -> None:
@@ -1084,12 +1090,13 @@ class Cluster:
         return isinstance(exc, (redis.ConnectionError, redis.TimeoutError))
 
     def lead(self) -> bool:
-        """Take or renew the Quick Match leadership (whether this process holds it). A
-        queue of an earlier term is given up: a leader that stalled past the lease (the
-        others told the people queued through them to queue again, and one of them may
-        lead now) seated those people at a table on waking (a scale-out review)."""
+        """Take or renew the Quick Match leadership (whether this process holds it). The
+        queue of a term that is over (another process has led since) is given up: a
+        leader that stalled past the lease, while another took the lead, seated its stale
+        queue at a table on waking (a scale-out review)."""
         term = self._leader(keys=[self.key("qm", "leader"), self.key("qm", "term")],
-                            args=[self.id, self.ttl_ms, secrets.token_hex(8)])
+                            args=[self.id, self.ttl_ms, self.leader_term,
+                                  f"{self.id}:{secrets.token_hex(8)}"])
         if term != self.leader_term:
             if self.leader_term:
                 self.hub.quick.give_up_queue()

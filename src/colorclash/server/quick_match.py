@@ -49,6 +49,7 @@ class QuickMatch:
     GONE_GRACE = 10.0  # s a ticket whose every socket closed keeps its place (a reload)
     SOCKETS_PER_TICKET = 4  # open on one ticket at once (a newer one closes the oldest)
     POLL_PRESENCE = 10.0  # s a poll of a ticket with no socket counts as its person there
+    RETRY = 1.0  # s before a check that failed (Redis away) is made again
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -178,8 +179,10 @@ class QuickMatch:
             return
         if not there:
             self._arrived(t, now)
-            if t["matched"]:
-                return  # (the table made now told every socket of the ticket, this one too)
+            if t["matched"] or ticket not in self.tickets:
+                # (the table made now told every socket of the ticket, this one too; or
+                # the queue was given up: this socket is closed, told to queue again)
+                return
         told = t.get("told")
         self.notify()  # every socket, if the count changed (a reload counts again)
         if t.get("told") == told:  # it did not: the new socket alone is told the count
@@ -259,6 +262,7 @@ class QuickMatch:
         # (several processes: a table is made only by the leader of this queue's term)
         cluster = self.hub.cluster
         if self.queue and cluster is not None and not cluster.lead():
+            self.give_up_queue()  # (another leads: a queue here is none of the site's)
             return
         now = self.hub.now()
         by_table: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -317,11 +321,14 @@ class QuickMatch:
             self.check()
             self.notify()
         except Exception as exc:  # noqa: BLE001
-            if self.hub.cluster is not None and self.hub.cluster.redis_error(exc):
-                # (Redis away: the queue waits; its next change or poll checks it again)
-                log.warning("quick match: no table made now (%s)", exc)
+            if self.hub.cluster is None or not self.hub.cluster.redis_error(exc):
+                log.exception("quick match failed")
                 return
-            log.exception("quick match failed")
+            log.warning("quick match: no table made now (%s)", exc)
+            # (Redis away: checked again in a moment; people waiting on sockets send
+            # nothing, and the queue stalled until someone joined or left)
+            if self._timer is None and self.queue:
+                self._timer = asyncio.get_running_loop().call_later(self.RETRY, self._tick)
 
     def table(self, game: str, preset: str, people: list[dict[str, Any]]) -> None:
         hub = self.hub
