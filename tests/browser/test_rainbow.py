@@ -1094,3 +1094,13 @@ def test_a_game_may_name_its_own_computer_levels(open_page, server):
     page.goto(f"/r/{ticket['code']}")
     page.locator(".rb-opp .tag.bot").wait_for()
     assert "Dice" in page.inner_text(".rb-opp .tag.bot")
+    # Spanish: the game's words are English's only; a level of the game's own is said in
+    # English (not "⟦…⟧"), a common one in the shell's Spanish
+    es = open_page(viewport=DESKTOP, locale="es-ES", path="/favicon.svg")
+    es.context.route("**/api/games", games)
+    es.context.route(re.compile(r".*/i18n/rainbow/en\.json.*"), catalog)
+    es.goto("/")
+    es.click("label[data-game=rainbow]")
+    offered = es.locator("#practice-level option").all_inner_texts()
+    assert "Perfect play" in offered and rb_catalog("es")["level.random"] in offered, offered
+    assert not any("⟦" in o for o in offered), offered

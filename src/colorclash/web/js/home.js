@@ -240,7 +240,7 @@ export function renderHome(ctx, act) {
             h(
               "select#practice-level",
               { dataset: { focusKey: "home:level" }, onchange: (e) => act.form({ level: e.target.value }) },
-              levels.map((l) => h("option", { value: l, selected: l === form.level }, levelName(def.key, l))),
+              levels.map((l) => h("option", { value: l, selected: l === form.level }, levelName(def.key, l) ?? l)),
             ),
           ),
         ),

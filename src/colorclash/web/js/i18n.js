@@ -130,6 +130,11 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(catalog, key);
 }
 
+// In this language's catalog or in English's, which `t` falls back to.
+export function hasAny(key) {
+  return has(key) || Object.prototype.hasOwnProperty.call(fallback, key);
+}
+
 // A player's name written in a right-to-left script ("سارة", "אבי") is isolated from the
 // sentence around it (FSI ... PDI): else the sentence's numbers and signs next to it
 // took its direction and moved ("سارة 2" read as "2 سارة"), and a name could reorder

@@ -1,6 +1,6 @@
 // Seats and clocks of any table: names (computer players labelled), avatars with the
 // clock ring, and the ticking of every ring from the server clock.
-import { has, t } from "../i18n.js";
+import { has, hasAny, t } from "../i18n.js";
 import { h, initial, svg } from "../ui.js";
 
 export function seatName(room, seat) {
@@ -58,18 +58,19 @@ export function computerLabel(room, seat) {
 // already says "Computer" and the label would not fit (a narrow phone).
 export function computerLevel(room, seat) {
   const s = room && room.seats ? room.seats[seat] : null;
-  if (!(s && s.kind === "bot" && s.level)) return null;
-  const own = `${room.game}.level.${s.level}`;
-  if (has(own)) return t(own);
-  return has(`level.${s.level}`) ? t(`level.${s.level}`) : null;
+  return s && s.kind === "bot" && s.level ? levelName(room.game, s.level) : null;
 }
 
-// A computer level's name in the lists that offer one: a game's own word for a level of its
-// own ("<game>.level.<name>" in its catalog), else the shell's for the common four (a new
-// game's level showed "⟦level.perfect⟧": its catalog may hold only keys of its own).
+// A computer level's name: a game's own word for a level ("<game>.level.<name>" in its
+// catalog), else the shell's for the common four (a new game's level showed
+// "⟦level.perfect⟧": a game's catalog may hold only keys of its own); a word missing in
+// this language is English's; null when no catalog names the level.
 export function levelName(game, level) {
   const own = `${game}.level.${level}`;
-  return has(own) ? t(own) : t(`level.${level}`);
+  const common = `level.${level}`;
+  for (const key of [own, common]) if (has(key)) return t(key);
+  for (const key of [own, common]) if (hasAny(key)) return t(key);
+  return null;
 }
 
 // Why a person is not at the table, as a catalog key: "seat.leftShort" when they chose to
