@@ -1212,6 +1212,19 @@ async def test_an_action_lost_between_the_processes_is_said_to_its_player(redis_
             hub.store.close()
 
 
+class _QueueConn:
+    """A queue socket's stand-in: what it was sent, how it was closed."""
+
+    def __init__(self):
+        self.sent, self.closed = [], None
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+    def close(self, code, reason=""):
+        self.closed = (code, reason)
+
+
 @pytest.mark.asyncio
 async def test_people_queued_through_a_process_are_told_when_the_leader_dies(redis_db):
     """Quick Match lives on one process; when it died, people waiting through another
@@ -1221,19 +1234,8 @@ async def test_people_queued_through_a_process_are_told_when_the_leader_dies(red
     from colorclash.server.cluster import Proxy
 
     hub = await _cluster_hub(redis_db, bot_delay=0)
-
-    class Conn:
-        def __init__(self):
-            self.sent, self.closed = [], None
-
-        def send(self, msg):
-            self.sent.append(msg)
-
-        def close(self, code, reason=""):
-            self.closed = (code, reason)
-
     try:
-        alive_conn, dead_conn = Conn(), Conn()
+        alive_conn, dead_conn = _QueueConn(), _QueueConn()
         for conn, leader in ((alive_conn, hub.cluster.id), (dead_conn, "a-dead-process")):
             proxy = Proxy(f"c{len(hub.cluster.proxies)}", "", None, conn, ticket="t")
             proxy.owner = leader
@@ -1789,19 +1791,6 @@ async def test_a_new_code_a_live_process_still_owns_is_not_claimed(redis_db):
         assert code in b.store.epochs
     finally:
         await _stop_hubs(a, b)
-
-
-class _QueueConn:
-    """A queue socket's stand-in: what it was sent, how it was closed."""
-
-    def __init__(self):
-        self.sent, self.closed = [], None
-
-    def send(self, msg):
-        self.sent.append(msg)
-
-    def close(self, code, reason=""):
-        self.closed = (code, reason)
 
 
 @pytest.mark.asyncio
