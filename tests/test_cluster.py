@@ -1221,6 +1221,9 @@ class _QueueConn:
     def send(self, msg):
         self.sent.append(msg)
 
+    def send_text(self, text):
+        self.sent.append(json.loads(text))
+
     def close(self, code, reason=""):
         self.closed = (code, reason)
 
@@ -1244,6 +1247,14 @@ async def test_people_queued_through_a_process_are_told_when_the_leader_dies(red
         assert dead_conn.closed == (4404, "ticket_not_found")
         assert dead_conn.sent[0]["type"] == "error" and dead_conn.sent[0]["code"] == "ticket_not_found"
         assert alive_conn.closed is None and len(hub.cluster.proxies) == 1
+        # and the ticket is left, should the leader only have stalled (it kept the ticket
+        # and seated it later, its person told to queue again: a Quick Match review)
+        posted = []
+        while not hub.cluster._outbox.empty():
+            posted.append(hub.cluster._outbox.get_nowait())
+        assert any(to.endswith(":to:a-dead-process") and json.loads(msg)["data"] ==
+                   {"type": "leave"} and json.loads(msg)["ticket"] == "t"
+                   for to, msg in posted), posted
     finally:
         await hub.cluster.stop()
         hub.store.close()
@@ -1885,3 +1896,45 @@ async def test_a_room_lost_lets_go_of_its_players_on_other_processes(redis_db):
         assert owner.cluster.lost(room.code) is True
     finally:
         await _stop_hubs(owner, gateway)
+
+
+@pytest.mark.asyncio
+async def test_a_matched_lost_between_the_processes_is_said_again(redis_db, monkeypatch):
+    """A person waiting in Quick Match through another process than the leader's: the
+    ``matched`` the leader sent was lost (pub/sub loses what is published while a process
+    is not subscribed: a Redis restart), and nothing attached a queue socket again, so the
+    person waited for ever while their table was dealt to seats nobody opened (a Quick
+    Match review). The gateway attaches a ticket whose leader has not answered again, and
+    the leader says the ticket as it is: here, matched."""
+    leader = await _cluster_hub(redis_db, bot_delay=0, quick_match_wait=30)
+    gateway = await _cluster_hub(redis_db, bot_delay=0)
+    try:
+        assert leader.cluster.lead()
+        far = leader.quick.join("color-clash", None, address="10.0.9.1")["ticket"]
+        conn = _QueueConn()
+        proxy = gateway.cluster.open_queue_proxy(far, conn, leader.cluster.id)
+        await _until(lambda: proxy.confirmed and conn.sent)  # the queue's count
+        assert conn.sent[-1]["type"] == "queue"
+        # Redis restarts: the gateway subscribes again, and what the leader sends its
+        # players meanwhile is lost
+        proxy.confirmed = False
+        monkeypatch.setattr(leader.cluster, "post_text", lambda *a: None)
+        for i in range(3):  # the table fills up here: 4 people
+            near = leader.quick.join("color-clash", None, address=f"10.0.{i}.1")["ticket"]
+            leader.quick.attach(near, _QueueConn())
+        table = next(r for r in leader.rooms.values() if r.kind == "quick-match")
+        assert conn.sent[-1]["type"] == "queue"  # the matched was lost
+        monkeypatch.undo()
+        proxy.attached_at -= 60  # (its answer is overdue)
+        gateway.cluster._attach_tickets_again()
+        await _until(lambda: conn.sent[-1]["type"] == "matched")
+        assert conn.sent[-1]["code"] == table.code and conn.closed is None
+        assert [m["type"] for m in conn.sent].count("error") == 0  # (no "replaced")
+        # a ticket the leader no longer has is told so
+        leader.quick.tickets.pop(far)
+        proxy.confirmed, proxy.attached_at = False, proxy.attached_at - 60
+        gateway.cluster._attach_tickets_again()
+        await _until(lambda: conn.closed is not None)
+        assert conn.closed == (4404, "ticket_not_found")
+    finally:
+        await _stop_hubs(leader, gateway)

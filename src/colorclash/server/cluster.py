@@ -1021,6 +1021,7 @@ class Cluster:
         processes live); one round trip per proxy stalled every room of a process with a
         thousand proxied players for a hundred milliseconds and more, every second."""
         self._close_queues_of_a_dead_leader()
+        self._attach_tickets_again()
         proxies = [p for p in self.proxies.values()
                    if p.ticket is None and p.code not in self.hub.rooms]
         if not proxies:
@@ -1056,6 +1057,24 @@ class Cluster:
                                   "conn": proxy.conn_id, "from": self.id,
                                   "token_hash": proxy.token_hash})
 
+    def _attach_tickets_again(self) -> None:
+        """People waiting in Quick Match through this process whose leader has not
+        answered their attach (``Proxy.confirmed``: nothing came back since, as after a
+        Redis restart) are attached again: pub/sub loses what is published while a
+        process is not subscribed, and a ``matched`` lost so left a person waiting for ever
+        while their table was dealt to seats nobody opened (a Quick Match review). The
+        leader answers with the ticket as it is: matched, the queue's count, or
+        ``ticket_not_found``."""
+        now = time.monotonic()
+        period = self.hub.settings.lease_ttl / 3
+        for proxy in self.proxies.values():
+            if (proxy.ticket is not None and not proxy.confirmed
+                    and proxy.owner not in (None, self.id)
+                    and now - proxy.attached_at >= period):
+                proxy.attached_at = now
+                self.post(proxy.owner, {"op": "qm_attach", "ticket": proxy.ticket,
+                                        "conn": proxy.conn_id, "from": self.id})
+
     def _close_queues_of_a_dead_leader(self) -> None:
         """People waiting in Quick Match through this process, whose queue lived on a
         leader that died: their tickets died with it. Their sockets are closed with
@@ -1078,6 +1097,11 @@ class Cluster:
         for proxy in gone:
             self.proxies.pop(proxy.conn_id, None)
             queue_again(proxy.conn)
+            # (and the ticket is left, should the leader only have stalled: it kept it and
+            # seated it later, its person told to queue again: a Quick Match review)
+            self.post(proxy.owner, {"op": "qm_msg", "ticket": proxy.ticket,
+                                    "conn": proxy.conn_id, "data": {"type": "leave"},
+                                    "from": self.id})
 
     # -- the Quick Match queue lives on the leader --
     def leader_id(self) -> str | None:
@@ -1134,9 +1158,14 @@ class Cluster:
         conn_id, ticket = m["conn"], m["ticket"]
         try:
             if m["op"] == "qm_attach":
+                old = self.remote.get(conn_id)
                 remote = RemoteConn(self, m["from"], conn_id, ("ticket", ticket))
                 self.remote[conn_id] = remote
-                quick.attach(ticket, remote)
+                if old is not None:  # the same socket attached again (its answer was lost)
+                    old.stop()
+                    quick.attach_again(ticket, old, remote)
+                else:
+                    quick.attach(ticket, remote)
             elif m["op"] == "qm_detach":
                 remote = self.remote.pop(conn_id, None)
                 if remote is not None:

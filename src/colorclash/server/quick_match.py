@@ -188,6 +188,22 @@ class QuickMatch:
         if t.get("told") == told:  # it did not: the new socket alone is told the count
             conn.send({"v": VERSION, "type": "queue", "waiting": told, "name": t["name"]})
 
+    def attach_again(self, ticket: str, old: Conn, conn: Conn) -> None:
+        """The same socket attached again through another process (``old`` is its former
+        stand-in here; what was sent to it may have been lost): it takes ``old``'s place,
+        with no "replaced", and is told the ticket as it is (``ticket_not_found``, raised,
+        when the ticket is gone)."""
+        t = self.get(ticket)
+        if old not in t["conns"]:
+            self.attach(ticket, conn)
+            return
+        t["conns"][t["conns"].index(old)] = conn
+        if t["matched"]:
+            conn.send({"v": VERSION, "type": "matched", **t["matched"]})
+        else:
+            conn.send({"v": VERSION, "type": "queue", "waiting": self._waiting(t),
+                       "name": t["name"]})
+
     def detach(self, ticket: str, conn: Conn) -> None:
         t = self.tickets.get(ticket)
         if t and conn in t["conns"]:
