@@ -380,6 +380,9 @@ class Cluster:
                 await self._drop_rooms_owned_elsewhere()
                 self.lead()
                 self.say_alive()
+                # (every beat, judging or not: it judges no process dead, and after Redis
+                # came back a lost matched waited a lease for the judging: a review)
+                self._attach_tickets_again()
                 if self.judging():
                     await self._take_over_dead()
                     self.drop_remotes_of_dead()
@@ -1021,7 +1024,6 @@ class Cluster:
         processes live); one round trip per proxy stalled every room of a process with a
         thousand proxied players for a hundred milliseconds and more, every second."""
         self._close_queues_of_a_dead_leader()
-        self._attach_tickets_again()
         proxies = [p for p in self.proxies.values()
                    if p.ticket is None and p.code not in self.hub.rooms]
         if not proxies:
