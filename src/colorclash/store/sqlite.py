@@ -186,12 +186,12 @@ class SQLiteStore:
         self._sweep_lock = threading.Lock()
         self._owner_fd: int | None = None  # PATH.lock, once claimed (-1: none to lock)
         self._file_fd: int | None = None  # the database file's, for its flock (claim)
-        if self.path != ":memory:":
+        if not self.in_memory:
             _refuse_what_is_no_file(self.path, read_only)
-        if read_only and self.path != ":memory:":
+        if read_only and not self.in_memory:
             self._open_read_only()
             return
-        if self.path != ":memory:":
+        if not self.in_memory:
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
                 raise StoreError(f"folder for the SQLite store does not exist: {parent}")
@@ -222,7 +222,7 @@ class SQLiteStore:
             # user_version is no store format (a blank file of user_version 7 was taken
             # once, then refused for ever). Only when it differs: a write at every start
             # failed one with the file locked by another program.
-            if self.path != ":memory:" and self._db.execute(
+            if not self.in_memory and self._db.execute(
                     "PRAGMA user_version").fetchone()[0] != STORE_FORMAT:
                 self._db.execute(f"PRAGMA user_version={STORE_FORMAT}")
         except sqlite3.Error as exc:
@@ -314,7 +314,7 @@ class SQLiteStore:
     def durability_warning(self) -> str | None:
         """What the server says at start when its store is in memory: every room and game
         is lost when it stops (it was taken without a word)."""
-        if self.path != ":memory:":
+        if not self.in_memory:
             return None
         return ("warning: the store is in memory (sqlite:///:memory:): every room and game "
                 "is lost when the server stops or restarts; give it a file for a site "
@@ -324,7 +324,7 @@ class SQLiteStore:
         """What the server says at start when the store file is readable by other users
         (a file made before the store made its files 0600, or loosened since): it holds
         every live game's secret seed."""
-        if self.path == ":memory:":
+        if self.in_memory:
             return None
         try:
             mode = os.stat(self.path).st_mode & 0o777
@@ -356,7 +356,7 @@ class SQLiteStore:
         of the file drops every POSIX lock this process holds on it, SQLite's included.
         The kernel releases both locks when the process ends, even by SIGKILL, so a
         crashed server never blocks its restart."""
-        if self.path == ":memory:" or self._owner_fd is not None:
+        if self.in_memory or self._owner_fd is not None:
             return
         real = os.path.realpath(self.path)
         lock_path = real + ".lock"
@@ -403,7 +403,7 @@ class SQLiteStore:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
         Called from the server's writer thread, on a connection of its own, so that reads
         on the event loop never wait for a commit (WAL lets them read meanwhile)."""
-        if self.path == ":memory:":
+        if self.in_memory:
             # A second connection to ":memory:" would open another, empty database.
             with self._lock:
                 self._save_many(self._db, writes)
@@ -431,7 +431,7 @@ class SQLiteStore:
         """A write of the database header's ``user_version`` (the store format: written
         as it is), in a transaction of its own, as the writer thread commits a room's
         writes."""
-        if self.path == ":memory:":
+        if self.in_memory:
             return  # (no disk to refuse)
         db = self._writer_db()
         try:
@@ -545,7 +545,7 @@ class SQLiteStore:
         fsyncs (3,000 expired rooms, one transaction each, stalled the loop 0.5 s) nor
         SQLite's 5 s wait for a lock held elsewhere happen on the event loop (nor under
         ``_lock``, which the loop's reads take)."""
-        if self.path == ":memory:":  # (a second connection would be another database)
+        if self.in_memory:  # (a second connection would be another database)
             with self._lock:
                 self._delete(self._db, codes)
             return
