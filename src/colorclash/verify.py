@@ -8,15 +8,19 @@ lacks any of it:
 
 1. the seed re-creates the deck order whose SHA-256 commitment was published at the deal
    (so the deal was fixed before anyone played);
-2. replaying every action through the engine from that seed, each one is legal and every
-   draw comes from that deck order;
-3. the replayed match is over, and its result is exactly the record's ``result`` (as
-   JSON: each value of its type);
-4. the running hash of the action log (``colorclash.fairness``) equals the record's
+2. the running hash of the action log (``colorclash.fairness``) equals the record's
    ``log_hash``; and, when the player gives the hash they were shown
    (``--log-hash``), that one too. Every ``state`` message carries the hash of the log so
    far, so a player can tell whether the record holds exactly the actions they saw: a
-   changed colour of a last wild, a changed or removed action, changes the hash.
+   changed colour of a last wild, a changed or removed action, changes the hash. The
+   hashes are compared before the replay: a log changed after the match is named as
+   such, whatever rules the record claims;
+3. replaying every action through the engine from that seed, each one is legal and every
+   draw comes from that deck order;
+4. the replayed match is over, and its result is exactly the record's ``result`` (as
+   JSON: each value of its type).
+
+Every finding is printed with the record's control characters escaped.
 
 A record names the version of its game's rules (``rules_version``; 1 when it has none).
 This verify plays its own: a record of older rules that fails to replay says that a rule
@@ -85,10 +89,32 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
         return False, notes + ["actions must be a list of [seat, action]"]
     pairs: list[tuple[int, dict[str, Any]]] = []
     for i, item in enumerate(actions):
-        try:
-            seat, action = item
-        except (TypeError, ValueError):
+        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], dict):
             return False, notes + [f"action {i} is not a [seat, action] pair"]
+        pairs.append((item[0], item[1]))
+    # The hashes first: they need no replay, and a log changed after the match fails here
+    # as changed, whatever its rules (replayed first, an action changed in a record that
+    # also claimed older rules read as a rule change, and --log-hash was never compared:
+    # attacker review).
+    # (version 2 names the rules in the chain: a record whose game, preset, seats or
+    # options were changed after the match, the result replayed to match, verified)
+    rules = (match_rules(record["game"], record["preset"], record["seats"], record["options"])
+             if version == LOG_HASH_VERSION else None)
+    computed = log_hash(record["commitment"], rules, pairs)
+    if computed != record["log_hash"]:
+        return False, notes + [f"log hash mismatch: the actions hash to {computed}, the record "
+                               f"says {record['log_hash']}: the log was changed after the "
+                               "match"]
+    notes.append(f"log hash {computed} matches the record's"
+                 + (" (it covers the actions and the rules: game, preset, seats, options)"
+                    if rules is not None else " (a record of the first version: its hash "
+                    "covers the actions, not the rules)"))
+    if expected_log_hash is not None:
+        if computed != expected_log_hash.strip().lower():
+            return False, notes + [f"log hash mismatch: the record's actions hash to {computed}, "
+                                   f"you were shown {expected_log_hash}"]
+        notes.append("log hash matches the one you were shown")
+    for i, (seat, action) in enumerate(pairs):
         if game.over:
             return False, notes + [f"action {i} comes after the end of the match{older}"]
         try:
@@ -96,7 +122,6 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
         except (IllegalAction, TypeError, AttributeError) as exc:
             return False, notes + [f"action {i} {action} by seat {seat} is illegal: {exc}"
                                    f"{older}"]
-        pairs.append((seat, action))
     notes.append(f"{len(actions)} actions replayed, each legal, every draw from the deck order"
                  + (f" (under {definition.name} rules version {definition.rules_version}; "
                     f"the record's are version {rules_version})" if older else ""))
@@ -108,24 +133,18 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
         return False, notes + [f"result mismatch: replay gives {game.result}, record says "
                                f"{record['result']}{older}"]
     notes.append(f"result matches: {game.result}")
-    # (version 2 names the rules in the chain: a record whose game, preset, seats or
-    # options were changed after the match, the result replayed to match, verified)
-    rules = (match_rules(record["game"], record["preset"], record["seats"], record["options"])
-             if version == LOG_HASH_VERSION else None)
-    computed = log_hash(record["commitment"], rules, pairs)
-    if computed != record["log_hash"]:
-        return False, notes + [f"log hash mismatch: the actions hash to {computed}, the record "
-                               f"says {record['log_hash']}"]
-    notes.append(f"log hash {computed} matches the record's"
-                 + (" (it covers the actions and the rules: game, preset, seats, options)"
-                    if rules is not None else " (a record of the first version: its hash "
-                    "covers the actions, not the rules)"))
-    if expected_log_hash is not None:
-        if computed != expected_log_hash.strip().lower():
-            return False, notes + [f"log hash mismatch: the record's actions hash to {computed}, "
-                                   f"you were shown {expected_log_hash}"]
-        notes.append("log hash matches the one you were shown")
     return True, notes
+
+
+def shown(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape: a
+    finding quotes the record's own strings, and a record's control characters (a cursor
+    moved up, a line erased, text hidden) printed as they are made a terminal show a
+    forged record as verified (attacker review)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 def verify_record_file(source: str, expected_log_hash: str | None = None) -> bool | None:
@@ -147,7 +166,7 @@ def verify_record_file(source: str, expected_log_hash: str | None = None) -> boo
         return None
     ok, notes = verify_record(record, expected_log_hash)
     for note in notes:
-        print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + note)
+        print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + shown(note))
     print("verified: the deal, every draw, the result and the action log follow from the "
           "revealed seed" if ok else "NOT verified")
     if ok and expected_log_hash is None:
