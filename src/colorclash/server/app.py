@@ -705,17 +705,27 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # as a seat's own token does: one this process cannot check (the queue is on
         # another) is let through, charged (refused, a person behind a busy shared
         # address lost their place in the queue: diff review).
+        # On another process than the queue's, a ticket not found is charged once the
+        # queue says so, and over the budget the ticket is asked of the queue before the
+        # socket opens: there a stream of made-up tickets was charged nothing, let
+        # through and sent on to the queue for ever (attacker review).
         address = client_address(ws.client)
         over_budget = lookup_budget(address)
-        if leader is None:
-            try:
+        try:
+            if leader is None:
                 h.qm_get(ticket)
-            except ProtocolError as exc:
+            elif over_budget is not None:
+                await h.cluster.call(leader, "qm_exists", None, ticket)
+        except ProtocolError as exc:
+            if exc.code == "ticket_not_found":
                 if over_budget is None:
                     limits_now().charge("lookup", address, MISS_COST - 1)
                 await refuse(ws, over_budget or exc, 1013 if over_budget else 4404)
                 return
-        elif over_budget is not None:
+            if leader is None:
+                raise
+            # (the queue's process did not answer: let through, charged, as before)
+        if leader is not None and over_budget is not None:
             limits_now().charge("lookup", address, 1)
         if await opened_too_often(ws, f"quick-match/{hash_token(ticket)[:32]}", "ticket"):
             return
@@ -730,6 +740,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 pass
             finally:
                 h.cluster.close_queue_proxy(proxy)
+                if conn.close_code == 4404 and over_budget is None:  # the queue: not found
+                    limits_now().charge("lookup", address, MISS_COST - 1)
                 await _finish(conn)
             return
         h.qm_attach(ticket, conn)

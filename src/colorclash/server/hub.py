@@ -612,6 +612,9 @@ class Hub:
         if method == "qm_leave":
             self.qm_leave(*args)
             return {"ok": True}
+        if method == "qm_exists":  # (app.py: a socket over its address's budget)
+            self.qm_get(args[0])
+            return True
         if method == "qm_ticket":  # the matched ticket's full entry (app.py)
             t = self.tickets.get(args[0])
             return None if t is None else {"game": t["game"], "preset": t["preset"]}
