@@ -231,6 +231,38 @@ async def test_one_ticket_holds_a_few_queue_sockets_not_hundreds(server):
         await c.request("DELETE", f"/api/quick-match/{t['ticket']}")
 
 
+@pytest.mark.asyncio
+async def test_a_ticket_left_closes_every_socket_of_it(server):
+    """A ticket's sockets (a few tabs) are all closed when it leaves the queue, by a
+    socket's leave or by DELETE: the others stayed open on a ticket that no longer
+    existed, told nothing (attacker review)."""
+    import json
+
+    import websockets
+
+    c = client(server)
+    for how in ("leave", "delete"):
+        t = await c.quick_match("siege")
+        url = server.url.replace("http", "ws") + f"/ws/quick-match?ticket={t['ticket']}"
+        socks = [await websockets.connect(url) for _ in range(2)]
+        try:
+            for sock in socks:  # (each told the queue's count: attached)
+                while json.loads(await asyncio.wait_for(sock.recv(), 5))["type"] != "queue":
+                    pass
+            if how == "leave":
+                await socks[0].send(json.dumps({"v": 1, "type": "leave"}))
+            else:
+                await c.request("DELETE", f"/api/quick-match/{t['ticket']}")
+            for sock in socks:
+                with pytest.raises(websockets.ConnectionClosed):
+                    while True:
+                        await asyncio.wait_for(sock.recv(), 5)
+                assert sock.close_code == 1000, (how, sock.close_code)
+        finally:
+            for sock in socks:
+                await sock.close()
+
+
 async def _wait_my_turn(conn):
     return await conn.wait_state(lambda s: s["view"] and s["view"]["turn"] == conn.seat
                                  and s["view"]["phase"] == "play", timeout=20)

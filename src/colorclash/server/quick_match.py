@@ -160,7 +160,10 @@ class QuickMatch:
         if ticket not in self.tickets:
             return
         self.queue.pop(ticket, None)
-        self.tickets.pop(ticket, None)
+        t = self.tickets.pop(ticket)
+        # (every socket of it: a second tab's stayed open on a ticket gone, told nothing)
+        for conn in t["conns"]:
+            conn.close(1000, "left the queue")
         self.notify()
 
     def attach(self, ticket: str, conn: Conn) -> None:
