@@ -712,7 +712,12 @@ async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(ser
                                                         "is a word, a whole number, true or "
                                                         "false, not an object"),
                            ({"match": "1" * 31}, "match: an option's value is at most 30 "
-                                                 "characters")):
+                                                 "characters"),
+                           # (text at the top, as the settings message takes it: a number
+                           # names a match only inside options; it made a room: contract
+                           # check)
+                           ({"preset": "standard", "match": 3},
+                            'match: at the top of a body it is text ("3")')):
             with pytest.raises(ClientError) as err:
                 await c.request("POST", path, {"name": "Ana", **body})
             assert (err.value.status, err.value.code) == (422, "bad_message"), body

@@ -188,6 +188,20 @@ def _option_value(value: Any) -> str | int | bool:
 OptionValue = Annotated[Any, PlainValidator(_option_value)]
 
 
+def _top_match(value: Any) -> str | bool:
+    """``match`` at the top of a body: text, as the settings message takes it (``"3"``);
+    a number names a match length only inside ``options`` (the REST bodies took one at
+    the top too, which protocol.md and the settings message refuse: a contract check)."""
+    value = _option_value(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(f'at the top of a body it is text ("{value}"); a number names '
+                         "a match length only inside options")
+    return value
+
+
+TopMatch = Annotated[Any, PlainValidator(_top_match)]
+
+
 class SettingsPatch(_Strict):
     # Ranges are checked by the room (bad_settings), types here (bad_message).
     preset: Annotated[str, Field(max_length=30)] | None = None
@@ -582,7 +596,7 @@ class CreateRoomBody(_NameMixin, _OptionsMixin):
     # (options of the preset, given at the top level: any option value, so that a wrong
     # one is told in the option's words, as in ``options``: "takes a number (15, 20, …)")
     clock: OptionValue | None = None
-    match: OptionValue | None = None
+    match: TopMatch | None = None
     host_key: Annotated[str, Field(max_length=200)] | None = None
 
 
@@ -595,7 +609,7 @@ class PracticeBody(_NameMixin, _OptionsMixin):
     level: Annotated[str, Field(max_length=20)] | None = None  # default: the game's
     preset: Annotated[str, Field(max_length=30)] | None = None
     clock: OptionValue | None = None  # (as in CreateRoomBody)
-    match: OptionValue | None = None
+    match: TopMatch | None = None
 
 
 class PlayNowBody(_NameMixin, _GameMixin):
