@@ -511,6 +511,18 @@ def test_bad_new_game_arguments():
         table("classic-table", [["R1"], ["G9"]], "W")
 
 
+@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+def test_a_seed_is_a_whole_number_text_or_bytes(game):
+    """A decimal number failed inside bytes() ("cannot convert 'float' object"), a list of
+    small numbers was taken as bytes, and True dealt otherwise than 1 (keyed "int:True"):
+    each is one sentence now, as every other wrong argument (a contract check)."""
+    for seed in (1.5, [1], True, {"a": 1}):
+        with pytest.raises(ValueError, match="a seed is a whole number, text or bytes, not"):
+            new_game(game, seats=2, seed=seed)
+    for seed in (7, "7", b"7", bytearray(b"7")):
+        assert new_game(game, seats=2, seed=seed).view(0)
+
+
 # ---------------------------------------------------------------- decks and deal
 
 

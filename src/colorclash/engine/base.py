@@ -59,12 +59,18 @@ class SeededRandom(random.Random):
     """
 
     def __init__(self, seed: int | str | bytes) -> None:
-        if isinstance(seed, int):
+        # (a bool is an int to Python, keyed "int:True"; a list of small numbers passed
+        # bytes(); a decimal number failed inside bytes(): each is now told as this one
+        # sentence, as every other wrong argument of new_game is: a contract check)
+        if isinstance(seed, int) and not isinstance(seed, bool):
             key = b"int:" + str(seed).encode()
         elif isinstance(seed, str):
-            key = b"str:" + seed.encode()
-        else:
+            key = b"str:" + seed.encode("utf-8", "surrogatepass")
+        elif isinstance(seed, bytes | bytearray):
             key = b"bytes:" + bytes(seed)
+        else:
+            raise ValueError("a seed is a whole number, text or bytes, not "
+                             f"{type(seed).__name__} {seed!r:.40}")
         self._key = hashlib.sha256(key).digest()
         self._counter = 0
         self._pool = 0
