@@ -330,3 +330,18 @@ def test_the_records_control_characters_are_printed_escaped(tmp_path, capsys):
         assert "\\x1b[2K" in out and "\\u202e" in out, out
         assert not any(line.startswith("verified") for line in out.splitlines()), out
         assert out.rstrip().endswith("NOT verified")
+
+
+def test_a_record_far_larger_than_any_match_is_not_read(tmp_path, capsys, monkeypatch):
+    """A 95 MB file of actions took 1.5 GB of memory to parse before any check (attacker
+    review): past the size no match's record comes near, it is refused unread (exit 2)."""
+    import colorclash.verify as verify
+
+    rec = finished_record()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(rec))
+    monkeypatch.setattr(verify, "RECORD_MAX_CHARS", len(path.read_text()) - 1)
+    assert verify_record_file(str(path)) is None
+    assert "no match's record is near that size" in capsys.readouterr().err
+    monkeypatch.setattr(verify, "RECORD_MAX_CHARS", len(path.read_text()))
+    assert verify_record_file(str(path)) is True
