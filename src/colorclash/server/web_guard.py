@@ -17,7 +17,9 @@
   sites (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: a framed table could be
   clicked through); ``Referrer-Policy: same-origin`` (an invite link's code is not told
   to the sites a page links to); scripts from the site only (``script-src 'self'``),
-  and requests, sockets and forms to the site only (``connect-src``, ``form-action``).
+  requests, sockets and forms to the site only (``connect-src``, ``form-action``), and
+  everything else from the site only (``default-src 'self'``), but inline styles and
+  ``data:``/``blob:`` images.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ _SOCKET_PATH = re.compile(r"/ws/[^/]+")
 # Scripts only from the site itself: the client has no inline script, and a script
 # from anywhere else (a compromised CDN, an injected tag) would read the seat tokens the
 # page keeps. Requests and sockets to the site only, and forms sent to it only: should a
-# script or a form ever get in anyway, it cannot send what it read elsewhere. Styles and
-# images are not restricted (the client sets styles inline).
-CSP = (b"script-src 'self'; connect-src 'self'; form-action 'self'; object-src 'none'; "
-       b"base-uri 'none'; frame-ancestors 'none'")
+# script or a form ever get in anyway, it cannot send what it read elsewhere. Everything
+# else from the site only too (``default-src``: an image, a font, a frame from elsewhere
+# could carry out what an injection read; a web review), but inline styles (the client
+# sets some) and images of ``data:`` and ``blob:`` URLs.
+CSP = (b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       b"img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; "
+       b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
