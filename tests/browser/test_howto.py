@@ -92,6 +92,18 @@ def test_no_how_to_play_page_shows_a_blank_to_fill(open_page, lang, path):
     assert not page.evaluate("[...window.__i18nMissing]")
 
 
+@pytest.mark.parametrize("game", ["constructor", "__proto__", "toString", "chess"])
+def test_a_rules_address_naming_no_game_opens_the_home_page(open_page, game):
+    """``?game=constructor`` found Object's own member among the games and the page stayed
+    blank (a web review): a key that is no game's is the home page."""
+    errors: list[str] = []
+    page = open_page(DESKTOP, path=f"/?rules=standard&game={game}")
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.wait_for_selector("#btn-practice")
+    assert not page.locator("article.howto").count()
+    assert not errors, errors
+
+
 def test_how_to_play_opens_over_the_table_and_keeps_the_seat(open_page):
     table = ScriptedTable(open_page, preset="siege", seats=3, viewport=DESKTOP, locale="es-ES")
     page = table.page

@@ -6,7 +6,9 @@ import { rainbow } from "./rainbow/index.js";
 
 const GAME_MODULES = [colorClash, coloretto, rainbow];
 
-export const GAMES = Object.fromEntries(GAME_MODULES.map((g) => [g.key, g]));
+// (without a prototype: a key from an address, ?game=constructor, found Object's own
+// members and the page stayed blank: a web review)
+export const GAMES = Object.assign(Object.create(null), Object.fromEntries(GAME_MODULES.map((g) => [g.key, g])));
 export const DEFAULT_GAME = colorClash;
 
 export function gameOf(view) {
