@@ -1030,6 +1030,42 @@ def test_a_substitutes_moves_are_not_told_as_yours(open_page):
     assert lines["now"].startswith(sub), lines
 
 
+@pytest.mark.parametrize("kind", ["private", "quick-match"])
+def test_another_players_substitutes_moves_are_told_as_the_substitutes(open_page, kind):
+    """The history read "Bruno played Green 4" for the moves of the computer that played
+    Bruno's seat while he was away (a player check: a computer is always said to be one).
+    While it plays the seat they are "Bruno's substitute"'s; before and after, Bruno's;
+    a Quick Match seat is named by its animal name as ever."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async (kind) => {
+        const { describeMoments, describeNow } = await import('/js/shell/notices.js');
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const name = kind === 'quick-match' ? 'Quiet Owl' : 'Bruno';
+        const room = (sub) => ({kind, seats: [
+            {seat: 0, kind: 'human', name: 'Ana', substitute: false},
+            {seat: 1, kind: 'human', name, substitute: sub}]});
+        const view = {game: 'color-clash', preset: 'standard', seat: 0, rounds: 1};
+        const moments = [
+            {events: [{type: 'play', seat: 1, card: 'R4'}]},
+            {events: [{type: 'left', seat: 1}, {type: 'substitute', seat: 1, on: true}]},
+            {events: [{type: 'play', seat: 1, card: 'B4'}, {type: 'play', seat: 0, card: 'B5'}]},
+            {events: [{type: 'substitute', seat: 1, on: false}]},
+            {events: [{type: 'play', seat: 1, card: 'G4'}]},
+        ];
+        return {back: describeMoments(colorClash, moments, {room: room(false), me: 0, view}),
+                still: describeMoments(colorClash, moments.slice(0, 3), {room: room(true), me: 0, view}),
+                now: describeNow(colorClash, [{type: 'play', seat: 1, card: 'Y4'}], {room: room(true), me: 0, view}, '. ')};
+    }""", kind)
+    who = "Quiet Owl" if kind == "quick-match" else "Bruno"
+    sub = EN["seat.substituteOf"].format(name=who) + " played"
+    back = lines["back"]
+    assert back[0].startswith(f"{who} played") and back[4].startswith(f"{who} played"), back
+    assert back[2].startswith(sub) and "You played Blue 5" in back[2], back
+    assert lines["still"][2].startswith(sub), lines
+    assert lines["now"].startswith(sub), lines
+
+
 @pytest.mark.parametrize(("hand", "quiet"), [(["G1", "B2"], True), (["R1", "B2"], False)])
 def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_page, hand, quiet):
     """With two cards and nothing to play, "Last card!" was the brightest button beside a

@@ -45,7 +45,7 @@ export function describeAll(game, events, model, sep = " · ") {
       flush();
       lines.push(serverLine(e, model));
       if (e.type === "time_up" && e.by === "computer" && e.seat === model.me && model.me >= 0) {
-        wording = substitutedModel(model);
+        wording = substitutedModel(wording, new Set([model.me]));
       }
     } else run.push(e);
   }
@@ -53,43 +53,61 @@ export function describeAll(game, events, model, sep = " · ") {
   return lines.filter(Boolean).join(sep);
 }
 
-// While a computer substitute plays your seat its moves are not yours: "You played Blue 4"
-// told a player who had left and come back of moves they never made. A moment in which
-// your seat was substituted (and that does not itself start or end the substitution) is
-// worded with the seat as "Your substitute", nobody as "you".
+// While a computer substitute plays a seat its moves are not its player's: "You played
+// Blue 4" told a player who had left and come back of moves they never made, and "Bruno
+// played Green 4" credited Bruno, away, with the computer's (a player check: computers
+// are always said to be computers). A moment in which a seat was substituted (and that
+// does not itself start or end its substitution) is worded with the seat as "Your
+// substitute" (nobody is "you" then) or "Bruno's substitute".
 const SUBSTITUTE_NAME = () => t("seat.yourSubstitute");
 
-function substitutedModel(model) {
-  const seats = ((model.room && model.room.seats) || []).map((s, i) =>
-    i === model.me ? { ...s, kind: "human", name: SUBSTITUTE_NAME() } : s);
-  return { ...model, me: -1, room: { ...model.room, seats } };
+function substitutedModel(model, seats) {
+  if (!seats.size) return model;
+  const room = model.room || {};
+  const named = (room.seats || []).map((s, i) => {
+    if (!seats.has(i)) return s;
+    const name = i === model.me ? SUBSTITUTE_NAME() : t("seat.substituteOf", { name: seatName(room, i) });
+    return { ...s, kind: "human", name };
+  });
+  return { ...model, me: seats.has(model.me) ? -1 : model.me, room: { ...room, seats: named } };
 }
 
-function turnsSubstitute(events, me) {
-  return (events || []).find((e) => e.type === "substitute" && e.seat === me);
+// the seats whose substitution a moment starts or ends
+function substituteChanges(events) {
+  return (events || []).filter((e) => e.type === "substitute" && typeof e.seat === "number");
 }
 
-// The lines of the moments kept, oldest first: each worded as it happened, your seat's
-// substitution followed back from the room's current state through the moments'
+function substitutedNow(model) {
+  const seats = (model.room && model.room.seats) || [];
+  return new Set(seats.flatMap((s, i) => (s && s.substitute ? [i] : [])));
+}
+
+function during(substituted, changes) {
+  const changed = new Set(changes.map((e) => e.seat));
+  return new Set([...substituted].filter((seat) => !changed.has(seat)));
+}
+
+// The lines of the moments kept, oldest first: each worded as it happened, the seats'
+// substitutions followed back from the room's current state through the moments'
 // "substitute" events.
 export function describeMoments(game, moments, model) {
-  const mine = model.room && model.room.seats ? model.room.seats[model.me] : null;
-  let substituted = !!(mine && mine.substitute);
+  const substituted = substitutedNow(model);
   const lines = [];
   for (let i = moments.length - 1; i >= 0; i -= 1) {
-    const change = turnsSubstitute(moments[i].events, model.me);
-    const during = substituted && !change;
-    lines.push(describeAll(game, moments[i].events, during ? substitutedModel(model) : model));
-    if (change) substituted = !change.on;
+    const changes = substituteChanges(moments[i].events);
+    lines.push(describeAll(game, moments[i].events, substitutedModel(model, during(substituted, changes))));
+    for (const change of changes) {
+      if (change.on) substituted.delete(change.seat);
+      else substituted.add(change.seat);
+    }
   }
   return lines.reverse();
 }
 
-// One new moment as it is said: by your substitute while it plays your seat.
+// One new moment as it is said: by a seat's substitute while it plays the seat.
 export function describeNow(game, events, model, sep) {
-  const mine = model.room && model.room.seats ? model.room.seats[model.me] : null;
-  const during = !!(mine && mine.substitute) && !turnsSubstitute(events, model.me);
-  return describeAll(game, events, during ? substitutedModel(model) : model, sep);
+  const seats = during(substitutedNow(model), substituteChanges(events));
+  return describeAll(game, events, substitutedModel(model, seats), sep);
 }
 
 // The banners of one moment: your own time running out first, then the game's.
