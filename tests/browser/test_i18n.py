@@ -311,15 +311,15 @@ def test_the_history_says_each_penalty_and_call_once(open_page):
 
 def test_the_move_made_when_your_time_ran_out_is_not_said_as_yours(open_page):
     """"Your time ran out: a move was made for you · You played Blue 4" credited the player
-    with the computer's choice (clock review). A computer's move is your substitute's; the
-    game's own timeout move, another seat's timed-out move and your own moves are worded
-    as before."""
+    with the computer's choice (clock review). A computer's move is your substitute's, and
+    another seat's, that seat's substitute's (a diff review: "Bo played" credited Bo with
+    it); the game's own timeout move and your own moves are worded as before."""
     page = open_page(DESKTOP, path="/dev.html?scene=table&lang=en")
     page.wait_for_function("window.__devReady === true")
     got = page.evaluate(HISTORY_LINES)
     en = catalog("en")
     assert got["myTimeUp"] == f"{en['say.you.timeUp']} · Your substitute played Blue 4 (square)", got
-    assert got["theirTimeUp"] == "Bo's time ran out · Bo played Blue 4 (square)", got
+    assert got["theirTimeUp"] == "Bo's time ran out · Bo's substitute played Blue 4 (square)", got
     assert got["mine"] == "You played Blue 4 (square)", got
     # the game's own timeout move (a draw, a fixed policy) is worded as the player's
     assert got["myRuleTimeUp"] == f"{en['say.you.timeUp']} · You played Blue 4 (square)", got

@@ -1050,6 +1050,7 @@ def test_another_players_substitutes_moves_are_told_as_the_substitutes(open_page
             {events: [{type: 'play', seat: 1, card: 'R4'}]},
             {events: [{type: 'left', seat: 1}, {type: 'substitute', seat: 1, on: true}]},
             {events: [{type: 'play', seat: 1, card: 'B4'}, {type: 'play', seat: 0, card: 'B5'}]},
+            {events: [{type: 'left', seat: 1}, {type: 'play', seat: 1, card: 'B6'}]},
             {events: [{type: 'substitute', seat: 1, on: false}]},
             {events: [{type: 'play', seat: 1, card: 'G4'}]},
         ];
@@ -1060,10 +1061,45 @@ def test_another_players_substitutes_moves_are_told_as_the_substitutes(open_page
     who = "Quiet Owl" if kind == "quick-match" else "Bruno"
     sub = EN["seat.substituteOf"].format(name=who) + " played"
     back = lines["back"]
-    assert back[0].startswith(f"{who} played") and back[4].startswith(f"{who} played"), back
+    assert back[0].startswith(f"{who} played") and back[5].startswith(f"{who} played"), back
     assert back[2].startswith(sub) and "You played Blue 5" in back[2], back
+    # (the server's own line names the player, who left; the move after it, the computer)
+    left = EN["say.left"].format(name=who)
+    assert back[3].startswith(left) and back[3].endswith(sub + " Blue 6 (square)"), back
     assert lines["still"][2].startswith(sub), lines
     assert lines["now"].startswith(sub), lines
+
+
+def test_a_substitution_turned_within_one_moment_words_each_move_by_who_made_it(open_page):
+    """A moment may start and end a substitution (or end and start one): each move is
+    worded by who made it at that point of the moment, and the moments before by the
+    state before the moment (a diff review: the last change of a moment was undone
+    first, and a move Bruno made himself read as his substitute's)."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async () => {
+        const { describeMoments } = await import('/js/shell/notices.js');
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const room = (sub) => ({kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Ana', substitute: false},
+            {seat: 1, kind: 'human', name: 'Bruno', substitute: sub}]});
+        const view = {game: 'color-clash', preset: 'standard', seat: 0, rounds: 3};
+        const model = (sub) => ({room: room(sub), me: 0, view});
+        const play = (card) => ({type: 'play', seat: 1, card});
+        const on = {type: 'substitute', seat: 1, on: true}, off = {type: 'substitute', seat: 1, on: false};
+        return {
+            onOff: describeMoments(colorClash, [{events: [play('R4')]},
+                {events: [on, play('B4'), off]}, {events: [play('G4')]}], model(false)),
+            offOn: describeMoments(colorClash, [{events: [play('R4')]},
+                {events: [off, play('B4'), on]}, {events: [play('G4')]}], model(true)),
+        };
+    }""")
+    sub = EN["seat.substituteOf"].format(name="Bruno") + " played"
+    on_off, off_on = lines["onOff"], lines["offOn"]
+    assert on_off[0].startswith("Bruno played") and on_off[2].startswith("Bruno played"), on_off
+    assert f"{sub} Blue 4" in on_off[1] and "Bruno played" not in on_off[1], on_off
+    assert off_on[0].startswith(sub) and off_on[2].startswith(sub), off_on
+    assert "Bruno played Blue 4" in off_on[1] and sub not in off_on[1], off_on
 
 
 @pytest.mark.parametrize(("hand", "quiet"), [(["G1", "B2"], True), (["R1", "B2"], False)])

@@ -26,16 +26,24 @@ function serverLine(e, model) {
 }
 
 // The words of one moment, in the order of its events (the game words each run of its
-// own events together: a line may depend on another event of the same moment). The move
-// made when your clock ran out is not yours: "Your time ran out · You played Blue 4"
-// credited the player with the computer's choice. After your own "time_up" chosen by a
-// computer (`by: "computer"`: Coloretto, Rainbow) the moment's moves are worded as your
-// substitute's; a game's own timeout move (`by: "rule"`: Color Clash draws, or plays by
-// its fixed policy) stays yours ("Your substitute finishes in place 1" beside "You win!").
-export function describeAll(game, events, model, sep = " · ") {
+// own events together: a line may depend on another event of the same moment).
+//
+// While a computer substitute plays a seat its moves are not its player's: "You played
+// Blue 4" told a player who had left and come back of moves they never made, and "Bruno
+// played Green 4" credited Bruno, away, with the computer's (a player check: a computer
+// is always said to be one). `before` holds the seats a substitute played as the moment
+// began; each `substitute` event of the moment turns its seat's wording from there on, so
+// a seat's moves are worded "Your substitute ..." (nobody is "you" then) or "Bruno's
+// substitute ...". The server's own lines name the player ("Bruno left the table": the
+// substitute plays on). A move made when a seat's clock ran out and chosen by a computer
+// (`time_up`, `by: "computer"`: Coloretto, Rainbow) is the computer's too ("Your time ran
+// out · Your substitute took row 2"); a game's own timeout move (`by: "rule"`: Color Clash
+// draws, or plays by its fixed policy) stays the seat's.
+export function describeAll(game, events, model, sep = " · ", before = NOBODY) {
   const lines = [];
   let run = [];
-  let wording = model;
+  const substituted = new Set(before);
+  let wording = substitutedModel(model, substituted);
   const flush = () => {
     if (run.length) lines.push(game.describeMoment(run, wording, sep));
     run = [];
@@ -44,8 +52,12 @@ export function describeAll(game, events, model, sep = " · ") {
     if (isServerEvent(e)) {
       flush();
       lines.push(serverLine(e, model));
-      if (e.type === "time_up" && e.by === "computer" && e.seat === model.me && model.me >= 0) {
-        wording = substitutedModel(wording, new Set([model.me]));
+      if (e.type === "substitute" && typeof e.seat === "number") {
+        if (e.on) substituted.add(e.seat);
+        else substituted.delete(e.seat);
+        wording = substitutedModel(model, substituted);
+      } else if (e.type === "time_up" && e.by === "computer" && typeof e.seat === "number") {
+        wording = substitutedModel(model, new Set([...substituted, e.seat]));
       }
     } else run.push(e);
   }
@@ -53,13 +65,8 @@ export function describeAll(game, events, model, sep = " · ") {
   return lines.filter(Boolean).join(sep);
 }
 
-// While a computer substitute plays a seat its moves are not its player's: "You played
-// Blue 4" told a player who had left and come back of moves they never made, and "Bruno
-// played Green 4" credited Bruno, away, with the computer's (a player check: computers
-// are always said to be computers). A moment in which a seat was substituted (and that
-// does not itself start or end its substitution) is worded with the seat as "Your
-// substitute" (nobody is "you" then) or "Bruno's substitute".
 const SUBSTITUTE_NAME = () => t("seat.yourSubstitute");
+const NOBODY = new Set();
 
 function substitutedModel(model, seats) {
   if (!seats.size) return model;
@@ -72,42 +79,40 @@ function substitutedModel(model, seats) {
   return { ...model, me: seats.has(model.me) ? -1 : model.me, room: { ...room, seats: named } };
 }
 
-// the seats whose substitution a moment starts or ends
-function substituteChanges(events) {
-  return (events || []).filter((e) => e.type === "substitute" && typeof e.seat === "number");
-}
-
 function substitutedNow(model) {
   const seats = (model.room && model.room.seats) || [];
   return new Set(seats.flatMap((s, i) => (s && s.substitute ? [i] : [])));
 }
 
-function during(substituted, changes) {
-  const changed = new Set(changes.map((e) => e.seat));
-  return new Set([...substituted].filter((seat) => !changed.has(seat)));
+// The seats a substitute played before a moment, from those it played after it: the
+// moment's `substitute` events undone, the last first.
+function substitutedBefore(after, events) {
+  const before = new Set(after);
+  const changes = (events || []).filter((e) => e.type === "substitute" && typeof e.seat === "number");
+  for (const e of changes.reverse()) {
+    if (e.on) before.delete(e.seat);
+    else before.add(e.seat);
+  }
+  return before;
 }
 
 // The lines of the moments kept, oldest first: each worded as it happened, the seats'
 // substitutions followed back from the room's current state through the moments'
 // "substitute" events.
 export function describeMoments(game, moments, model) {
-  const substituted = substitutedNow(model);
+  let after = substitutedNow(model);
   const lines = [];
   for (let i = moments.length - 1; i >= 0; i -= 1) {
-    const changes = substituteChanges(moments[i].events);
-    lines.push(describeAll(game, moments[i].events, substitutedModel(model, during(substituted, changes))));
-    for (const change of changes) {
-      if (change.on) substituted.delete(change.seat);
-      else substituted.add(change.seat);
-    }
+    const before = substitutedBefore(after, moments[i].events);
+    lines.push(describeAll(game, moments[i].events, model, undefined, before));
+    after = before;
   }
   return lines.reverse();
 }
 
 // One new moment as it is said: by a seat's substitute while it plays the seat.
 export function describeNow(game, events, model, sep) {
-  const seats = during(substitutedNow(model), substituteChanges(events));
-  return describeAll(game, events, substitutedModel(model, seats), sep);
+  return describeAll(game, events, model, sep, substitutedBefore(substitutedNow(model), events));
 }
 
 // The banners of one moment: your own time running out first, then the game's.
