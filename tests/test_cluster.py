@@ -1017,6 +1017,44 @@ async def test_a_queued_person_over_the_look_up_budget_keeps_their_place(redis_d
 
 
 @pytest.mark.asyncio
+async def test_a_person_whose_queue_died_with_its_process_is_not_charged_a_guess(redis_db):
+    """A queue socket closed 4404 on a process without the queue was charged as a made-up
+    ticket; so was a real person's whose queue died with its process (a diff review:
+    a failover with many people behind one shared address spent its look-ups). The lost
+    queue's close has its own reason, and only a ticket the queue never knew is charged."""
+    import redis
+    import websockets
+
+    site = Site(redis_db, 2, env={"COLORCLASH_LIMIT_LOOKUP_BURST": "6",
+                                  "COLORCLASH_LIMIT_LOOKUP_PER_MIN": "1"})
+    try:
+        r = redis.Redis.from_url(redis_db)
+        for _ in range(50):  # a leader chosen at the beats
+            leader = r.get("cc:qm:leader")
+            if leader:
+                break
+            await asyncio.sleep(0.1)
+        by_id = site.by_id()
+        queue_proc = by_id[leader.decode()]
+        other_url = next(p.url for pid, p in by_id.items() if pid != leader.decode())
+        room = await Client(other_url).create_room("Ana")
+        mine = await Client(other_url).quick_match(game="rainbow")
+        ws = other_url.replace("http", "ws")
+        async with websockets.connect(ws + mine["ws"]) as sock:  # a look-up: 5 left
+            assert json.loads(await asyncio.wait_for(sock.recv(), 10))["type"] == "queue"
+            queue_proc.kill()  # the queue dies with its process
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(sock.recv(), 15)
+            assert sock.close_code == 4404
+        await asyncio.sleep(0.3)  # (the gateway's charge, if any, after the close)
+        for _ in range(4):  # charged a guess (4 more), the second would be refused
+            assert (await Client(other_url).room(room["code"]))["code"] == room["code"]
+    finally:
+        site.stop()
+
+
+@pytest.mark.asyncio
 async def test_a_process_stalled_past_its_lease_lets_go_of_the_rooms_taken_meanwhile(redis_db):
     """A process paused longer than the lease (another took its rooms meanwhile) kept
     every room it did not write to again: shown over REST as it was, its players never
@@ -1245,7 +1283,7 @@ async def test_people_queued_through_a_process_are_told_when_the_leader_dies(red
             proxy.owner = leader
             hub.cluster.proxies[proxy.conn_id] = proxy
         hub.cluster._check_proxies()
-        assert dead_conn.closed == (4404, "ticket_not_found")
+        assert dead_conn.closed == (4404, "queue_lost")
         assert dead_conn.sent[0]["type"] == "error" and dead_conn.sent[0]["code"] == "ticket_not_found"
         assert alive_conn.closed is None and len(hub.cluster.proxies) == 1
         # and the ticket is left, should the leader only have stalled (it kept the ticket
@@ -1842,7 +1880,7 @@ async def test_a_quick_match_leader_keeps_its_queue_for_its_term_only(redis_db, 
             if kept:
                 assert conn.closed is None and conn.sent[-1]["type"] == "matched", conn.sent
             else:
-                assert conn.closed == (4404, "ticket_not_found"), conn.sent
+                assert conn.closed == (4404, "queue_lost"), conn.sent
                 assert [m["type"] for m in conn.sent][-1] == "error", conn.sent
                 assert conn.sent[-1]["code"] == "ticket_not_found"
         assert leader.cluster.leader == (meanwhile != "another leads")

@@ -235,7 +235,9 @@ async def test_one_ticket_holds_a_few_queue_sockets_not_hundreds(server):
 async def test_a_ticket_left_closes_every_socket_of_it(server):
     """A ticket's sockets (a few tabs) are all closed when it leaves the queue, by a
     socket's leave or by DELETE: the others stayed open on a ticket that no longer
-    existed, told nothing (attacker review)."""
+    existed, told nothing (attacker review). The one that left is closed 1000; the
+    others are told the ticket is gone and closed as for a ticket not found (a close
+    1000 had their page reconnect to find out: diff review)."""
     import json
 
     import websockets
@@ -253,11 +255,16 @@ async def test_a_ticket_left_closes_every_socket_of_it(server):
                 await socks[0].send(json.dumps({"v": 1, "type": "leave"}))
             else:
                 await c.request("DELETE", f"/api/quick-match/{t['ticket']}")
-            for sock in socks:
+            for i, sock in enumerate(socks):
+                said = []
                 with pytest.raises(websockets.ConnectionClosed):
                     while True:
-                        await asyncio.wait_for(sock.recv(), 5)
-                assert sock.close_code == 1000, (how, sock.close_code)
+                        said.append(json.loads(await asyncio.wait_for(sock.recv(), 5)))
+                if how == "leave" and i == 0:
+                    assert sock.close_code == 1000, (how, i, sock.close_code)
+                else:
+                    assert sock.close_code == 4404, (how, i, sock.close_code)
+                    assert said[-1]["code"] == "ticket_not_found", said
         finally:
             for sock in socks:
                 await sock.close()

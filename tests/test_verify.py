@@ -50,7 +50,7 @@ def test_tampering_is_caught():
     bad = json.loads(json.dumps(rec))
     bad["actions"][0][1] = {"type": "pass"}  # never legal while the draw pile has cards
     ok, notes = verify_record({**rec, "actions": bad["actions"]})
-    assert not ok and "the log was changed after the match" in notes[-1], notes
+    assert not ok and "were changed after the match" in notes[-1], notes
     ok, notes = verify_record({**rec, "actions": bad["actions"],
                                "log_hash": rehash(rec, bad["actions"])})
     assert not ok and "illegal" in notes[-1], notes
@@ -307,7 +307,7 @@ def test_a_log_changed_under_a_claim_of_older_rules_is_named_changed_not_a_rule_
     forged["actions"][5][1] = {"type": "pass"}
     forged["rules_version"] = 1
     ok, notes = verify_record(forged, expected_log_hash=shown_hash)
-    assert not ok and "the log was changed after the match" in notes[-1], notes
+    assert not ok and "were changed after the match" in notes[-1], notes
     assert "rule change" not in notes[-1]
     forged["log_hash"] = rehash(forged)  # (the forger rewrites the record's hash too)
     ok, notes = verify_record(forged, expected_log_hash=shown_hash)
@@ -340,8 +340,8 @@ def test_a_record_far_larger_than_any_match_is_not_read(tmp_path, capsys, monkey
     rec = finished_record()
     path = tmp_path / "record.json"
     path.write_text(json.dumps(rec))
-    monkeypatch.setattr(verify, "RECORD_MAX_CHARS", len(path.read_text()) - 1)
+    monkeypatch.setattr(verify, "RECORD_MAX_BYTES", len(path.read_bytes()) - 1)
     assert verify_record_file(str(path)) is None
     assert "no match's record is near that size" in capsys.readouterr().err
-    monkeypatch.setattr(verify, "RECORD_MAX_CHARS", len(path.read_text()))
+    monkeypatch.setattr(verify, "RECORD_MAX_BYTES", len(path.read_bytes()))
     assert verify_record_file(str(path)) is True

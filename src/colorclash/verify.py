@@ -34,9 +34,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: A record's size past which it is not read: a long match's record is well under 1 MB,
-#: and a 95 MB file made up of actions took 1.5 GB of memory to parse (attacker review).
-RECORD_MAX_CHARS = 64_000_000
+#: A record's size past which it is not read (bytes): a long match's record is well under
+#: 1 MB, and a 95 MB file made up of actions took 1.5 GB of memory to parse (attacker
+#: review).
+RECORD_MAX_BYTES = 16_000_000
 
 REQUIRED = ("game", "preset", "seats", "options", "seed", "commitment", "actions", "result",
             "log_hash")
@@ -107,8 +108,8 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
     computed = log_hash(record["commitment"], rules, pairs)
     if computed != record["log_hash"]:
         return False, notes + [f"log hash mismatch: the actions hash to {computed}, the record "
-                               f"says {record['log_hash']}: the log was changed after the "
-                               "match"]
+                               f"says {record['log_hash']}: the actions, or the rules they "
+                               "are hashed with, were changed after the match"]
     notes.append(f"log hash {computed} matches the record's"
                  + (" (it covers the actions and the rules: game, preset, seats, options)"
                     if rules is not None else " (a record of the first version: its hash "
@@ -158,15 +159,15 @@ def verify_record_file(source: str, expected_log_hash: str | None = None) -> boo
     does not verify)."""
     try:
         if source == "-":
-            text = sys.stdin.read(RECORD_MAX_CHARS + 1)
+            data = sys.stdin.buffer.read(RECORD_MAX_BYTES + 1)
         else:
-            with Path(source).open(encoding="utf-8") as file:
-                text = file.read(RECORD_MAX_CHARS + 1)
-        if len(text) > RECORD_MAX_CHARS:
-            print(f"error: {source} is over {RECORD_MAX_CHARS // 1_000_000} MB: no match's "
+            with Path(source).open("rb") as file:
+                data = file.read(RECORD_MAX_BYTES + 1)
+        if len(data) > RECORD_MAX_BYTES:
+            print(f"error: {source} is over {RECORD_MAX_BYTES // 1_000_000} MB: no match's "
                   "record is near that size (not checked)", file=sys.stderr)
             return None
-        record = json.loads(text)
+        record = json.loads(data)
     except OSError as exc:
         print(f"error: cannot read {source}: {exc}", file=sys.stderr)
         return None

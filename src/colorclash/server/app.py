@@ -711,15 +711,21 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # through and sent on to the queue for ever (attacker review).
         address = client_address(ws.client)
         over_budget = lookup_budget(address)
+
+        def charge_miss() -> None:
+            """A ticket that does not exist, opened within the budget: charged as a guess
+            (over it, the opening was charged and refused or let through already)."""
+            if over_budget is None:
+                limits_now().charge("lookup", address, MISS_COST - 1)
+
         try:
             if leader is None:
                 h.qm_get(ticket)
             elif over_budget is not None:
-                await h.cluster.call(leader, "qm_exists", None, ticket)
+                await h.cluster.call(leader, "qm_exists", None, ticket, timeout=1.0)
         except ProtocolError as exc:
             if exc.code == "ticket_not_found":
-                if over_budget is None:
-                    limits_now().charge("lookup", address, MISS_COST - 1)
+                charge_miss()
                 await refuse(ws, over_budget or exc, 1013 if over_budget else 4404)
                 return
             if leader is None:
@@ -740,15 +746,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
                 pass
             finally:
                 h.cluster.close_queue_proxy(proxy)
-                if conn.close_code == 4404 and over_budget is None:  # the queue: not found
-                    limits_now().charge("lookup", address, MISS_COST - 1)
+                # (the queue never knew the ticket; not a queue lost with its process,
+                # whose people are real: closed "queue_lost")
+                if conn.closed_with == (4404, "ticket_not_found"):
+                    charge_miss()
                 await _finish(conn)
             return
         h.qm_attach(ticket, conn)
 
         def on_message(msg: Any) -> None:
             if msg.type == "leave":
-                h.qm_leave(ticket)
+                h.qm_leave(ticket, keep=conn)
                 conn.close(1000, "left the queue")
 
         try:

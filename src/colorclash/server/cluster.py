@@ -1174,7 +1174,7 @@ class Cluster:
                     quick.detach(ticket, remote)
             elif m["op"] == "qm_msg" and m["data"].get("type") == "leave":
                 remote = self.remote.get(conn_id)
-                quick.leave(ticket)
+                quick.leave(ticket, keep=remote)
                 if remote is not None:
                     remote.close(1000, "left the queue")
         except ProtocolError as exc:

@@ -39,7 +39,7 @@ class Conn:
         self._pending: deque[tuple[str, Any]] = deque()
         self._wakeup: asyncio.Future[None] | None = None
         self.closed = False
-        self.close_code: int | None = None  # the code it was closed with (by the server)
+        self.closed_with: tuple[int, str] | None = None  # (code, reason), by the server
         self._task = asyncio.get_running_loop().create_task(self._writer())
 
     @property
@@ -88,7 +88,7 @@ class Conn:
         if self.closed:
             return
         self.closed = True
-        self.close_code = code
+        self.closed_with = (code, reason)
         self._put(("close", (code, reason)))
 
     async def _writer(self) -> None:

@@ -1009,8 +1009,8 @@ class Hub:
     def qm_status(self, ticket: str) -> dict[str, Any]:
         return self.quick.status(ticket)
 
-    def qm_leave(self, ticket: str) -> None:
-        self.quick.leave(ticket)
+    def qm_leave(self, ticket: str, keep: Conn | None = None) -> None:
+        self.quick.leave(ticket, keep)
 
     def qm_attach(self, ticket: str, conn: Conn) -> None:
         self.quick.attach(ticket, conn)

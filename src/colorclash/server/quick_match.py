@@ -41,7 +41,9 @@ def queue_again(conn: Any) -> None:
     queue it waited in is gone (its process died, or no longer leads the Quick Match)."""
     conn.send(ProtocolError("ticket_not_found", "the Quick Match queue was lost with its "
                             "process: queue again").to_message())
-    conn.close(4404, "ticket_not_found")
+    # (the code a ticket not found has, for the page; its own reason, for the budget: a
+    # person whose queue was lost is not charged a guess, app.py)
+    conn.close(4404, "queue_lost")
 
 
 class QuickMatch:
@@ -154,16 +156,22 @@ class QuickMatch:
                 "name": t["name"], "game": t["game"], "preset": t["preset"],
                 "ws": f"/ws/quick-match?ticket={ticket}"}
 
-    def leave(self, ticket: str) -> None:
+    def leave(self, ticket: str, keep: Any = None) -> None:
         """Leave the queue; a ticket already gone is left already (the page's socket
-        ``leave`` and its ``DELETE`` both come)."""
+        ``leave`` and its ``DELETE`` both come). Every socket of it but ``keep`` (the one
+        that said ``leave``, closed by its caller with 1000) is told that the ticket is
+        gone, and closed as for a ticket not found: a second tab's stayed open on a
+        ticket gone, told nothing (attacker review), and a close 1000 had its page
+        reconnect to find out."""
         if ticket not in self.tickets:
             return
         self.queue.pop(ticket, None)
         t = self.tickets.pop(ticket)
-        # (every socket of it: a second tab's stayed open on a ticket gone, told nothing)
         for conn in t["conns"]:
-            conn.close(1000, "left the queue")
+            if conn is not keep:
+                conn.send(ProtocolError("ticket_not_found", "this ticket left the queue "
+                                        "(from another tab, or by DELETE)").to_message())
+                conn.close(4404, "ticket_left")
         self.notify()
 
     def attach(self, ticket: str, conn: Conn) -> None:
