@@ -78,6 +78,7 @@ class Conn:
             self._pending.clear()
             if self._close_now is not None:
                 self.closed = True
+                self.closed_with = (4408, "too slow")
                 self._close_now(4408, "too slow")
             else:
                 self.close(4408, "too slow")
