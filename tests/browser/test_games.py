@@ -695,6 +695,28 @@ def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
     assert settings["preset"] == "siege" and settings["seats"] == seats, settings
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_queue_left_from_another_tab_says_so(open_page, server, lang):
+    """A ticket that leaves (another tab's Cancel, or DELETE) closes its other sockets
+    (they stayed open, told nothing: attacker review); the page said "Your place in the
+    Quick Match queue has expired" (diff review): it says the queue was left elsewhere."""
+    import urllib.request
+
+    from browser_helpers import catalog
+    page = open_page(DESKTOP if lang == "en" else PHONE,
+                     locale={"en": "en-US", "tr": "tr-TR"}[lang])
+    with page.expect_response(lambda r: r.url.endswith("/api/quick-match")
+                              and r.request.method == "POST") as answer:
+        page.click("#btn-quick")
+    ticket = answer.value.json()["ticket"]
+    page.wait_for_selector(".queue-box")
+    urllib.request.urlopen(urllib.request.Request(
+        f"{server.url}/api/quick-match/{ticket}", method="DELETE"), timeout=5).read()
+    page.wait_for_selector(".queue-box", state="detached")
+    page.wait_for_function("(text) => document.body.innerText.includes(text)",
+                           arg=catalog(lang)["error.ticket_left"])
+
+
 def test_escape_cancels_the_quick_match_queue(open_page):
     """Escape did nothing in the Quick Match dialog (every other dialog closes on it), and
     the dialog said "At this table you are ..." before there was any table."""

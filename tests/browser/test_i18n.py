@@ -287,6 +287,8 @@ HISTORY_LINES = """async () => {
     myTimeUp: say([{ type: 'time_up', seat: 0, clock: 'turn', by: 'computer' }, { type: 'play', seat: 0, card: 'B4' }]),
     myRuleTimeUp: say([{ type: 'time_up', seat: 0, clock: 'turn', by: 'rule' }, { type: 'play', seat: 0, card: 'B4' }]),
     theirTimeUp: say([{ type: 'time_up', seat: 1, clock: 'turn', by: 'computer' }, { type: 'play', seat: 1, card: 'B4' }]),
+    theirTimeUpBack: say([{ type: 'time_up', seat: 1, clock: 'turn', by: 'computer' },
+                          { type: 'substitute', seat: 1, on: false }, { type: 'play', seat: 1, card: 'B4' }]),
     mine: say([{ type: 'play', seat: 0, card: 'B4' }]),
   };
 }"""
@@ -320,6 +322,9 @@ def test_the_move_made_when_your_time_ran_out_is_not_said_as_yours(open_page):
     en = catalog("en")
     assert got["myTimeUp"] == f"{en['say.you.timeUp']} · Your substitute played Blue 4 (square)", got
     assert got["theirTimeUp"] == "Bo's time ran out · Bo's substitute played Blue 4 (square)", got
+    # (still the computer's choice after a substitute event of the same moment)
+    assert got["theirTimeUpBack"] == "Bo's time ran out · Bo is back · Bo's substitute played " \
+        "Blue 4 (square)", got
     assert got["mine"] == "You played Blue 4 (square)", got
     # the game's own timeout move (a draw, a fixed policy) is worded as the player's
     assert got["myRuleTimeUp"] == f"{en['say.you.timeUp']} · You played Blue 4 (square)", got

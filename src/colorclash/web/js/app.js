@@ -999,10 +999,13 @@ const homeActs = {
           navigate(`/r/${msg.code}`);
         }
       },
-      onstatus: (status) => {
+      onstatus: (status, info) => {
         if (status === "closed" && state.queue) {
           state.queue = null;
-          state.homeError = { code: "ticket_not_found" };
+          // (the server's close says why: the ticket left from another tab, or its queue
+          // was lost with its process; "your place has expired" said neither: diff review)
+          const why = { ticket_left: "ticket_left", queue_lost: "queue_lost" }[info && info.reason];
+          state.homeError = { code: why || "ticket_not_found" };
           render();
         }
       },

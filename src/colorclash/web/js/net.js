@@ -237,7 +237,7 @@ export class Connection {
       }
       if (FATAL.has(ev.code)) {
         const err = this.lastError && this.lastError.code ? this.lastError : null;
-        this.onstatus("closed", { code: ev.code, error: err });
+        this.onstatus("closed", { code: ev.code, reason: ev.reason, error: err });
         this.closedByUs = true;
         return;
       }

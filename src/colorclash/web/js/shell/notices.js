@@ -43,7 +43,9 @@ export function describeAll(game, events, model, sep = " · ", before = NOBODY) 
   const lines = [];
   let run = [];
   const substituted = new Set(before);
-  let wording = substitutedModel(model, substituted);
+  const timedOut = new Set(); // seats whose clock ran out in this moment, a computer choosing
+  const reword = () => substitutedModel(model, new Set([...substituted, ...timedOut]));
+  let wording = reword();
   const flush = () => {
     if (run.length) lines.push(game.describeMoment(run, wording, sep));
     run = [];
@@ -55,9 +57,10 @@ export function describeAll(game, events, model, sep = " · ", before = NOBODY) 
       if (e.type === "substitute" && typeof e.seat === "number") {
         if (e.on) substituted.add(e.seat);
         else substituted.delete(e.seat);
-        wording = substitutedModel(model, substituted);
+        wording = reword();
       } else if (e.type === "time_up" && e.by === "computer" && typeof e.seat === "number") {
-        wording = substitutedModel(model, new Set([...substituted, e.seat]));
+        timedOut.add(e.seat);
+        wording = reword();
       }
     } else run.push(e);
   }
