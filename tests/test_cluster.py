@@ -970,6 +970,26 @@ async def test_quick_match_gathers_people_from_every_process(site3):
     assert (await clients[0].quick_match_status(other["ticket"]))["code"] == msg["code"]
 
 
+#: six look-ups, then one a minute: a budget a test spends in a few openings
+SMALL_LOOKUP_BUDGET = {"COLORCLASH_LIMIT_LOOKUP_BURST": "6", "COLORCLASH_LIMIT_LOOKUP_PER_MIN": "1"}
+
+
+async def _queue_and_other(site: Site, redis_db: str) -> tuple[ServerProcess, str]:
+    """Of a site of two processes: the one holding the Quick Match queue (once a leader
+    is chosen at the beats), and the other's address."""
+    import redis
+
+    r = redis.Redis.from_url(redis_db)
+    for _ in range(50):
+        leader = r.get("cc:qm:leader")
+        if leader:
+            break
+        await asyncio.sleep(0.1)
+    by_id = site.by_id()
+    other = next(p.url for pid, p in by_id.items() if pid != leader.decode())
+    return by_id[leader.decode()], other
+
+
 @pytest.mark.asyncio
 async def test_a_queued_person_over_the_look_up_budget_keeps_their_place(redis_db):
     """A ticket's socket costs a look-up (attacker review). Over the address's budget a
@@ -978,21 +998,12 @@ async def test_a_queued_person_over_the_look_up_budget_keeps_their_place(redis_d
     place, and their leave refused kept them queued (diff review). It lets the socket
     through, charged; a made-up one is refused by both (the other asks the queue's); a
     leave is never refused."""
-    import redis
     import websockets
 
-    site = Site(redis_db, 2, env={"COLORCLASH_LIMIT_LOOKUP_BURST": "6",
-                                  "COLORCLASH_LIMIT_LOOKUP_PER_MIN": "1"})
+    site = Site(redis_db, 2, env=SMALL_LOOKUP_BUDGET)
     try:
-        r = redis.Redis.from_url(redis_db)
-        for _ in range(50):  # a leader chosen at the beats
-            leader = r.get("cc:qm:leader")
-            if leader:
-                break
-            await asyncio.sleep(0.1)
-        by_id = site.by_id()
-        queue_url = by_id[leader.decode()].url
-        other_url = next(p.url for pid, p in by_id.items() if pid != leader.decode())
+        queue_proc, other_url = await _queue_and_other(site, redis_db)
+        queue_url = queue_proc.url
         mine = await Client(other_url).quick_match(game="rainbow")
         ws = other_url.replace("http", "ws")
         # Made-up tickets on the process without the queue: each miss is charged once the
@@ -1022,21 +1033,11 @@ async def test_a_person_whose_queue_died_with_its_process_is_not_charged_a_guess
     ticket; so was a real person's whose queue died with its process (a diff review:
     a failover with many people behind one shared address spent its look-ups). The lost
     queue's close has its own reason, and only a ticket the queue never knew is charged."""
-    import redis
     import websockets
 
-    site = Site(redis_db, 2, env={"COLORCLASH_LIMIT_LOOKUP_BURST": "6",
-                                  "COLORCLASH_LIMIT_LOOKUP_PER_MIN": "1"})
+    site = Site(redis_db, 2, env=SMALL_LOOKUP_BUDGET)
     try:
-        r = redis.Redis.from_url(redis_db)
-        for _ in range(50):  # a leader chosen at the beats
-            leader = r.get("cc:qm:leader")
-            if leader:
-                break
-            await asyncio.sleep(0.1)
-        by_id = site.by_id()
-        queue_proc = by_id[leader.decode()]
-        other_url = next(p.url for pid, p in by_id.items() if pid != leader.decode())
+        queue_proc, other_url = await _queue_and_other(site, redis_db)
         room = await Client(other_url).create_room("Ana")
         mine = await Client(other_url).quick_match(game="rainbow")
         ws = other_url.replace("http", "ws")
