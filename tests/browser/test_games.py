@@ -715,6 +715,9 @@ def test_a_queue_left_from_another_tab_says_so(open_page, server, lang):
     page.wait_for_selector(".queue-box", state="detached")
     page.wait_for_function("(text) => document.body.innerText.includes(text)",
                            arg=catalog(lang)["error.ticket_left"])
+    # in view: it stands under the title, and the page was scrolled down to Quick Match
+    assert page.evaluate("""() => { const r = document.querySelector('.error-msg')
+        .getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1; }""")
 
 
 def test_escape_cancels_the_quick_match_queue(open_page):

@@ -248,6 +248,8 @@ function rulesSource(game) {
   };
 }
 
+let homeErrorShown = null; // the home page's error last brought into view
+
 function render() {
   let nodes;
   const s = state.screen;
@@ -348,6 +350,14 @@ function render() {
     clearTip();
   }
   if (s === "room") dropStaleStartToast();
+  if (s === "home" && state.homeError && state.homeError !== homeErrorShown) {
+    // a new error of the home page is brought into view: it stands under the title, and a
+    // player scrolled down to Quick Match or Practice saw the dialog close and nothing else
+    // (a check of the queue's messages on a phone)
+    homeErrorShown = state.homeError;
+    const said = main.querySelector(".page.home .error-msg");
+    if (said) said.scrollIntoView({ block: "nearest" });
+  }
   if (s === "table") {
     // the newest moves in view: the history's list scrolls to its end (under its heading)
     const list = main.querySelector(".history .history-list");
