@@ -1102,6 +1102,38 @@ def test_a_substitution_turned_within_one_moment_words_each_move_by_who_made_it(
     assert "Bruno played Blue 4" in off_on[1] and sub not in off_on[1], off_on
 
 
+def test_a_timed_out_turn_of_two_moves_is_the_computers_in_both(open_page):
+    """Coloretto's turn whose clock ran out is two moments, the draw then the placing; the
+    server's `time_up` came with the first only, and the history said "Your substitute
+    drew Blue", then "You put Blue in row 2" (a diff review). The next moment of the turn
+    carries the same `time_up`, marked `again`: worded as the computer's, not said twice."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async () => {
+        const { describeMoments, bannersAll } = await import('/js/shell/notices.js');
+        const { coloretto } = await import('/js/games/coloretto/index.js');
+        await import('/js/i18n.js').then((m) => m.useCatalogs(['coloretto']));
+        const room = {kind: 'private', seats: [
+            {seat: 0, kind: 'human', name: 'Ana', substitute: false},
+            {seat: 1, kind: 'human', name: 'Bruno', substitute: false}]};
+        const view = {game: 'coloretto', seat: 0};
+        const up = (seat, again) => ({type: 'time_up', seat, clock: 'turn', by: 'computer',
+                                      ...(again ? {again: true} : {})});
+        const turn = (seat) => [{events: [up(seat, false), {type: 'draw', seat, card: 'blue'}]},
+                                {events: [up(seat, true), {type: 'place', seat, card: 'blue', row: 1}]}];
+        const model = {room, me: 0, view};
+        return {mine: describeMoments(coloretto, turn(0), model),
+                theirs: describeMoments(coloretto, turn(1), model),
+                banners: bannersAll(coloretto, turn(0)[1].events, model).length};
+    }""")
+    mine, theirs = lines["mine"], lines["theirs"]
+    assert mine[0].startswith(EN["say.you.timeUp"]) and EN["seat.yourSubstitute"] in mine[0], mine
+    assert mine[1].startswith(EN["seat.yourSubstitute"]) and EN["say.you.timeUp"] not in mine[1], mine
+    sub = EN["seat.substituteOf"].format(name="Bruno")
+    assert theirs[1].startswith(sub) and "time ran out" not in theirs[1], theirs
+    assert lines["banners"] == 0  # ("Your time ran out" shown once, with the first)
+
+
 @pytest.mark.parametrize(("hand", "quiet"), [(["G1", "B2"], True), (["R1", "B2"], False)])
 def test_the_last_card_call_is_the_main_button_only_with_a_card_to_play(open_page, hand, quiet):
     """With two cards and nothing to play, "Last card!" was the brightest button beside a

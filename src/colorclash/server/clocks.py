@@ -287,6 +287,12 @@ class Clocks:
             notice = {"type": "time_up", "seat": seat, "clock": kind,
                       "by": "rule" if by_rule else "computer"}
             room.told_time_up = told
+        elif kind not in ("window", "next") and not by_rule:
+            # the same turn's next action, the computer's too (Coloretto's placing after
+            # its draw): marked, not said again, so that the history does not word it as
+            # the player's ("You put Blue in row 2": a diff review)
+            notice = {"type": "time_up", "seat": seat, "clock": kind, "by": "computer",
+                      "again": True}
         try:
             if by_rule:
                 self.hub.table.apply(room, seat, {"type": "timeout"}, notice)

@@ -16,7 +16,10 @@ const isServerEvent = (e) => SERVER_EVENTS.has(e.type) || (e.type === "deal" && 
 function serverLine(e, model) {
   const me = e.seat === model.me;
   const name = () => seatName(model.room, e.seat);
-  if (e.type === "time_up") return me ? t("say.you.timeUp") : t("say.timeUp", { name: name() });
+  if (e.type === "time_up") {
+    if (e.again) return ""; // (the same turn's next move: said once, worded as the computer's)
+    return me ? t("say.you.timeUp") : t("say.timeUp", { name: name() });
+  }
   if (e.type === "left") return me ? t("say.you.left") : t("say.left", { name: name() });
   if (e.type === "substitute") {
     if (!e.on) return me ? t("say.you.back") : t("say.back", { name: name() });
@@ -121,7 +124,7 @@ export function describeNow(game, events, model, sep) {
 // The banners of one moment: your own time running out first, then the game's.
 export function bannersAll(game, events, model) {
   const own = (events || [])
-    .filter((e) => e.type === "time_up" && e.seat === model.me)
+    .filter((e) => e.type === "time_up" && e.seat === model.me && !e.again)
     .map(() => ({ text: () => t("banner.time_up"), cls: "warn" }));
   const mine = game.bannersFor ? game.bannersFor((events || []).filter((e) => !isServerEvent(e)), model) : [];
   return [...own, ...mine];
