@@ -1021,7 +1021,7 @@ def test_a_substitutes_moves_are_not_told_as_yours(open_page):
                 still: describeMoments(colorClash, away, {room: room(true), me: 1, view}),
                 now: describeNow(colorClash, [{type: 'play', seat: 1, card: 'Y4'}], {room: room(true), me: 1, view}, '. ')};
     }""")
-    you, sub = "You played", EN["seat.yourSubstitute"] + " played"
+    you, sub = "You played", EN["seat.yourSubstitute"].capitalize() + " played"
     back = lines["back"]
     assert back[0].startswith(you) and back[2].startswith(sub) and back[4].startswith(you), back
     assert back[5].startswith("Ana played"), back
@@ -1102,6 +1102,35 @@ def test_a_substitution_turned_within_one_moment_words_each_move_by_who_made_it(
     assert "Bruno played Blue 4" in off_on[1] and sub not in off_on[1], off_on
 
 
+def test_your_substitute_is_written_in_lower_case_inside_a_sentence(open_page):
+    """"A Tu suplente le queda una carta", "Bo caught Your substitute": the name of your
+    substitute stands inside sentences too (a native reader's note): lower case there, a
+    capital where it begins one."""
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#btn-play-now")
+    lines = page.evaluate("""async () => {
+        const { describeNow } = await import('/js/shell/notices.js');
+        const { colorClash } = await import('/js/games/color-clash/index.js');
+        const { setLang } = await import('/js/i18n.js');
+        const model = {me: 0, view: {game: 'color-clash', preset: 'standard', seat: 0, rounds: 1},
+            room: {kind: 'private', seats: [
+                {seat: 0, kind: 'human', name: 'Ana', substitute: true},
+                {seat: 1, kind: 'human', name: 'Bo', substitute: false}]}};
+        const events = [{type: 'play', seat: 0, card: 'G6'}, {type: 'one_card', seat: 0}];
+        const said = {};
+        for (const lang of ['en', 'es', 'tr']) {
+            await setLang(lang);
+            said[lang] = describeNow(colorClash, events, model, ' · ');
+        }
+        await setLang('en');
+        return said;
+    }""")
+    assert lines["en"].startswith("Your substitute played") and "your substitute has one card" \
+        in lines["en"].lower() and "· Your substitute has" in lines["en"], lines
+    assert lines["es"].startswith("Tu suplente jugó") and "A tu suplente le queda" in lines["es"], lines
+    assert lines["tr"].startswith("Bilgisayar yedeğin"), lines
+
+
 def test_a_timed_out_turn_of_two_moves_is_the_computers_in_both(open_page):
     """Coloretto's turn whose clock ran out is two moments, the draw then the placing; the
     server's `time_up` came with the first only, and the history said "Your substitute
@@ -1127,8 +1156,9 @@ def test_a_timed_out_turn_of_two_moves_is_the_computers_in_both(open_page):
                 banners: bannersAll(coloretto, turn(0)[1].events, model).length};
     }""")
     mine, theirs = lines["mine"], lines["theirs"]
-    assert mine[0].startswith(EN["say.you.timeUp"]) and EN["seat.yourSubstitute"] in mine[0], mine
-    assert mine[1].startswith(EN["seat.yourSubstitute"]) and EN["say.you.timeUp"] not in mine[1], mine
+    yours = EN["seat.yourSubstitute"].capitalize()  # (a sentence's start)
+    assert mine[0].startswith(EN["say.you.timeUp"]) and yours in mine[0], mine
+    assert mine[1].startswith(yours) and EN["say.you.timeUp"] not in mine[1], mine
     sub = EN["seat.substituteOf"].format(name="Bruno")
     assert theirs[1].startswith(sub) and "time ran out" not in theirs[1], theirs
     assert lines["banners"] == 0  # ("Your time ran out" shown once, with the first)

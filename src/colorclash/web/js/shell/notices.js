@@ -2,7 +2,7 @@
 // engine's events): "time_up", the clock ran out and the move that follows was made for
 // the seat; "left", a player chose to leave (a substitute plays; do not wait for them).
 // The shell words them and leaves every other event to the game.
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 import { announce } from "../ui.js";
 import { seatName } from "./seats.js";
 
@@ -50,7 +50,7 @@ export function describeAll(game, events, model, sep = " · ", before = NOBODY) 
   const reword = () => substitutedModel(model, new Set([...substituted, ...timedOut]));
   let wording = reword();
   const flush = () => {
-    if (run.length) lines.push(game.describeMoment(run, wording, sep));
+    if (run.length) lines.push(capitalSubstitute(game.describeMoment(run, wording, sep), sep));
     run = [];
   };
   for (const e of events || []) {
@@ -72,6 +72,19 @@ export function describeAll(game, events, model, sep = " · ", before = NOBODY) 
 }
 
 const SUBSTITUTE_NAME = () => t("seat.yourSubstitute");
+
+// "your substitute" is written in lower case, for the middle of a sentence ("A tu suplente
+// le queda una carta", "Bo caught your substitute": "A Tu suplente" was a native reader's
+// first note); a sentence it begins starts with a capital
+function capitalSubstitute(line, sep) {
+  const name = SUBSTITUTE_NAME();
+  if (!line.includes(name)) return line;
+  const lang = getLang();
+  return line
+    .split(sep)
+    .map((part) => (part.startsWith(name) ? part.charAt(0).toLocaleUpperCase(lang) + part.slice(1) : part))
+    .join(sep);
+}
 const NOBODY = new Set();
 
 function substitutedModel(model, seats) {
