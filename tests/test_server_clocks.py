@@ -211,13 +211,18 @@ async def test_call_then_play_opens_no_window(server):
 
 
 async def _act_while_my_turn(conn, until):
-    """Play the first legal action whenever it is this seat's turn, until ``until``."""
+    """Play the first legal action whenever it is this seat's turn, until ``until``: once
+    per state (a refusal, the clock having moved for the seat meanwhile, waits for the
+    next state: acting again on the same one, under a loaded machine, sent refusal after
+    refusal until the socket was closed for flooding)."""
+    acted_on = None
     while True:
         st = conn.state
         if until(st):
             return st
         v = st["view"]
-        if v and conn.seat in v["to_act"] and v["legal"]:
+        if v and conn.seat in v["to_act"] and v["legal"] and st["seq"] != acted_on:
+            acted_on = st["seq"]
             await conn.act(v["legal"][0])
             await conn.wait_for(lambda m: m["type"] in ("state", "error"), timeout=5)
         else:
