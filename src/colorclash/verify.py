@@ -34,6 +34,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from colorclash.text import printable
+
 #: A record's size past which it is not read (bytes): a long match's record is well under
 #: 1 MB, and a 95 MB file made up of actions took 1.5 GB of memory to parse (attacker
 #: review).
@@ -141,17 +143,6 @@ def verify_record(record: dict[str, Any], expected_log_hash: str | None = None
     return True, notes
 
 
-def shown(text: str) -> str:
-    """``text`` with every character that is not printable written as its escape: a
-    finding quotes the record's own strings, and a record's control characters (a cursor
-    moved up, a line erased, text hidden) printed as they are made a terminal show a
-    forged record as verified (attacker review)."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
-
-
 def verify_record_file(source: str, expected_log_hash: str | None = None) -> bool | None:
     """Read a record from a file (or '-' for stdin), check it, print the findings: True
     (verified), False (not), None (no record to check: the file cannot be read, or is not
@@ -179,7 +170,10 @@ def verify_record_file(source: str, expected_log_hash: str | None = None) -> boo
         return None
     ok, notes = verify_record(record, expected_log_hash)
     for note in notes:
-        print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + shown(note))
+        # (a finding quotes the record's own strings: printed as they were, a record's
+        # control characters erased the FAIL line and showed a forgery verified: attacker
+        # review)
+        print(("  ok  " if ok or note is not notes[-1] else "  FAIL ") + printable(note))
     print("verified: the deal, every draw, the result and the action log follow from the "
           "revealed seed" if ok else "NOT verified")
     if ok and expected_log_hash is None:

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
+from colorclash.text import printable
+
 # a secret's value after its name: in a query string (token=, token%3D), in JSON
 # ("token": "...") or in a Python dict's repr ('token': '...'); after "Bearer "; in a
 # Quick Match ticket's URL
@@ -37,10 +39,10 @@ SECRET = re.compile(r"(?i)((?:token|ticket|host_key)(?:=|%3D|[\"']\s*:\s*[\"'])|
                     r"|/api/quick-match/|/ws/(?=[^&\s\"',;)/?}]{12}))[^&\s\"',;)/?}]+")
 # (the last: a seat token where a room's code goes, /ws/TOKEN: a bot that swapped them;
 # a code has 6 letters)
-# What a log line must not hold from outside: C0 and C1 controls (an escape sequence
-# recolours or rewrites the operator's terminal, a line feed would start a forged line)
-# and the marks that reorder a line's text (bidi overrides and isolates)
-UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What a log line must not hold from outside (colorclash.text.printable escapes it): C0
+# and C1 controls (an escape sequence recolours or rewrites the operator's terminal, a
+# line feed would start a forged line), the marks that reorder a line's text (bidi
+# overrides and isolates), and any other character that is not printable
 # a query parameter whose name is percent-encoded (?tok%65n=...: the server decodes it)
 ENCODED_NAME = re.compile(r"([?&;])([^=&\s\"'#?]*%[0-9A-Fa-f]{2}[^=&\s\"'#?]*)(=|%3D)"
                           r"([^&\s\"'#]+)")
@@ -74,11 +76,6 @@ def redact(text: str) -> str:
     if len(text) >= 43:
         text = BARE_TOKEN.sub(_mask_bare, text)
     return text
-
-
-def printable(text: str) -> str:
-    """``text`` with its controls and reordering marks written as escapes (``\\x1b``)."""
-    return UNPRINTABLE.sub(lambda m: ascii(m.group(0))[1:-1], text)
 
 
 def _clean(value: Any) -> Any:
