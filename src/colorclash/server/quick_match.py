@@ -36,14 +36,19 @@ if TYPE_CHECKING:
 log = logging.getLogger("colorclash.server")
 
 
+def ticket_gone(conn: Any, why: str, reason: str) -> None:
+    """Close a queue socket whose ticket is gone, as for a ticket not found (the error,
+    then 4404), with the close's ``reason`` saying why: the page words it, and only a
+    ticket the queue never knew (``ticket_not_found``) is charged as a guess (app.py)."""
+    conn.send(ProtocolError("ticket_not_found", why).to_message())
+    conn.close(4404, reason)
+
+
 def queue_again(conn: Any) -> None:
     """Close a waiting person's queue socket so that the page says to queue again: the
     queue it waited in is gone (its process died, or no longer leads the Quick Match)."""
-    conn.send(ProtocolError("ticket_not_found", "the Quick Match queue was lost with its "
-                            "process: queue again").to_message())
-    # (the code a ticket not found has, for the page; its own reason, for the budget: a
-    # person whose queue was lost is not charged a guess, app.py)
-    conn.close(4404, "queue_lost")
+    ticket_gone(conn, "the Quick Match queue was lost with its process: queue again",
+                "queue_lost")
 
 
 class QuickMatch:
@@ -169,9 +174,8 @@ class QuickMatch:
         t = self.tickets.pop(ticket)
         for conn in t["conns"]:
             if conn is not keep:
-                conn.send(ProtocolError("ticket_not_found", "this ticket left the queue "
-                                        "(from another tab, or by DELETE)").to_message())
-                conn.close(4404, "ticket_left")
+                ticket_gone(conn, "this ticket left the queue (from another tab, or by "
+                            "DELETE)", "ticket_left")
         self.notify()
 
     def attach(self, ticket: str, conn: Conn) -> None:
