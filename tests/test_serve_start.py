@@ -106,6 +106,8 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("SUMMARY_EVERY", "0.001", "0 (no summary) or at least 1"),  # (800 lines a second)
     ("ALLOWED_ORIGINS", "https://ok.example,cards.example.org/", "no path"),
     ("TRUSTED_PROXIES", "localhost", "IP addresses or networks"),
+    ("ALLOWED_HOSTS", "localhost,cards.example.org:443", "without a port"),
+    ("ALLOWED_HOSTS", "https://cards.example.org", "without a port or scheme"),
 ])
 def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variable, value,
                                                                   says):
@@ -117,6 +119,17 @@ def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variabl
         f"error: COLORCLASH_{variable} {out.stderr.split(variable, 1)[1].strip()}"]
     assert says in out.stderr and repr(value.split(",")[-1]) in out.stderr
     assert not db.exists()
+
+
+def test_allowed_hosts_without_the_public_urls_host_are_refused(tmp_path):
+    """The site's own invite links would be refused with bad_host."""
+    out = _serve("--port", "0", "--store", f"sqlite:///{tmp_path / 'x.sqlite3'}",
+                 env={"COLORCLASH_ALLOWED_HOSTS": "localhost",
+                      "COLORCLASH_PUBLIC_URL": "https://Cards.example.org:8443"})
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "error: COLORCLASH_ALLOWED_HOSTS must name the host of COLORCLASH_PUBLIC_URL "
+        "('cards.example.org'), or the site's own links are refused")
 
 
 def test_a_frame_limit_over_the_hard_one_is_refused(tmp_path):

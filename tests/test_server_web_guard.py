@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
-from colorclash.server.web_guard import origin_allowed
+from colorclash.server.web_guard import host_allowed, origin_allowed
 
 
 @pytest.fixture(scope="module")
@@ -244,3 +246,53 @@ def test_the_apis_answers_are_kept_by_no_cache(server):
     # the page and the client's files keep their own
     page = {k.lower(): v for k, v in _send(server.url + "/")[1].items()}
     assert page["cache-control"] == "no-cache"
+
+
+def test_host_allowed():
+    names = ["cards.example.org", "*.friends.example", "localhost", "[::1]"]
+    for host in ("cards.example.org", "CARDS.example.org:8443", "a.friends.example",
+                 "b.c.friends.example:80", "localhost:8000", "[::1]:8000", "[::1]"):
+        assert host_allowed(host, names), host
+    for host in ("evil.example", "cards.example.org.evil.example", "friends.example",
+                 "xfriends.example", "", "[::2]:8000", "cards.example.org:x:y"):
+        assert not host_allowed(host, names), host
+    assert host_allowed("anything.example", []) and host_allowed("x", ["*"])
+
+
+def _upgrade(url: str, host: str, path: str = "/ws/quick-match") -> bytes:
+    """The status line of a WebSocket handshake sent with ``host`` as its Host."""
+    where = urlsplit(url)
+    with socket.create_connection((where.hostname, where.port), timeout=5) as sock:
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+        return sock.recv(4096)
+
+
+def test_a_name_the_site_does_not_answer_to_is_refused(tmp_path):
+    """DNS rebinding: a page of evil.example served from the site's address, under its
+    own name, has an Origin that matches its Host. With COLORCLASH_ALLOWED_HOSTS, any
+    name but the site's is refused, pages, API and sockets alike."""
+    db = tmp_path / "hosts.sqlite3"
+    settings = Settings(**LIFTED_LIMITS, allowed_hosts=["127.0.0.1", "cards.example.org"])
+    with InProcessServer(f"sqlite:///{db}", settings) as srv:
+        room = _room(srv)  # (by its own address)
+        port = urlsplit(srv.url).port
+        evil = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}",
+                "Content-Type": "application/json"}
+        for path, method, body in (("/", "GET", None), ("/api/games", "GET", None),
+                                   (f"/api/rooms/{room['code']}/join", "POST", b"{}"),
+                                   ("/api/practice", "POST", b'{"name": "Eve"}')):
+            status, headers, answer = _send(srv.url + path, method, body, evil)
+            assert status == 400, path
+            error = json.loads(answer)["error"]
+            assert error["code"] == "bad_host"
+            assert "'evil.example:" in error["message"]
+            assert {k.lower(): v for k, v in headers.items()}["x-frame-options"] == "DENY"
+        assert _seats(srv, room["code"]) == ["human", "empty", "empty", "empty"]
+        assert _upgrade(srv.url, f"evil.example:{port}").startswith(b"HTTP/1.1 400")
+        # the site's own names are served
+        status, _, _ = _send(srv.url + "/api/games",
+                             headers={"Host": f"cards.example.org:{port}"})
+        assert status == 200
+        assert _upgrade(srv.url, f"127.0.0.1:{port}").startswith(b"HTTP/1.1 101")

@@ -860,7 +860,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
     # ------------------------------------------------------------------ the browser client
     app.add_middleware(BodyLimit, limit=settings.max_frame * 2)
     app.add_middleware(HeadAsGet)
-    app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins,
+                       allowed_hosts=settings.allowed_hosts)
     index = WEB_DIR / "index.html"
     client = ClientPage(WEB_DIR)  # index.html with its files by fingerprint (webpage.py)
     # index.html is a template, served by client_page; the dev page only when asked for

@@ -9,6 +9,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field, fields
+from urllib.parse import urlsplit
 
 
 class SettingsError(ValueError):
@@ -81,6 +82,7 @@ class Settings:
     flood_window: float = 5.0
     host_keys: list[str] = field(default_factory=list)  # operator-issued host keys
     allowed_origins: list[str] = field(default_factory=list)
+    allowed_hosts: list[str] = field(default_factory=list)  # the site's names (none: any)
     public_url: str = ""                # base for invite links; default: from the request
     finished_room_ttl: float = 24 * 3600.0  # s a finished, empty room is kept
     practice_room_ttl: float = 3600.0   # s the same for Practice and Play Now (no one else's)
@@ -137,7 +139,7 @@ class Settings:
             if raw is None:
                 continue
             given.add(name)
-            if f.name in ("host_keys", "allowed_origins", "trusted_proxies"):
+            if f.name in ("host_keys", "allowed_origins", "allowed_hosts", "trusted_proxies"):
                 setattr(s, f.name, [x.strip() for x in raw.split(",") if x.strip()])
             elif f.name == "public_url":
                 s.public_url = raw.rstrip("/")
@@ -209,6 +211,23 @@ class Settings:
                     raise SettingsError(
                         "COLORCLASH_ALLOWED_ORIGINS must list origins such as "
                         f"https://friends.example.org (no path), not {origin!r}")
+        if "COLORCLASH_ALLOWED_HOSTS" in given:
+            self.allowed_hosts = [h.lower() for h in self.allowed_hosts]
+            for name in self.allowed_hosts:
+                if not re.fullmatch(r"\*|(\*\.)?[a-z0-9_.-]+|\[[0-9a-f:.]+\]", name):
+                    raise SettingsError(
+                        "COLORCLASH_ALLOWED_HOSTS must list host names without a port or "
+                        "scheme (cards.example.org, *.example.org, localhost, 127.0.0.1, "
+                        f"[::1]), not {name!r}")
+        if self.allowed_hosts and self.public_url:
+            from colorclash.server.web_guard import host_allowed, host_name
+
+            public = urlsplit(self.public_url).netloc
+            if not host_allowed(public, self.allowed_hosts):
+                # its own invite links would be refused with bad_host
+                raise SettingsError(
+                    f"COLORCLASH_ALLOWED_HOSTS must name the host of COLORCLASH_PUBLIC_URL "
+                    f"({host_name(public)!r}), or the site's own links are refused")
         if "COLORCLASH_TRUSTED_PROXIES" in given:
             for proxy in self.trusted_proxies:
                 try:

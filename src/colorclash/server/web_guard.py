@@ -20,6 +20,12 @@
   requests, sockets and forms to the site only (``connect-src``, ``form-action``), and
   everything else from the site only (``default-src 'self'``), but inline styles and
   ``data:``/``blob:`` images.
+- **Other names for the site.** A browser sends the ``Host`` its address bar names, and a
+  page of another site can be served from this one's address under its own name (DNS
+  rebinding: ``evil.example`` answers first with its own address, then with the site's).
+  Its ``Origin`` then matches its ``Host``. With ``COLORCLASH_ALLOWED_HOSTS`` set, a
+  request or a socket naming any other host is refused with ``400 bad_host`` before
+  anything else is done (``host_allowed``).
 """
 
 from __future__ import annotations
@@ -68,15 +74,51 @@ def origin_allowed(origin: str | None, host: str, allowed: Iterable[str]) -> boo
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header, without its port, in lower case (``[::1]`` for
+    an IPv6 address)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """Is ``host`` (a ``Host`` header) one of the site's names? ``allowed`` lists names
+    without a port; ``*.example.org`` is any name under example.org; none listed: any."""
+    allowed = list(allowed)
+    if not allowed or "*" in allowed:
+        return True
+    name = host_name(host)
+    for pattern in allowed:
+        if name == pattern or (pattern.startswith("*.") and name.endswith(pattern[1:])):
+            return True
+    return False
+
+
+def _bad_host_body(host: str) -> bytes:
+    shown = host.encode("ascii", "backslashreplace").decode()[:100]
+    return json.dumps({"error": {"code": "bad_host", "message":
+                                 f"this site does not answer to the name {shown!r}: "
+                                 "open it by its own address"}}).encode()
+
+
 class CrossSiteGuard:
     """Refuse state-changing HTTP requests that a browser says come from another site, and
     add the security headers to every HTTP answer."""
 
-    def __init__(self, app: Any, allowed_origins: Iterable[str] = ()) -> None:
+    def __init__(self, app: Any, allowed_origins: Iterable[str] = (),
+                 allowed_hosts: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed = list(allowed_origins)
+        self.hosts = [h.lower() for h in allowed_hosts]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.hosts and scope["type"] in ("http", "websocket"):
+            host = _header(scope, b"host")
+            if not host_allowed(host, self.hosts):
+                await self._refuse_host(scope, send, host)
+                return
         if scope["type"] == "websocket":
             # (the site's own sockets are passed as they are: no wrapper on their sends)
             if not _SOCKET_PATH.fullmatch(scope.get("path", "")):
@@ -148,6 +190,23 @@ class CrossSiteGuard:
         return headers.get(b"sec-fetch-site") == b"cross-site" and "*" not in self.allowed
 
     @staticmethod
+    async def _refuse_host(scope: Any, send: Any, host: str) -> None:
+        """``400 bad_host``, as JSON with the security headers; a socket gets the same
+        answer to its handshake where the server can send one (else a bare refusal)."""
+        body = _bad_host_body(host)
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+        elif "websocket.http.response" in scope.get("extensions", {}):
+            await send({"type": "websocket.http.response.start", "status": 400,
+                        "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1008})
+
+    @staticmethod
     async def _refuse(send: Any) -> None:
         body = json.dumps({"error": {"code": "bad_origin", "message":
                                      "requests from pages of other sites are refused"}}).encode()
@@ -158,4 +217,11 @@ class CrossSiteGuard:
         await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["CrossSiteGuard", "origin_allowed"]
+def _header(scope: Any, name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return ""
+
+
+__all__ = ["CrossSiteGuard", "host_allowed", "origin_allowed"]
