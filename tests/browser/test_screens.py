@@ -327,11 +327,18 @@ def test_the_game_pickers_names_break_only_between_words(open_page, width, local
 @pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 700, "height": 900},
                                       DESKTOP, {"width": 360, "height": 640}])
 @pytest.mark.parametrize("locale", ["tr-TR", "es-ES", "en-US"])
-def test_the_game_pickers_cards_hold_their_words(open_page, viewport, locale):
+@pytest.mark.parametrize("more_games", [0, 1, 3])
+def test_the_game_pickers_cards_hold_their_words(open_page, viewport, locale, more_games):
     """On a phone held sideways in Spanish "De 2 a 6 jugadores" ran over its card's
-    border and Coloretto's was cut to "De 2 a 5 jugadore": every word is inside its card."""
+    border and Coloretto's was cut to "De 2 a 5 jugadore": every word is inside its card.
+    So with more games than three (a fourth game cut "Coloretto" to "Colore" on a desktop:
+    a seam review; the others stand in for the games added, by copies of their cards)."""
     page = open_page(viewport, locale=locale)
     page.wait_for_selector(".game-seats")
+    page.evaluate("""(n) => { const list = document.querySelector('.game-choices');
+      const cards = [...list.children];
+      for (let i = 0; i < n; i++) list.append(cards[i % cards.length].cloneNode(true)); }""",
+                  more_games)
     out = page.evaluate("""() => [...document.querySelectorAll('.game-choice')].flatMap((card) => {
       const box = card.getBoundingClientRect();
       return [...card.querySelectorAll('.game-name, .game-seats')].filter((e) => {

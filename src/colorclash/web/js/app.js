@@ -682,10 +682,11 @@ function handleMessage(msg) {
     setPending(false);
     state.unanswered = null;
     const err = asError(msg);
-    // a race lost in a last-card window: said as such, not "It is not your turn"
+    // a race the player lost (Color Clash's last-card window): said in the game's words,
+    // not "It is not your turn"
     const raced = msg.ref === "action" && ["not_your_turn", "illegal_action"].includes(msg.code);
-    if (raced && state.lastAction === "catch") err.key = "table.catchTooLate";
-    if (raced && state.lastAction === "call") err.key = "table.callTooLate";
+    const lostRace = raced && state.lastAction ? gameOf(state.view).raceLostKey?.(state.lastAction) : null;
+    if (lostRace) err.key = lostRace;
     const shown = toast(() => errorText(err), 3200, { say: false });
     if (state.screen === "table") state.refusalToast = shown;
     announce(errorText(err), { urgent: true });

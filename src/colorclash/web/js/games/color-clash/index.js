@@ -31,6 +31,10 @@ export const colorClash = {
   // the home page's line for a table left: the seat comes back at the next round (the
   // shell's "until you take it back" read as at once: flow review)
   resumeLeftText: (code) => t("home.resumeLeftNextRound", { code }),
+  // the words of a refusal of an action that raced another player's and lost (a catch
+  // or a call once the last-card window had closed), not "It is not your turn"
+  raceLostKey: (actionType) =>
+    actionType === "catch" ? "table.catchTooLate" : actionType === "call" ? "table.callTooLate" : null,
   renderTable, // (model, act) -> nodes
   afterRender, // (root, {revealPlayable}) after the table is on screen
   onState, // ({prev, view, ui}) -> patch of ui, at each new state
