@@ -89,12 +89,13 @@ def test_the_readme_simulate_line_names_levels_every_game_has():
     from pathlib import Path
 
     from colorclash.bots import levels
+    from colorclash.engine import GAMES
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     line = next(x for x in readme.splitlines() if x.startswith("colorclash simulate "))
     games = re.search(r"--game (\S+)", line).group(1).split("|")
     bots = re.search(r"--bots ([a-z,]+)", line).group(1).split(",")
-    assert games == ["color-clash", "coloretto", "rainbow"]
+    assert games == list(GAMES)
     for game in games:
         assert set(bots) <= set(levels(game)), (game, bots)
 

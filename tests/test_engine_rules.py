@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from colorclash.engine import IllegalAction, new_game
+from colorclash.engine import GAMES, IllegalAction, new_game
 from colorclash.engine.presets import PRESETS, make_options
 
 FILLER = ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"]
@@ -511,7 +511,7 @@ def test_bad_new_game_arguments():
         table("classic-table", [["R1"], ["G9"]], "W")
 
 
-@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_seed_is_a_whole_number_text_or_bytes(game):
     """A decimal number failed inside bytes() ("cannot convert 'float' object"), a list of
     small numbers was taken as bytes, and True dealt otherwise than 1 (keyed "int:True"):

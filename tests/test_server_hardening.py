@@ -25,6 +25,7 @@ import websockets.sync.client
 
 from colorclash.bots import make_bot
 from colorclash.client import Client, ClientError
+from colorclash.engine import GAMES
 from colorclash.server.config import Settings
 from colorclash.server.protocol import loads_strict
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
@@ -1276,7 +1277,7 @@ async def test_leave_during_play_on_the_same_connection_returns_at_the_next_roun
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+@pytest.mark.parametrize("game", list(GAMES))
 async def test_the_others_are_told_a_player_left_not_that_they_are_away(tmp_path, game):
     """A player who chose to leave was shown to the others as "Away", the badge of a lost
     connection whose seat waits for them, and the history said only that a substitute

@@ -11,6 +11,7 @@ import urllib.request
 import pytest
 
 from colorclash.client import Client, ClientError
+from colorclash.engine import GAMES
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 
@@ -176,7 +177,7 @@ async def _error_of(conn, type_: str, **fields) -> dict:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+@pytest.mark.parametrize("game", list(GAMES))
 async def test_an_empty_level_is_refused_like_any_unknown_level(server, game):
     c = Client(server.url)
     for level in ("", "godlike"):

@@ -8,6 +8,8 @@ import pytest
 from browser_helpers import DESKTOP, PHONE, catalog, create_room, cut_controls, join_as_guest, shot
 from scripted import ScriptedTable
 
+from colorclash.engine import GAMES
+
 pytestmark = pytest.mark.browser
 
 EN = catalog("en")
@@ -18,7 +20,7 @@ def _plural(entry, n: int) -> str:
     return text.replace("{n}", str(n))
 
 
-@pytest.mark.parametrize("game", ["color-clash", "coloretto", "rainbow"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_quick_match_promises_only_tables_the_game_has(open_page, game):
     """A two-player game (Rainbow) never starts a Quick Match table "with fewer after a
     short wait": it starts when the second player is found."""
