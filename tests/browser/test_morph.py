@@ -98,7 +98,7 @@ MARK_JS = """() => {
   const marks = {
     history: document.querySelector('ol.history-list'),
     screen: document.querySelector('main .table-screen'),
-    color: document.querySelector('.active-color[role=status]'),
+    color: document.querySelector('.active-color'),
     hand: document.querySelector('ul.hand'),
   };
   document.querySelectorAll('.opponents .opp').forEach((el, i) => { marks[`opp${i}`] = el; });

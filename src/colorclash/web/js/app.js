@@ -29,6 +29,7 @@ import {
   requestOptions,
 } from "./shell/games.js";
 import { historyPanel, historyToggle, recall, remember } from "./shell/history.js";
+import { isShortcut, keysButton, keysOn, showKeysState } from "./shell/keys.js";
 import { checkLowClock, play, played, soundButton } from "./shell/sound.js";
 import { fitTable } from "./shell/fit.js";
 import { bannersAll, describeMoments, describeNow } from "./shell/notices.js";
@@ -168,7 +169,7 @@ function tableModel() {
       onClose: state.historyOpen ? () => tableActs.toggleHistory() : null,
       closeLabel: t("common.close"),
       focusable: state.historyOpen || window.matchMedia("(min-width: 900px)").matches,
-      tools: soundButton({ onToggle: () => render() }),
+      tools: [keysButton({ onToggle: () => render() }), soundButton({ onToggle: () => render() })],
     }),
     historyToggle: historyToggle({
       label: t("history.show"),
@@ -1382,6 +1383,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (document.querySelector(".overlay")) return;
+  if (!keysOn() && isShortcut(ev)) return; // turned off (shell/keys.js)
   gameOf(state.view).tableKeydown?.(ev, { view: state.view }, tableActs);
 });
 
@@ -1436,6 +1438,7 @@ onLangChange(() => {
 });
 
 async function boot() {
+  showKeysState();
   const lang = detectLang();
   // What the first screen needs is asked for at once: the games (GET /api/games) and
   // their catalogs beside the shell's catalogs, not each a round trip after the other

@@ -180,7 +180,9 @@ function activeColorChip(view) {
   return h(
     "div.active-color",
     // (data-key: the same node through every state, for a screen reader's sake: ui.js morph)
-    { role: "status", "aria-label": t("table.activeColor", { color: colorName(view.color) }), dataset: { key: "active-color" } },
+    // (an image with a name, read when reached, not a live region: the colour is said in
+    // the move that set it, "… chose Blue", and a status said it a second time)
+    { role: "img", "aria-label": t("table.activeColor", { color: colorName(view.color) }), dataset: { key: "active-color" } },
     shapeSvg(view.color, "big-shape"),
     h("span", { "aria-hidden": "true" }, colorName(view.color)),
   );

@@ -1,0 +1,52 @@
+"""The table's one-key shortcuts can be turned off (shell/keys.js; WCAG 2.1.4): a dictated
+word or a screen reader's browse-mode key must not play a card. An accessibility review:
+D drew a card with the focus on the Sound button, and nothing turned that off."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP
+from scripted import ScriptedTable
+
+
+def _actions(table) -> list[dict]:
+    return [m["action"] for m in table.sent if m.get("type") == "action"]
+
+
+@pytest.mark.parametrize("game", ["color-clash", "coloretto"])
+def test_the_keyboard_switch_turns_the_one_key_shortcuts_off_and_on(open_page, game):
+    table = ScriptedTable(open_page, game=game, preset="standard", seats=3, viewport=DESKTOP,
+                          seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    switch = page.locator(".keys-toggle")
+    assert switch.get_attribute("aria-pressed") == "true"
+    assert page.locator(".key-help").is_visible()
+    switch.click()
+    page.wait_for_function("document.querySelector('.keys-toggle')"
+                           ".getAttribute('aria-pressed') === 'false'")
+    assert not page.locator(".key-help").is_visible()  # no promise of keys that do nothing
+    page.keyboard.press("d")
+    page.wait_for_timeout(400)
+    assert _actions(table) == []
+    # kept in this browser: off again at the next visit
+    page.reload()
+    page.wait_for_function("() => window.__cc && window.__cc.connStatus === 'online'")
+    table.wait_view()
+    assert page.get_attribute(".keys-toggle", "aria-pressed") == "false"
+    page.keyboard.press("d")
+    page.wait_for_timeout(400)
+    assert _actions(table) == []
+    # Tab and Enter still play (not shortcuts): the focus on a control, Enter presses it
+    page.locator(".keys-toggle").click()
+    page.wait_for_function("document.querySelector('.keys-toggle')"
+                           ".getAttribute('aria-pressed') === 'true'")
+    assert page.locator(".key-help").is_visible()
+    page.locator("main").click(position={"x": 5, "y": 5})  # (the focus off the switch)
+    page.keyboard.press("d")
+    for _ in range(60):  # (the page's message reaches the script as the page is waited on)
+        if _actions(table):
+            break
+        page.wait_for_timeout(50)
+    assert [a["type"] for a in _actions(table)] == ["draw"], table.sent
