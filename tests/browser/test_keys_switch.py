@@ -50,3 +50,28 @@ def test_the_keyboard_switch_turns_the_one_key_shortcuts_off_and_on(open_page, g
             break
         page.wait_for_timeout(50)
     assert [a["type"] for a in _actions(table)] == ["draw"], table.sent
+
+
+@pytest.mark.parametrize("game", ["color-clash", "rainbow"])
+def test_no_empty_group_of_actions_is_named_between_turns(open_page, game):
+    """Between turns "Your actions" was a named group with nothing in it (a screen reader
+    says the group all the same: an accessibility review)."""
+    table = ScriptedTable(open_page, game=game, preset="standard", seats=2, viewport=DESKTOP,
+                          seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    g = table.game
+    for _ in range(10):  # a move that gives the turn away: a draw kept, a card and End
+        if 0 not in g.to_act:
+            break
+        legal = g.legal_actions(0)
+        kinds = [a["type"] for a in legal]
+        kind = next(k for k in ("keep", "end", "draw", "play") if k in kinds)
+        table.act(0, legal[kinds.index(kind)])
+    assert 0 not in g.to_act
+    table.wait_view()
+    empty = page.evaluate("""() => [...document.querySelectorAll('main [role=group]')]
+      .filter((e) => e.children.length === 0 && !e.textContent.trim())
+      .map((e) => e.getAttribute('aria-label') || e.className)""")
+    assert empty == []

@@ -321,6 +321,14 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     assert EN["rainbow.marked.shadow"] in marked.get_attribute("aria-label")
     assert text(EN, "rainbow.say.win", name="Computer", n=3) in last.inner_text()
     assert text(EN, "rainbow.lastRound", n=1, kind=EN["rainbow.kind.shadow"]) in last.inner_text()
+    # its heading comes first for a screen reader (the row's list came before it: an
+    # accessibility review), while the row is still drawn first
+    assert page.evaluate("""() => {
+      const l = document.querySelector('.rb-last');
+      const row = l.querySelector('.rb-last-row').getBoundingClientRect();
+      const text = l.querySelector('.rb-last-text').getBoundingClientRect();
+      return l.firstElementChild.matches('.rb-last-text')
+        && (row.right <= text.left + 1 || row.bottom <= text.top + 1); }""")
     # the row is empty again; the cards went to the opponent's pile
     assert page.locator(".rb-row .rb-card").count() == 0
     assert "3" in page.inner_text(".rb-pile[data-seat='1']")

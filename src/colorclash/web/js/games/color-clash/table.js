@@ -358,7 +358,8 @@ function actionButtons(model, act) {
       ),
     );
   }
-  return h("div.actions", { role: "group", "aria-label": t("table.actions") }, btns);
+  // (a named group only with something in it: an empty "Your actions" was read between turns)
+  return h("div.actions", btns.length ? { role: "group", "aria-label": t("table.actions") } : {}, btns);
 }
 
 function turnMessage(model) {

@@ -156,6 +156,17 @@ function lastRound(model) {
   return h(
     `section.rb-last.rb-last-${last.kind}${fresh ? ".fresh" : ""}${past ? ".past" : ""}`,
     { "aria-labelledby": "rb-last-head", dataset: { kind: last.kind, round: String(last.round) } },
+    // the heading first, for a screen reader (it came after the row it names); the row
+    // is drawn first all the same (css: order)
+    h(
+      "div.rb-last-text",
+      h(
+        "h2.rb-last-head#rb-last-head",
+        h("span.rb-kind-icon", { "aria-hidden": "true" }, last.kind === "shadow" ? symbolSvg("black", "rb-kind-sym") : last.kind === "rainbow" ? "✓" : "!"),
+        h("span", head),
+      ),
+      h("p.rb-last-who", sentence([loser, who].filter(Boolean).join(" — "))),
+    ),
     h(
       "ol.rb-last-row",
       { "aria-label": t("rainbow.lastRowLabel") },
@@ -169,15 +180,6 @@ function lastRound(model) {
           mark ? h("span.rb-mark", { "aria-hidden": "true" }, last.kind === "rainbow" ? "✓" : "!") : null,
         );
       }),
-    ),
-    h(
-      "div.rb-last-text",
-      h(
-        "h2.rb-last-head#rb-last-head",
-        h("span.rb-kind-icon", { "aria-hidden": "true" }, last.kind === "shadow" ? symbolSvg("black", "rb-kind-sym") : last.kind === "rainbow" ? "✓" : "!"),
-        h("span", head),
-      ),
-      h("p.rb-last-who", sentence([loser, who].filter(Boolean).join(" — "))),
     ),
   );
 }
@@ -346,7 +348,8 @@ function actionButtons(model, act) {
   if (end) {
     btns.push(actionButton(".rb-end", "act:end", t("rainbow.endTurn"), () => act.action(end), { kbd: "E", rank: 3 }));
   }
-  return h("div.actions.rb-actions", { role: "group", "aria-label": t("table.actions") }, btns);
+  // (a named group only with something in it: an empty "Your actions" was read between turns)
+  return h("div.actions.rb-actions", btns.length ? { role: "group", "aria-label": t("table.actions") } : {}, btns);
 }
 
 function turnMessage(model) {
