@@ -722,3 +722,24 @@ def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page
     page.wait_for_selector("#btn-create")
     page.wait_for_timeout(1000)
     assert len(settings()) == before and not page.locator(".toast:visible").count()
+
+
+def test_a_new_room_gives_the_focus_to_its_heading(open_page):
+    """After Create private room the focus was on <main>, so a screen reader read the whole
+    lobby at once (an accessibility review): it goes to the room's heading, and Tab on to
+    the invite link."""
+    page = open_page(DESKTOP)
+    page.fill("#player-name", "Ana")
+    page.focus("#btn-create")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#room-code")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'room-title'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "invite-link"
+    # a guest who opens the invite: the same
+    code = page.inner_text("#room-code").strip()
+    guest = open_page(DESKTOP, path=f"/r/{code}")
+    guest.fill("#join-name", "Bo")
+    guest.click("#btn-join-room")
+    guest.wait_for_selector("#btn-ready")
+    guest.wait_for_function("document.activeElement && document.activeElement.id === 'room-title'")

@@ -252,7 +252,10 @@ export function renderRoom(ctx, act) {
           "div.room-head",
           h(
             "div",
-            h("h1#room-title", t("room.title")),
+            // the screen's heading takes the focus when it opens (a screen reader reads the
+            // room from its title and code on; the focus on <main> read the whole lobby at
+            // once: an accessibility review), and Tab goes on to the invite link
+            h("h1#room-title", { tabindex: "-1", dataset: { initialFocus: "9" } }, t("room.title")),
             h("p.room-code#room-code", { "aria-label": t("room.codeSpelled", { code: room.code.split("").join(" ") }) }, room.code),
             h("p.muted.room-game", roomTitle(room, games)),
             h(
