@@ -1,6 +1,5 @@
-"""The table's one-key shortcuts can be turned off (shell/keys.js; WCAG 2.1.4): a dictated
-word or a screen reader's browse-mode key must not play a card. An accessibility review:
-D drew a card with the focus on the Sound button, and nothing turned that off."""
+"""What an accessibility review of the table asked for: the one-key shortcuts can be
+turned off (shell/keys.js; WCAG 2.1.4), no empty named group, a focus ring never cut."""
 
 from __future__ import annotations
 
@@ -75,3 +74,24 @@ def test_no_empty_group_of_actions_is_named_between_turns(open_page, game):
       .filter((e) => e.children.length === 0 && !e.textContent.trim())
       .map((e) => e.getAttribute('aria-label') || e.className)""")
     assert empty == []
+
+
+@pytest.mark.parametrize("size", [{"width": 640, "height": 400}, {"width": 568, "height": 320},
+                                  DESKTOP])
+def test_a_focused_cards_ring_is_whole_inside_the_hand(open_page, size):
+    """At 200% zoom (640x400 CSS pixels) the lifted card's focus ring was cut at the top by
+    the hand's strip."""
+    table = ScriptedTable(open_page, preset="standard", seats=2, viewport=size, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.keyboard.press("h")  # (a key: the ring of a keyboard's focus)
+    page.wait_for_function("document.activeElement.matches('.hand .card.playable')")
+    page.wait_for_timeout(300)  # (the lift's transition)
+    gap = page.evaluate("""() => {
+      const card = document.activeElement.getBoundingClientRect();
+      const strip = document.activeElement.closest('.hand').getBoundingClientRect();
+      const cs = getComputedStyle(document.activeElement);
+      const ring = parseFloat(cs.outlineWidth) + parseFloat(cs.outlineOffset);
+      return card.top - ring - strip.top; }""")
+    assert gap >= 0, gap
