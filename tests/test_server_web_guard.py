@@ -251,7 +251,8 @@ def test_the_apis_answers_are_kept_by_no_cache(server):
 def test_host_allowed():
     names = ["cards.example.org", "*.friends.example", "localhost", "[::1]"]
     for host in ("cards.example.org", "CARDS.example.org:8443", "a.friends.example",
-                 "b.c.friends.example:80", "localhost:8000", "[::1]:8000", "[::1]"):
+                 "b.c.friends.example:80", "localhost:8000", "[::1]:8000", "[::1]",
+                 "cards.example.org.", "cards.example.org.:443"):
         assert host_allowed(host, names), host
     for host in ("evil.example", "cards.example.org.evil.example", "friends.example",
                  "xfriends.example", "", "[::2]:8000", "cards.example.org:x:y"):

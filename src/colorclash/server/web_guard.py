@@ -75,12 +75,12 @@ def origin_allowed(origin: str | None, host: str, allowed: Iterable[str]) -> boo
 
 
 def host_name(host: str) -> str:
-    """The name of a ``Host`` header, without its port, in lower case (``[::1]`` for
-    an IPv6 address)."""
+    """The name of a ``Host`` header, without its port or a final dot (``example.org.``
+    is the same name), in lower case (``[::1]`` for an IPv6 address)."""
     host = host.strip().lower()
     if host.startswith("["):
         return host[:host.find("]") + 1] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).removesuffix(".")
 
 
 def host_allowed(host: str, allowed: Iterable[str]) -> bool:
