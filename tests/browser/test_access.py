@@ -95,3 +95,21 @@ def test_a_focused_cards_ring_is_whole_inside_the_hand(open_page, size):
       const ring = parseFloat(cs.outlineWidth) + parseFloat(cs.outlineOffset);
       return card.top - ring - strip.top; }""")
     assert gap >= 0, gap
+
+
+def test_coloretto_shows_where_the_drawn_card_would_go_in_its_own_colour(open_page):
+    """The preview of the drawn card in each row was half transparent: orange over the
+    table's green read as brown, another of the game's colours."""
+    table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3,
+                          viewport=DESKTOP, seed=4)
+    page = table.page
+    table.others()
+    table.wait_view()
+    page.keyboard.press("Tab")
+    page.keyboard.press("d")
+    page.wait_for_selector(".ccard.ghost")
+    look = page.evaluate("""() => {
+      const ghost = document.querySelector('.ccard.ghost'), cs = getComputedStyle(ghost);
+      const drawn = getComputedStyle(document.querySelector('.ct-drawn .ccard'));
+      return [cs.opacity, cs.backgroundColor, drawn.backgroundColor]; }""")
+    assert look[0] == "1" and look[1] == look[2], look
