@@ -108,6 +108,7 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("TRUSTED_PROXIES", "localhost", "IP addresses or networks"),
     ("ALLOWED_HOSTS", "localhost,cards.example.org:443", "without a port"),
     ("ALLOWED_HOSTS", "https://cards.example.org", "without a port or scheme"),
+    ("ALLOWED_HOSTS", "localhost,.", "without a port or scheme"),
 ])
 def test_a_setting_the_server_cannot_use_is_one_line_naming_it(tmp_path, variable, value,
                                                                   says):

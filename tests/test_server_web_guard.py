@@ -258,15 +258,22 @@ def test_host_allowed():
                  "xfriends.example", "", "[::2]:8000", "cards.example.org:x:y"):
         assert not host_allowed(host, names), host
     assert host_allowed("anything.example", []) and host_allowed("x", ["*"])
+    # a listed name with its final dot is the same name
+    assert host_allowed("cards.example.org", ["cards.example.org."])
+    assert host_allowed("a.friends.example:443", ["*.friends.example."])
 
 
 def _upgrade(url: str, host: str, path: str = "/ws/quick-match") -> bytes:
     """The status line of a WebSocket handshake sent with ``host`` as its Host."""
+    return _raw(url, f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+
+
+def _raw(url: str, request: str) -> bytes:
     where = urlsplit(url)
     with socket.create_connection((where.hostname, where.port), timeout=5) as sock:
-        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-                      "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+        sock.sendall(request.encode())
         return sock.recv(4096)
 
 
@@ -297,3 +304,12 @@ def test_a_name_the_site_does_not_answer_to_is_refused(tmp_path):
                              headers={"Host": f"cards.example.org:{port}"})
         assert status == 200
         assert _upgrade(srv.url, f"127.0.0.1:{port}").startswith(b"HTTP/1.1 101")
+        # two names at once (a browser never sends two): which one would be believed?
+        for hosts in ("Host: 127.0.0.1\r\nHost: evil.example\r\n",
+                      "Host: evil.example\r\nHost: 127.0.0.1\r\n"):
+            answer = _raw(srv.url, f"GET /api/games HTTP/1.1\r\n{hosts}\r\n")
+            assert answer.startswith(b"HTTP/1.1 400") and b"bad_host" in answer, answer[:200]
+        # a load balancer's or an orchestrator's probe, by an address of its own
+        for probe in ("/healthz", "/metrics"):
+            status, _, _ = _send(srv.url + probe, headers={"Host": "10.0.3.7:8001"})
+            assert status == 200, probe

@@ -212,13 +212,15 @@ class Settings:
                         "COLORCLASH_ALLOWED_ORIGINS must list origins such as "
                         f"https://friends.example.org (no path), not {origin!r}")
         if "COLORCLASH_ALLOWED_HOSTS" in given:
-            self.allowed_hosts = [h.lower() for h in self.allowed_hosts]
-            for name in self.allowed_hosts:
-                if not re.fullmatch(r"\*|(\*\.)?[a-z0-9_.-]+|\[[0-9a-f:.]+\]", name):
+            given_names, self.allowed_hosts = self.allowed_hosts, []
+            for name in given_names:
+                plain = name.lower().removesuffix(".")  # (example.org. is example.org)
+                if not re.fullmatch(r"\*|(\*\.)?[a-z0-9_-][a-z0-9_.-]*|\[[0-9a-f:.]+\]", plain):
                     raise SettingsError(
                         "COLORCLASH_ALLOWED_HOSTS must list host names without a port or "
                         "scheme (cards.example.org, *.example.org, localhost, 127.0.0.1, "
                         f"[::1]), not {name!r}")
+                self.allowed_hosts.append(plain)
         if self.allowed_hosts and self.public_url:
             from colorclash.server.web_guard import host_allowed, host_name
 

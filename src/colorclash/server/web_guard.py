@@ -24,8 +24,10 @@
   page of another site can be served from this one's address under its own name (DNS
   rebinding: ``evil.example`` answers first with its own address, then with the site's).
   Its ``Origin`` then matches its ``Host``. With ``COLORCLASH_ALLOWED_HOSTS`` set, a
-  request or a socket naming any other host is refused with ``400 bad_host`` before
-  anything else is done (``host_allowed``).
+  request or a socket naming any other host (or more than one, or none) is refused with
+  ``400 bad_host`` before anything else is done (``host_allowed``); but the probes'
+  ``GET /healthz`` and ``/metrics``, which change nothing and tell no secret, and which a
+  load balancer or an orchestrator asks for by an address of its own.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: what a load balancer's or an orchestrator's probe asks for, by an address of its own
+#: (not checked against COLORCLASH_ALLOWED_HOSTS: read-only, and no secret in them)
+PROBES = frozenset({"/healthz", "/metrics"})
 #: the paths of the site's own sockets (``/ws/quick-match`` and ``/ws/CODE``)
 _SOCKET_PATH = re.compile(r"/ws/[^/]+")
 
@@ -86,7 +91,7 @@ def host_name(host: str) -> str:
 def host_allowed(host: str, allowed: Iterable[str]) -> bool:
     """Is ``host`` (a ``Host`` header) one of the site's names? ``allowed`` lists names
     without a port; ``*.example.org`` is any name under example.org; none listed: any."""
-    allowed = list(allowed)
+    allowed = [a.lower().removesuffix(".") for a in allowed]
     if not allowed or "*" in allowed:
         return True
     name = host_name(host)
@@ -111,13 +116,15 @@ class CrossSiteGuard:
                  allowed_hosts: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed = list(allowed_origins)
-        self.hosts = [h.lower() for h in allowed_hosts]
+        self.hosts = [h.lower().removesuffix(".") for h in allowed_hosts]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if self.hosts and scope["type"] in ("http", "websocket"):
-            host = _header(scope, b"host")
-            if not host_allowed(host, self.hosts):
-                await self._refuse_host(scope, send, host)
+        if self.hosts and scope["type"] in ("http", "websocket") \
+                and scope.get("path") not in PROBES:
+            hosts = [v.decode("latin-1") for k, v in scope.get("headers", [])
+                     if k.lower() == b"host"]
+            if len(hosts) != 1 or not host_allowed(hosts[0], self.hosts):
+                await self._refuse_host(scope, send, ", ".join(hosts))
                 return
         if scope["type"] == "websocket":
             # (the site's own sockets are passed as they are: no wrapper on their sends)
@@ -215,13 +222,6 @@ class CrossSiteGuard:
                                 (b"content-length", str(len(body)).encode()),
                                 *SECURITY_HEADERS]})
         await send({"type": "http.response.body", "body": body})
-
-
-def _header(scope: Any, name: bytes) -> str:
-    for key, value in scope.get("headers", []):
-        if key.lower() == name:
-            return value.decode("latin-1")
-    return ""
 
 
 __all__ = ["CrossSiteGuard", "host_allowed", "origin_allowed"]
