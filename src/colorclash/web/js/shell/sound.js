@@ -6,9 +6,11 @@
 // (localStorage "cc.sound"). Browsers let a page make sound only after the player has
 // clicked or pressed a key in it, so the audio context starts at the first one.
 import { t } from "../i18n.js";
-import { h, svg } from "../ui.js";
+import { svg } from "../ui.js";
+import { storedSwitch, switchButton } from "./prefs.js";
 
-const KEY = "cc.sound";
+const sound = storedSwitch("cc.sound");
+const isOn = sound.on;
 
 // [frequency Hz, start s, length s] of each note
 const TONES = {
@@ -18,32 +20,10 @@ const TONES = {
 };
 
 let ctx = null;
-let memory = null; // the choice made on this page (kept also when storage refuses it)
 
 // The sounds asked for while sound is on, newest last (the browser tests read it: a
 // headless browser has no loudspeaker to listen to).
 export const played = [];
-
-export function soundOn() {
-  try {
-    return localStorage.getItem(KEY) !== "off";
-  } catch {
-    return true; // storage refused (private mode): on, for this page
-  }
-}
-
-export function setSoundOn(on) {
-  try {
-    localStorage.setItem(KEY, on ? "on" : "off");
-  } catch {
-    // not kept: the page still follows the button until it is closed
-  }
-  memory = on;
-}
-
-function isOn() {
-  return memory === null ? soundOn() : memory;
-}
 
 function unlock() {
   if (!ctx) {
@@ -115,23 +95,15 @@ const STROKE = ' fill="none" stroke="currentColor" stroke-width="2" stroke-linec
 
 const icon = (on) => svg(SPEAKER + MARK[on ? "on" : "off"] + STROKE, { cls: "sound-icon" });
 
-// The speaker button: pressed while sound is on. Its name says what it is ("Sound"); its
-// pressed state, read out by screen readers, says whether it is on; the tooltip says both.
+// The speaker button: pressed while sound is on (shell/prefs.js).
 export function soundButton({ onToggle }) {
-  const on = isOn();
-  return h(
-    "button.btn.ghost.sound-toggle",
-    {
-      type: "button",
-      "aria-pressed": on ? "true" : "false",
-      "aria-label": t("sound.label"),
-      title: t(on ? "sound.on" : "sound.off"),
-      dataset: { focusKey: "sound:toggle" },
-      onclick: () => {
-        setSoundOn(!isOn());
-        onToggle();
-      },
-    },
-    icon(on),
-  );
+  return switchButton(sound, {
+    cls: "sound-toggle",
+    focusKey: "sound:toggle",
+    label: t("sound.label"),
+    titleOn: t("sound.on"),
+    titleOff: t("sound.off"),
+    icon,
+    onToggle,
+  });
 }
