@@ -137,3 +137,20 @@ def test_coloretto_shows_where_the_drawn_card_would_go_in_its_own_colour(open_pa
       const drawn = getComputedStyle(document.querySelector('.ct-drawn .ccard'));
       return [cs.opacity, cs.backgroundColor, drawn.backgroundColor]; }""")
     assert look[0] == "1" and look[1] == look[2], look
+
+
+def test_what_the_moves_say_is_not_said_again_by_a_status_on_the_table(open_page):
+    """The active colour and the +2 waiting were live regions: "... chose Blue" was
+    followed by "Blue", "+2 waits on you" by "+2 waiting" (an accessibility review). The
+    chips are read where they stand; the fuse's countdown, said nowhere else, stays one."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup={
+        "hands": [["B7", "G1", "Y4", "B9", "G6"], ["Y1", "Y2", "B1"], ["R+2", "G3", "G4"]],
+        "top": "R3", "draw": ["Y5", "Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 2})
+    page = table.page
+    table.act(2, {"type": "play", "card": "R+2"})
+    table.wait_view()
+    page.wait_for_selector(".chip.stack")
+    live = page.evaluate("""() => [...document.querySelectorAll(
+      '.active-color, .chip.stack')].filter((e) => e.closest('[role=status], [aria-live]'))
+      .map((e) => e.className)""")
+    assert live == []

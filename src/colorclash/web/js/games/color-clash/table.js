@@ -201,7 +201,9 @@ function statusChips(view) {
       h("span.chip-text", t(view.direction === -1 ? "table.dirCcw" : "table.dirCw")),
     ),
   );
-  if (view.stack) chips.push(h("div.chip.stack", { role: "status", dataset: { key: "stack" } }, t("table.stackWaiting", { n: view.stack })));
+  // (no live region: the move that raised the stack says it, "+4 waits on Bo", and a
+  // status said it again, "+4 waiting": an accessibility review)
+  if (view.stack) chips.push(h("div.chip.stack", { dataset: { key: "stack" } }, t("table.stackWaiting", { n: view.stack })));
   if (view.fuse) {
     chips.push(
       h(
