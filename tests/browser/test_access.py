@@ -4,7 +4,7 @@ turned off (shell/keys.js; WCAG 2.1.4), no empty named group, a focus ring never
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP
+from browser_helpers import DESKTOP, dev_scene
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -154,3 +154,18 @@ def test_what_the_moves_say_is_not_said_again_by_a_status_on_the_table(open_page
       '.active-color, .chip.stack')].filter((e) => e.closest('[role=status], [aria-live]'))
       .map((e) => e.className)""")
     assert live == []
+
+
+def test_a_touch_screen_shows_no_ring_on_the_coloretto_row_it_focused(chromium, server):
+    """The page focuses a row for keyboards and screen readers; on a phone the row stood
+    ringed and lit, read as chosen (Coloretto's own focus rule outweighed the site's rule
+    for touch screens). The ring shows once a key is pressed, and at once on a desktop."""
+    ring = """() => { const a = document.activeElement;
+        return a && a.matches('.ct-row') ? getComputedStyle(a).outlineStyle : null; }"""
+    for touch in (True, False):
+        with dev_scene(chromium, server, "coloretto-place", touch=touch) as page:
+            page.evaluate("document.querySelector('.ct-row.can-place').focus()")
+            assert page.evaluate(ring) == ("none" if touch else "solid"), touch
+            if touch:
+                page.keyboard.press("ArrowRight")
+                page.wait_for_function(f"() => ({ring})() === 'solid'")
