@@ -169,3 +169,33 @@ def test_a_touch_screen_shows_no_ring_on_the_coloretto_row_it_focused(chromium, 
             if touch:
                 page.keyboard.press("ArrowRight")
                 page.wait_for_function(f"() => ({ring})() === 'solid'")
+
+
+def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, server):
+    """So at Rainbow's table (its card's focus rule outweighed the site's rule for touch
+    screens)."""
+    contexts = []
+
+    def touch_page(viewport=None, locale="en-US", path="/"):
+        ctx = chromium.new_context(viewport=viewport or {"width": 390, "height": 844},
+                                   locale=locale, base_url=server.url, has_touch=True,
+                                   is_mobile=True, bypass_csp=True, reduced_motion="reduce")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.goto(path)
+        return page
+
+    try:
+        table = ScriptedTable(touch_page, game="rainbow", preset="standard", seats=2, seed=4)
+        page = table.page
+        table.others()
+        table.wait_view()
+        ring = """() => { const a = document.activeElement;
+            return a && a.matches('.rb-card') ? getComputedStyle(a).outlineStyle : null; }"""
+        page.evaluate("document.querySelector('.rb-hand .rb-card').focus()")
+        assert page.evaluate(ring) == "none"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => ({ring})() === 'solid'")
+    finally:
+        for ctx in contexts:
+            ctx.close()
