@@ -1,5 +1,5 @@
 // The table modules of the site's games, by game key (view.game, room.game). Adding a
-// game: its folder under games/ and one line in GAME_MODULES (docs/client.md).
+// game: its folder under games/, its import and its entry in GAME_MODULES (docs/client.md).
 import { colorClash } from "./color-clash/index.js";
 import { coloretto } from "./coloretto/index.js";
 import { rainbow } from "./rainbow/index.js";
