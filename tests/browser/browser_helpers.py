@@ -32,6 +32,21 @@ def dev_scene(chromium, server, scene: str, *, touch: bool, viewport: dict | Non
         ctx.close()
 
 
+def focus_ring(selector: str) -> str:
+    """A function for page.evaluate: the outline style of the focused element if it
+    matches ``selector`` ("none" where a touch screen hides its ring), else null."""
+    return ("() => { const a = document.activeElement; return a && a.matches("
+            f"'{selector}') ? getComputedStyle(a).outlineStyle : null; }}")
+
+
+def ring_shows_after_a_key(page, selector: str, key: str = "ArrowRight") -> None:
+    """On a touch screen: no ring on the focused ``selector`` until a key is pressed."""
+    ring = focus_ring(selector)
+    assert page.evaluate(ring) == "none"
+    page.keyboard.press(key)
+    page.wait_for_function(f"() => ({ring})() === 'solid'")
+
+
 def shot(page, name: str, full_page: bool = False) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"

@@ -4,7 +4,7 @@ turned off (shell/keys.js; WCAG 2.1.4), no empty named group, a focus ring never
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, dev_scene
+from browser_helpers import DESKTOP, dev_scene, focus_ring, ring_shows_after_a_key
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -160,15 +160,13 @@ def test_a_touch_screen_shows_no_ring_on_the_coloretto_row_it_focused(chromium, 
     """The page focuses a row for keyboards and screen readers; on a phone the row stood
     ringed and lit, read as chosen (Coloretto's own focus rule outweighed the site's rule
     for touch screens). The ring shows once a key is pressed, and at once on a desktop."""
-    ring = """() => { const a = document.activeElement;
-        return a && a.matches('.ct-row') ? getComputedStyle(a).outlineStyle : null; }"""
     for touch in (True, False):
         with dev_scene(chromium, server, "coloretto-place", touch=touch) as page:
             page.evaluate("document.querySelector('.ct-row.can-place').focus()")
-            assert page.evaluate(ring) == ("none" if touch else "solid"), touch
             if touch:
-                page.keyboard.press("ArrowRight")
-                page.wait_for_function(f"() => ({ring})() === 'solid'")
+                ring_shows_after_a_key(page, ".ct-row")
+            else:
+                assert page.evaluate(focus_ring(".ct-row")) == "solid"
 
 
 def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, server):
@@ -190,12 +188,8 @@ def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, s
         page = table.page
         table.others()
         table.wait_view()
-        ring = """() => { const a = document.activeElement;
-            return a && a.matches('.rb-card') ? getComputedStyle(a).outlineStyle : null; }"""
         page.evaluate("document.querySelector('.rb-hand .rb-card').focus()")
-        assert page.evaluate(ring) == "none"
-        page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"() => ({ring})() === 'solid'")
+        ring_shows_after_a_key(page, ".rb-card")
     finally:
         for ctx in contexts:
             ctx.close()

@@ -15,6 +15,7 @@ from browser_helpers import (
     catalog,
     cut_controls,
     dev_scene,
+    focus_ring,
     listen_to_live_region,
     shot,
     wait_said,
@@ -1547,8 +1548,7 @@ def test_a_touch_screen_shows_no_focus_ring_until_a_key_is_pressed(chromium, ser
     """After a reload on a phone, the card the page focused (for keyboards and screen
     readers) wore a focus ring, read as a card selected, and stood over its neighbour.
     On a touch screen the ring shows once a key is pressed; a desktop shows it at once."""
-    ring = """() => { const a = document.activeElement;
-        return a && a.matches('.hand .card') ? getComputedStyle(a).outlineStyle : null; }"""
+    ring = focus_ring(".hand .card")
     for touch in (True, False):
         with dev_scene(chromium, server, "table", touch=touch) as page:
             page.wait_for_function("() => document.activeElement.matches('.hand .card')")
