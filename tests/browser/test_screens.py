@@ -15,6 +15,8 @@ from browser_helpers import (
     wait_table,
 )
 
+from colorclash.engine import GAMES
+
 pytestmark = pytest.mark.browser
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -264,7 +266,7 @@ def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
     about = page.evaluate("""() => [...document.querySelectorAll('.game-choice input')].map((r) => {
         const d = document.getElementById(r.getAttribute('aria-describedby'));
         return d ? d.textContent.trim() : ''; })""")
-    assert len(about) == 3 and all(about), about
+    assert len(about) == len(GAMES) and all(about), about
     chosen = page.inner_text(".game-chosen-about > span").strip()
     assert chosen and chosen in about[0], (chosen, about)
     page.click(".game-choice[data-game='coloretto']")
@@ -279,6 +281,12 @@ def test_play_now_is_on_the_first_screen(open_page, viewport, locale):
         assert box["y"] + box["height"] <= viewport["height"], (game, box)
     assert not cut_controls(page), cut_controls(page)
     shot(page, f"home-fold-{viewport['width']}-{locale}")
+    # so with a fourth game (a copy of a card stands in for it): a fourth card on a second
+    # row put Play Now under the first screen (a seam review that added a game)
+    page.evaluate("""() => { const list = document.querySelector('.game-choices');
+      list.append(list.children[0].cloneNode(true)); }""")
+    box = page.locator("#btn-play-now").bounding_box()
+    assert box["y"] + box["height"] <= viewport["height"], ("a fourth game", box)
 
 
 def test_the_home_page_starts_the_keyboard_at_the_top(open_page):
@@ -310,18 +318,24 @@ def test_the_home_page_starts_the_keyboard_at_the_top(open_page):
 
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("locale", ["tr-TR", "es-ES", "en-US"])
-def test_the_game_pickers_names_break_only_between_words(open_page, width, locale):
+@pytest.mark.parametrize("more_games", [0, 1])
+def test_the_game_pickers_names_break_only_between_words(open_page, width, locale, more_games):
     """On a 360 px phone in Turkish "Gökkuşağı" broke before its last letter ("Gökkuşağ" /
-    "ı"): a name wraps between its words, never inside one."""
+    "ı"): a name wraps between its words, never inside one. So with a fourth game (a
+    copy of a card stands in for it): "Coloretto" broke into "Colorett" / "o"."""
     page = open_page({"width": width, "height": 640}, locale=locale)
     page.wait_for_selector(".game-name")
+    page.evaluate("""(n) => { const list = document.querySelector('.game-choices');
+      for (let i = 0; i < n; i++) list.append(list.children[i].cloneNode(true)); }""",
+                  more_games)
     names = page.evaluate("""() => [...document.querySelectorAll('.game-name')].map((e) => {
       const r = document.createRange();
       r.selectNodeContents(e);
       const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
       return [e.textContent, lines, e.textContent.trim().split(/\\s+/).length];
     })""")
-    assert len(names) == 3 and all(lines <= words for _, lines, words in names), names
+    assert len(names) == len(GAMES) + more_games, names
+    assert all(lines <= words for _, lines, words in names), names
 
 
 @pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 700, "height": 900},
