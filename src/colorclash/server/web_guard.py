@@ -116,7 +116,7 @@ class CrossSiteGuard:
                  allowed_hosts: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed = list(allowed_origins)
-        self.hosts = [h.lower().removesuffix(".") for h in allowed_hosts]
+        self.hosts = list(allowed_hosts)  # (host_allowed reads them as names: any case, a final dot)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if self.hosts and scope["type"] in ("http", "websocket") \
