@@ -637,3 +637,72 @@ def test_two_players_a_skip_to_one_card_uncalled_waits_for_the_window_before_goi
     events = g.apply(0, {"type": "play", "card": "R2"})
     assert g.hands[0] == [], g.hands
     assert any(e["type"] in ("round_over", "game_over") for e in events), events
+
+
+# ---------------------------------------------------------------- a rules review's findings
+
+
+def test_a_refused_play_on_a_wild_names_the_colour_chosen_for_it():
+    g = table("standard", [["R1", "R2", "B3"], ["Y1", "Y2", "Y3"]], "W", ["G1"], color="B")
+    with pytest.raises(IllegalAction, match="R1 does not match W: the colour named for it is blue"):
+        g.apply(0, {"type": "play", "card": "R1"})
+    g = table("standard", [["R1", "R2", "B3"], ["Y1", "Y2", "Y3"]], "G5", ["G1"])
+    with pytest.raises(IllegalAction, match=r"^R1 does not match G5$"):
+        g.apply(0, {"type": "play", "card": "R1"})
+
+
+def test_a_raised_ranked_stack_says_which_cards_answer_it_now():
+    g = table("siege", [["R+2", "R1"], ["W+4", "B1"], ["G+2", "Y2"]], "R5", ["G1"] * 9)
+    g.apply(0, {"type": "play", "card": "R+2"})
+    with pytest.raises(IllegalAction, match=r"only a \+2, a W\+4 or a Shield answers it"):
+        g.apply(1, {"type": "play", "card": "B1"})
+    g.apply(1, {"type": "play", "card": "W+4", "color": "G"})
+    with pytest.raises(IllegalAction, match=r"G\+2 cannot answer the waiting \+6: only a W\+4 "
+                                            r"or a Shield answers it"):
+        g.apply(2, {"type": "play", "card": "G+2"})
+    g = table("classic-table", [["R+2", "R1"], ["W+4", "B1"]], "R5", ["G1"] * 9)
+    g.apply(0, {"type": "play", "card": "R+2"})
+    with pytest.raises(IllegalAction, match=r"W\+4 cannot answer the waiting \+2: only a \+2"):
+        g.apply(1, {"type": "play", "card": "W+4", "color": "G"})
+
+
+@pytest.mark.parametrize("preset", ["classic-table", "siege", "day-night"])
+def test_a_table_preset_round_lists_every_seat_in_out_when_it_ends(preset):
+    hands = [["R1"], ["Y1", "Y2"], ["G1", "G2"]]
+    if preset == "day-night":
+        hands = [["R1//R2"], ["Y1//Y2", "Y2//Y3"], ["G1//G2", "G2//G3"]]
+    top = "R5//R6" if preset == "day-night" else "R5"
+    draw = ["G1//G2"] * 6 if preset == "day-night" else ["G1"] * 6
+    g = table(preset, hands, top, draw)
+    g.apply(0, {"type": "play", "card": "R1"})
+    assert g.view(0)["out"] == [0, 1, 2]
+
+
+def test_a_dead_round_lists_the_seats_still_holding_cards_after_those_out():
+    # nobody out: no order of finishing (the first seat listed would read as the winner)
+    g = table("standard", [["R1", "R2"], ["B9", "Y9"], ["G1", "G2"]], "Y5")
+    while not g.over:
+        g.apply(g.to_act[0], {"type": "pass"})
+    assert g.view(0)["out"] == []
+    assert g.result["winners"] == []
+    # one seat out before the round went dead: it first, then the others in seat order
+    g = table("standard", [["B9", "R9"], ["Y1"], ["G1", "G2"]], "Y5", first=1)
+    g.apply(1, {"type": "play", "card": "Y1"})
+    while not g.over:  # hold on to every card: pass, or draw and keep
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.apply(seat, next(a for kind in ("pass", "draw", "keep") for a in legal
+                           if a["type"] == kind))
+    assert g.result["winners"] == [1]
+    assert g.view(0)["out"] == [1, 0, 2]
+
+
+def test_no_active_colour_is_shown_while_a_flip_turned_up_face_waits_for_one():
+    g = table("day-night", [["R-flip//W", "R1//R2", "R3//R4"], ["B5//B+5", "R2//W", "Y-skip//Y1"]],
+              "R5//R6", ["G1//G2"])
+    g.apply(0, {"type": "play", "card": "R-flip"})
+    view = g.view(1)
+    assert (view["phase"], view["top"], view["color"]) == ("color", "W", None)
+    assert g.to_act == [0]  # the player who flipped names it
+    g.apply(0, {"type": "color", "color": "G"})
+    assert g.view(1)["color"] == "G"

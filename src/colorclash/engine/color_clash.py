@@ -47,6 +47,7 @@ from colorclash.engine.base import (
 from colorclash.engine.cards import (
     BOMB,
     CLOCK,
+    COLOR_NAMES,
     COLORS,
     DAY_NIGHT_POINTS,
     DRAW,
@@ -858,11 +859,28 @@ class ColorClash(Game):
         """Raise the reason why ``face_name`` cannot be played now."""
         if self.stack:
             raise IllegalAction(
-                f"{face_name} cannot answer the waiting +{self.stack}: answer it or take it"
+                f"{face_name} cannot answer the waiting +{self.stack}: only "
+                f"{self._stack_answerers()} answers it; answer it or take it"
             )
         if face_name == "W+4" and self.options.wild4_restricted:
             raise IllegalAction("W+4 may be played only without a card of the active colour")
-        raise IllegalAction(f"{face_name} does not match {self.top_face}")
+        top = self.top_face
+        if top in _COLORLESS and self.color is not None:
+            # "does not match W" would puzzle: a wild matches anything; its colour is named
+            raise IllegalAction(
+                f"{face_name} does not match {top}: the colour named for it is "
+                f"{COLOR_NAMES[self.color]}"
+            )
+        raise IllegalAction(f"{face_name} does not match {top}")
+
+    def _stack_answerers(self) -> str:
+        """The cards that answer the waiting stack, in words (a raised ranked stack's total
+        reads like a +2 stack's: the message says which cards answer it now)."""
+        kind = self.stack_kind
+        if self.options.stacking == "ranked":
+            ranks = [f"a {r}" for r, step in _LADDER.items() if step >= _LADDER.get(kind, 9)]
+            return ", ".join(ranks[:-1] + [f"{ranks[-1]} or a Shield"])
+        return f"a {kind}"
 
     def _after_play(
         self, seat: int, face_name: str, kind: str, events: list[Event], effect: bool
@@ -996,8 +1014,6 @@ class ColorClash(Game):
             self.round_winner = seat
             self.round_points = self._winner_points(seat)
         if not self.options.play_on or self._active_count() <= 1:
-            last = [s for s in range(self.n) if s not in self.out]
-            self.out.extend(last)
             self._end_round(self.round_winner, events)
             return
         if self.turn == seat:  # a Skip-all or the like came back to the finished seat
@@ -1021,6 +1037,12 @@ class ColorClash(Game):
     def _end_round(self, winner: int | None, events: list[Event]) -> None:
         o = self.options
         self.window_seat = None
+        # The round's order of finishing ends with the seats still holding cards, in seat
+        # order, however the round ended (a table preset's first out, a round gone dead
+        # after one); a dead round nobody finished has no order (the client reads the
+        # round's winner as the first seat out).
+        if self.out:
+            self.out.extend([s for s in range(self.n) if s not in self.out])
         # A penalty card that empties a hand wins at once: its stack never reaches anyone
         # (spec 6), so none is shown waiting on the final table.
         self.stack = 0
@@ -1311,7 +1333,9 @@ class ColorClash(Game):
             "hand": [faces[c] for c in self.hands[seat]] if seat is not None else [],
             "counts": [len(h) for h in self.hands],
             "top": self.top_face,
-            "color": self.color,
+            # while a colour is being named (a Wild turned first, a colourless face turned
+            # up by a flip) there is none: the one kept from before nobody chose for it
+            "color": None if self.phase == COLOR else self.color,
             "turn": None if self.phase in (ROUND_OVER, GAME_OVER) else self.turn,
             "direction": self.direction,
             "stack": self.stack,
