@@ -130,7 +130,7 @@ def test_taking_a_row_puts_its_cards_in_the_collection_and_sits_the_player_out()
     g.apply(3, {"type": "draw"})
     g.apply(3, {"type": "place", "row": 3})
     assert g.turn == 1  # 0 and 2 sit out
-    refused(g, 0, {"type": "draw"}, "not seat 0's turn")
+    refused(g, 0, {"type": "draw"}, "it is seat 1's turn, not seat 0's")
 
 
 def test_the_player_alone_keeps_drawing_and_placing_then_takes():
@@ -315,13 +315,13 @@ def test_nothing_to_draw_and_nothing_to_take_ends_the_round_and_the_game():
 
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
     g = game(rows=[["blue"], [], [], []], supply=["pink", "pink"])
-    refused(g, 1, {"type": "draw"}, "not seat 1's turn")
+    refused(g, 1, {"type": "draw"}, "it is seat 0's turn, not seat 1's")
     refused(g, 0, {"type": "place", "row": 0}, "draw a card")
     refused(g, 0, {"type": "jump"}, "unknown action")
     refused(g, 0, "draw", "dict")
-    refused(g, 0, {"type": "take", "row": 9}, "row number")
-    refused(g, 0, {"type": "take", "row": True}, "row number")
-    refused(g, 0, {"type": "take"}, "row number")
+    refused(g, 0, {"type": "take", "row": 9}, "'row' must be a number from 0 to 3: there are 4 rows")
+    refused(g, 0, {"type": "take", "row": True}, "from 0 to 3")
+    refused(g, 0, {"type": "take"}, "from 0 to 3")
     g.apply(0, {"type": "draw"})
     refused(g, 0, {"type": "draw"}, "place the drawn card")
     refused(g, 0, {"type": "take", "row": 0}, "place the drawn card")
@@ -342,6 +342,30 @@ def test_bad_setups_are_refused():
         game(hands=[])
     with pytest.raises(ValueError, match="2 to 5"):
         new_game("coloretto", seats=6, seed=1)
+
+
+@pytest.mark.parametrize(("setup", "words"), [
+    ({"last_round": "no"}, "'last_round' must be true or false"),  # (not read as true)
+    ({"taken_by": [True, None, None, None], "rows": [[], ["blue"], [], []], "turn": 2},
+     "distinct seat numbers"),
+    ({"first": True}, "'first' must be a seat number"),
+    ({"turn": True}, "'turn' must be a seat"),
+    ({"round": True}, "'round' must be 1 or more"),
+    ({"supply": None}, "supply must be a list"),
+    ({"collections": [["blue"], "pink", [], []]}, "collections must be a list"),
+    ({"collections": [["blue"], [{"x": 1}], [], []]}, "cards are colour names"),
+    ({"drawn": ["blue"]}, "'drawn' must be a card"),
+    ({"removed_colours": ["pink", "grey", "green"]}, "4 players play without 0 colours"),
+])
+def test_a_malformed_setup_is_refused_saying_what_is_wrong(setup, words):
+    with pytest.raises(ValueError, match=words):
+        game(**setup)
+
+
+def test_two_and_three_players_play_without_two_and_one_colours_in_a_setup_too():
+    with pytest.raises(ValueError, match="2 players play without 2 colours"):
+        game(seats=2, removed_colours=[])
+    assert game(seats=3, removed_colours=["pink"]).view(0)["removed_colours"] == ["pink"]
 
 
 # ---------------------------------------------------------------------- the site's view

@@ -402,13 +402,13 @@ def test_a_round_won_on_the_last_turn_counts():
 
 
 @pytest.mark.parametrize("seat, action, message", [
-    (1, play(0), "not seat 1's turn"),
+    (1, play(0), "it is seat 0's turn, not seat 1's"),
     (0, {"type": "draw"}, "unknown action"),
     (0, "play", "a dict"),
-    (0, play(3), "position from 0 to 2"),
-    (0, play(-1), "position"),
-    (0, {"type": "play", "hand": True}, "position"),
-    (0, {"type": "play", "hand": "0"}, "position"),
+    (0, play(3), "hand must be a number from 0 to 2: there are 3 cards in your hand"),
+    (0, play(-1), "from 0 to 2"),
+    (0, {"type": "play", "hand": True}, "from 0 to 2"),
+    (0, {"type": "play", "hand": "0"}, "from 0 to 2"),
     (0, {"type": "play", "hand": 0, "turned": "yes"}, "true or false"),
 ])
 def test_illegal_actions_are_refused_and_change_nothing(seat, action, message):
@@ -428,6 +428,10 @@ def test_bad_flip_places_are_refused():
         with pytest.raises(IllegalAction, match="place"):
             g.apply(0, flip(bad))
     assert state(g) == before
+    g = game(hands=[[["red", "orange"]] * 3, [["orange", "white"]] * 3])
+    g.apply(0, play(0))
+    with pytest.raises(IllegalAction, match="place must be 0: there is one card on the table"):
+        g.apply(0, flip(3))
 
 
 # --------------------------------------------------------------------- views, timer

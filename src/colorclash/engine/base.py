@@ -41,6 +41,20 @@ def refuse_unknown_fields(action: Action, fields: frozenset[str]) -> None:
                             f"(its fields: {', '.join(sorted(fields))})")
 
 
+def out_of_range(field: str, count: int, one: str, many: str) -> IllegalAction:
+    """The refusal of an index ``field`` outside ``0 .. count - 1`` (a place, a row, a
+    card of a hand), saying which values there are ("from 0 to 0" read as a puzzle)."""
+    if count == 1:
+        return IllegalAction(f"{field} must be 0: there is one {one}")
+    return IllegalAction(f"{field} must be a number from 0 to {count - 1}: "
+                         f"there are {count} {many}")
+
+
+def not_your_turn(seat: object, turn: int) -> IllegalAction:
+    """The refusal of an action out of turn, naming whose turn it is."""
+    return IllegalAction(f"it is seat {turn}'s turn, not seat {seat!r}'s")
+
+
 def secure_seed() -> str:
     """A fresh 256-bit secret seed from the operating system (hex text)."""
     return secrets.token_hex(32)

@@ -39,6 +39,8 @@ from colorclash.engine.base import (
     IllegalAction,
     OptionSpec,
     SeededRandom,
+    not_your_turn,
+    out_of_range,
     refuse_unknown_fields,
 )
 from colorclash.engine.coloretto_scoring import (
@@ -218,12 +220,25 @@ class Coloretto(Game):
                                  COLOURS[len(COLOURS) - removed_colour_count(n):]))
         if any(c not in COLOURS for c in removed) or len(set(removed)) != len(removed):
             raise ValueError(f"setup 'removed_colours' must be distinct colours of {COLOURS}")
+        if len(removed) != removed_colour_count(n):
+            raise ValueError(f"setup 'removed_colours': {n} players play without "
+                             f"{removed_colour_count(n)} colours")
         self.removed_colours = [c for c in COLOURS if c in removed]
         self.colours = [c for c in COLOURS if c not in removed]
         pool = Counter(c for c in full_deck() if c not in removed)
 
+        def is_seat(seat: Any) -> bool:
+            return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
+
+        def listed(value: Any, what: str) -> list[Any]:
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"setup {what} must be a list")
+            return list(value)
+
         def take(cards: Any, what: str) -> list[str]:
-            cards = list(cards)
+            cards = listed(cards, what)
+            if not all(isinstance(card, str) for card in cards):
+                raise ValueError(f"setup {what}: cards are colour names, such as 'blue'")
             for card in cards:
                 if pool[card] <= 0:
                     raise ValueError(f"setup {what}: no {card!r} left in the deck "
@@ -231,7 +246,7 @@ class Coloretto(Game):
                 pool[card] -= 1
             return cards
 
-        collections = setup.get("collections", [[] for _ in range(n)])
+        collections = listed(setup.get("collections", [[] for _ in range(n)]), "'collections'")
         if len(collections) != n:
             raise ValueError(f"setup 'collections' needs {n} lists, one per seat")
         for s, cards in enumerate(collections):
@@ -239,16 +254,15 @@ class Coloretto(Game):
                 if card == LAST:
                     raise ValueError("the last-round card cannot be in a collection")
                 self.collections[s][card] += 1
-        rows = setup.get("rows", [[] for _ in self.slots])
+        rows = listed(setup.get("rows", [[] for _ in self.slots]), "'rows'")
         if len(rows) != len(self.slots):
             raise ValueError(f"setup 'rows' needs {len(self.slots)} lists")
         self.rows = [take(r, "rows") for r in rows]
-        taken_by = list(setup.get("taken_by", [None] * len(self.slots)))
+        taken_by = listed(setup.get("taken_by", [None] * len(self.slots)), "'taken_by'")
         if len(taken_by) != len(self.slots):
             raise ValueError(f"setup 'taken_by' needs {len(self.slots)} entries")
         takers = [s for s in taken_by if s is not None]
-        if len(set(takers)) != len(takers) or any(
-                not isinstance(s, int) or not 0 <= s < n for s in takers):
+        if len(set(takers)) != len(takers) or not all(map(is_seat, takers)):
             raise ValueError("setup 'taken_by': distinct seat numbers or None")
         if len(takers) >= n:
             raise ValueError("setup 'taken_by': at least one seat must still be in the round")
@@ -260,7 +274,7 @@ class Coloretto(Game):
             if taken_by[i] is not None and row:
                 raise ValueError(f"row {i} was taken: it has no cards")
         self.taken_by = taken_by
-        order = list(setup.get("taken", takers))
+        order = listed(setup.get("taken", takers), "'taken'")
         if sorted(order) != sorted(takers):
             raise ValueError("setup 'taken' must list the seats of 'taken_by' (in the order "
                              "they took their rows)")
@@ -271,11 +285,15 @@ class Coloretto(Game):
                              "(setup 'last_round') or still in the supply")
         drawn = setup.get("drawn")
         if drawn is not None:
+            if not isinstance(drawn, str):
+                raise ValueError("setup 'drawn' must be a card, such as 'blue'")
             take([drawn], "drawn")
             if drawn == LAST:
                 raise ValueError("the last-round card is never waiting to be placed")
         self.drawn = drawn
-        self.last_round = bool(setup.get("last_round", False))
+        self.last_round = setup.get("last_round", False)
+        if not isinstance(self.last_round, bool):
+            raise ValueError("setup 'last_round' must be true or false")
         if self.last_round:
             take([LAST], "last_round")
         if "supply" in setup:
@@ -292,15 +310,15 @@ class Coloretto(Game):
             raise ValueError("the last-round card needs a card under it in the supply")
         self.supply = supply
         turn = setup.get("turn", 0)
-        if not isinstance(turn, int) or not 0 <= turn < n or turn in takers:
+        if not is_seat(turn) or turn in takers:
             raise ValueError("setup 'turn' must be a seat that has not taken a row")
         self.turn = turn
         first = setup.get("first", turn)
-        if not isinstance(first, int) or not 0 <= first < n:
+        if not is_seat(first):
             raise ValueError("setup 'first' must be a seat number")
         self.first = first
         round_no = setup.get("round", 1)
-        if not isinstance(round_no, int) or round_no < 1:
+        if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
             raise ValueError("setup 'round' must be 1 or more")
         self.round_no = round_no
         if drawn is not None:
@@ -356,15 +374,15 @@ class Coloretto(Game):
             raise IllegalAction("the game is over")
         if not isinstance(action, dict):
             raise IllegalAction("an action is a dict with a 'type'")
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
+        if seat != self.turn:
+            raise not_your_turn(seat, self.turn)
         kind = action.get("type")
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction(f"unknown action {kind!r} (Coloretto: draw, place, take)")
         refuse_unknown_fields(action, _FIELDS[kind])
-        if seat.__class__ is not int or not 0 <= seat < self.n:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
-        if seat != self.turn:
-            raise IllegalAction(f"it is not seat {seat}'s turn")
         events = handler(self, seat, action)
         self.log.append((seat, dict(action)))
         return events
@@ -372,7 +390,7 @@ class Coloretto(Game):
     def _row_of(self, action: Action) -> int:
         row = action.get("row")
         if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < len(self.rows):
-            raise IllegalAction(f"'row' must be a row number from 0 to {len(self.rows) - 1}")
+            raise out_of_range("'row'", len(self.rows), "row", "rows")
         return row
 
     def _do_draw(self, seat: int, action: Action) -> list[Event]:

@@ -35,6 +35,8 @@ from colorclash.engine.base import (
     IllegalAction,
     OptionSpec,
     SeededRandom,
+    not_your_turn,
+    out_of_range,
     refuse_unknown_fields,
 )
 from colorclash.engine.rainbow_deck import (
@@ -328,7 +330,7 @@ class Rainbow(Game):
         if seat.__class__ is not int or seat not in (0, 1):
             raise IllegalAction(f"there is no seat {seat!r} at this table")
         if seat != self.turn:
-            raise IllegalAction(f"it is not seat {seat!r}'s turn")
+            raise not_your_turn(seat, self.turn)
         if not isinstance(action, dict):
             raise IllegalAction("an action is a dict with a 'type'")
         kind = action.get("type")
@@ -355,7 +357,7 @@ class Rainbow(Game):
         hand = self.hands[seat]
         index = action.get("hand")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(hand):
-            raise IllegalAction(f"hand must be a card position from 0 to {len(hand) - 1}")
+            raise out_of_range("hand", len(hand), "card in your hand", "cards in your hand")
         turned = action.get("turned", False)
         if not isinstance(turned, bool):
             raise IllegalAction("turned must be true or false")
@@ -384,7 +386,7 @@ class Rainbow(Game):
         place = action.get("place")
         if (not isinstance(place, int) or isinstance(place, bool)
                 or not 0 <= place < len(self.table)):
-            raise IllegalAction(f"place must be a table place from 0 to {len(self.table) - 1}")
+            raise out_of_range("place", len(self.table), "card on the table", "cards on the table")
         up, down = self.table[place]
         self.table[place] = (down, up)
         self.flipped_places.append(place)
