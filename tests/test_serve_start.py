@@ -204,6 +204,9 @@ def test_port_zero_prints_the_port_it_listens_on(tmp_path):
         line = proc.stdout.readline()
         match = re.search(r"open (http://127\.0\.0\.1:(\d+)/)", line)
         assert match and match.group(2) != "0", line
+        from colorclash import __version__
+
+        assert line.startswith(f"Color Clash {__version__} is starting"), line  # which one
         deadline = time.monotonic() + 20
         while True:
             try:

@@ -206,7 +206,8 @@ def _get(port: int) -> socket.socket:
 
 
 @pytest.mark.asyncio
-async def test_per_address_cap_evicts_idle_connections_then_answers_503(tmp_path):
+async def test_per_address_cap_evicts_idle_connections_then_answers_503(tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="colorclash.server.guard")
     settings = Settings(**LIFTED_LIMITS, max_connections_per_address=3, header_timeout=30)
     with InProcessServer(_store(tmp_path), settings) as srv:
         c = Client(srv.url)
@@ -234,6 +235,20 @@ async def test_per_address_cap_evicts_idle_connections_then_answers_503(tmp_path
             await p.send("ping", t=1)
             assert (await p.wait_for(lambda m: m["type"] == "pong"))["t"] == 1
             await p.close()
+        await asyncio.sleep(0.2)
+        # the operator sees it: one line in the log, the count by cap on /healthz and
+        # /metrics (a refusal was in neither)
+        said = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert said == ["connections refused (503 overloaded): an address holds its most, 3 "
+                        "(COLORCLASH_MAX_CONNECTIONS_PER_ADDRESS; a proxy's own address: "
+                        "COLORCLASH_TRUSTED_PROXIES)"]
+        health = await c.request("GET", "/healthz")
+        assert health["connections"]["refused_by"] == {"process": 0, "address": 1,
+                                                       "network": 0}
+        assert health["connections"]["evicted"] == 1
+        scrape = await c.request("GET", "/metrics")
+        assert 'colorclash_connections_refused_total{cap="address"} 1.0' in scrape
+        assert "colorclash_connections_max " in scrape
 
 
 # ------------------------------------------------------------------ 2. REST limits

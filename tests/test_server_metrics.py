@@ -27,6 +27,11 @@ async def test_metrics_says_what_the_process_holds_and_how_fast_it_answers(tmp_p
         assert before[("colorclash_action_seconds_count", ())] == 0
         assert before[("colorclash_store_refusing", ())] == 0
         assert before[("process_resident_memory_bytes", ())] > 0  # the process's own
+        from colorclash import __version__
+
+        assert before[("colorclash_info", (("version", __version__),))] == 1
+        assert before[("colorclash_connections", ())] >= 1  # (this scrape's own)
+        assert (await c.request("GET", "/healthz"))["version"] == __version__
         t = await c.practice("Ana", bots=1, level="easy")
         async with await c.connect(t["code"], t["token"]) as me:
             await me.wait_state(lambda s: True)

@@ -470,6 +470,26 @@ async def test_the_janitor_deletes_off_the_loop_in_batches_while_the_file_is_loc
 
 
 @pytest.mark.asyncio
+async def test_each_sweep_says_which_rooms_it_deleted(tmp_path, caplog):
+    """A player's "my room vanished" could not be checked against the log: the rooms a
+    sweep deletes are named, with their states (the first 20; the rest counted)."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="colorclash.server")
+    hub, store, rooms, keep = _expired_lobbies(tmp_path, 23)
+    hub.SWEEP_BATCH = 30
+    await hub.sweep_off_the_loop()
+    said = [r.getMessage() for r in caplog.records if "expired room" in r.getMessage()]
+    named = ", ".join(f"{r.code} (lobby)" for r in rooms[:20])
+    assert said == [f"expired room(s) deleted: 23: {named} and 3 more"]
+    assert keep.code not in said[0]
+    caplog.clear()
+    await hub.sweep_off_the_loop()  # nothing expired: nothing said
+    assert not [r for r in caplog.records if "expired room" in r.getMessage()]
+    store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_room_come_back_to_while_a_batch_was_deleted_is_kept(tmp_path):
     """The rooms expired at the sweep's start were deleted batch after batch, though each
     batch may wait seconds on a locked file: a room someone came back to (and left again)

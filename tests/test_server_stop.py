@@ -84,3 +84,42 @@ def test_the_tests_server_processes_stop_when_paused_or_left_running(tmp_path):
     else:
         os.kill(pid, signal.SIGKILL)
         raise AssertionError("the server process outlived the tests' process")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_a_store_file_deleted_or_replaced_while_serving_is_said_and_kept(tmp_path, how):
+    """The store's file deleted (or a backup copied over it) while the server ran: the
+    server went on writing to the file it had open, /healthz said all was well, the stop
+    said the rooms were kept, and the next start found none (an operator review). Now
+    /healthz answers 503 store_file_gone, the log says it, and a stop writes the open file
+    back (to its name, or beside another file put there)."""
+    from colorclash.client import Client, ClientError
+    from colorclash.server.testing import ServerProcess
+
+    db = tmp_path / "site.sqlite3"
+    srv = ServerProcess(f"sqlite:///{db}").start()
+    try:
+        c = Client(srv.url)
+        room = await c.create_room("Ana", seats=2)
+        assert (await c.request("GET", "/healthz"))["ok"] is True
+        for side in ("", "-wal", "-shm"):
+            os.remove(f"{db}{side}")
+        if how == "replaced":
+            sqlite3.connect(db).close()  # another (empty) file by the same name
+        later = await c.create_room("Bo", seats=2)  # written to the open file
+        with pytest.raises(ClientError) as refused:
+            await c.request("GET", "/healthz")
+        assert refused.value.status == 503 and refused.value.code == "store_file_gone"
+    finally:
+        srv.stop()
+    out = srv.output()
+    assert "ERROR" in out and ("was deleted" if how == "deleted" else "another file") in out
+    saved = db if how == "deleted" else next(tmp_path.glob("site.sqlite3.saved-*"))
+    assert f"its rooms were written to {saved}" in out
+    assert oct(saved.stat().st_mode & 0o777) == "0o600"
+    codes = {r[0] for r in sqlite3.connect(saved).execute("SELECT code FROM rooms")}
+    assert codes == {room["code"], later["code"]}
+    if how == "replaced":  # the file put there is left as it was
+        assert sqlite3.connect(db).execute(
+            "SELECT count(*) FROM sqlite_master").fetchone() == (0,)

@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.websockets import WebSocketState
 
+from colorclash import __version__
 from colorclash.server import games
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
@@ -278,6 +279,17 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             await hub.shutdown()
             if hub.cluster is not None:
                 await hub.cluster.stop()  # (which says where its rooms go)
+            saved = getattr(st, "save_gone_file", None)
+            if saved is not None:
+                try:
+                    where = saved()
+                except Exception as exc:  # noqa: BLE001 - said, and the stop goes on
+                    log.error("the store file was gone, and its rooms could not be "
+                              "written back: %s", exc)
+                else:
+                    if where is not None:
+                        log.error("the store file was gone: its rooms were written to %s "
+                                  "(start the server on that file to keep them)", where)
             if store is None or close_store:
                 # Here, not after the server returns: uvicorn raises a SIGTERM again once
                 # it has shut down (systemd's and Docker's stop), ending the process there.
@@ -431,8 +443,11 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
         # (rooms, playing, players, quick_match: "rooms" alone counted lobbies and
         # finished rooms, and an operator could not tell when no game was running)
-        out: dict[str, Any] = {"ok": True, **occupancy(h), "gc": gctune.stats(),
-                               "actions": h.action_latency.summary()}
+        out: dict[str, Any] = {"ok": True, "version": __version__, **occupancy(h),
+                               "gc": gctune.stats(), "actions": h.action_latency.summary()}
+        guard = getattr(app.state, "connection_guard", None)
+        if guard is not None:  # (open, pending, the cap, refused by cap, evicted, timed out)
+            out["connections"] = guard.stats()
         if h.writer is not None:  # group commit: how many writes share a commit
             out["store_writes"] = {"writes": h.writer.writes, "commits": h.writer.batches}
         if h.writer is not None and h.writer.refusing:
@@ -440,6 +455,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             out["ok"] = False
             out["error"] = {"code": "store_unavailable", "message":
                             f"the store refused the last commit: {h.writer.refusing}"}
+            return JSONResponse(status_code=503, content=out)
+        gone = h.store_file_gone()
+        if gone:  # the games go on, in a file no name leads to: a crash would lose them
+            out["ok"] = False
+            out["error"] = {"code": "store_file_gone", "message": f"{gone}: its rooms are "
+                            "written back when the server stops (SIGTERM); a crash or "
+                            "SIGKILL would lose them"}
             return JSONResponse(status_code=503, content=out)
         if h.cluster is not None:
             out["process"] = h.cluster.id
@@ -461,7 +483,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         from colorclash.server import prometheus
 
         if metrics_registry is None:
-            metrics_registry = prometheus.registry_for(hub)
+            metrics_registry = prometheus.registry_for(
+                hub, lambda: getattr(app.state, "connection_guard", None))
         body, content_type = prometheus.exposition(metrics_registry,
                                                        request.headers.get("accept"))
         return Response(body, media_type=content_type)

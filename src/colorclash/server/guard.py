@@ -46,6 +46,7 @@ from typing import Any
 
 from colorclash.server.config import Settings
 from colorclash.server.limits import network_of, person_address
+from colorclash.server.logs import TroubleLines
 from colorclash.server.web_guard import SECURITY_HEADERS
 
 log = logging.getLogger("colorclash.server.guard")
@@ -114,6 +115,18 @@ NOT_HTTP = error_response("400 Bad Request", "bad_request",
                           "the request is not valid HTTP/1.1")
 
 
+#: the warning of a connection refused by each cap (said once a minute at most)
+REFUSED_LINES = {
+    "process": "connections refused (503 overloaded): this process holds its most, %d "
+               "(COLORCLASH_MAX_CONNECTIONS, or the open-file limit)",
+    "address": "connections refused (503 overloaded): an address holds its most, %d "
+               "(COLORCLASH_MAX_CONNECTIONS_PER_ADDRESS; a proxy's own address: "
+               "COLORCLASH_TRUSTED_PROXIES)",
+    "network": "connections refused (503 overloaded): an IPv6 /48 network holds its "
+               f"share, {NETWORK_SHARE} x %d (COLORCLASH_MAX_CONNECTIONS_PER_ADDRESS)",
+}
+
+
 class ConnectionGuard:
     """The connection accounting of one server process (one event loop)."""
 
@@ -135,6 +148,8 @@ class ConnectionGuard:
         self.fresh: dict[Any, float] = {}
         self._recheck: dict[str, asyncio.TimerHandle] = {}  # addresses over the cap
         self.refused = 0
+        self.refused_by = dict.fromkeys(REFUSED_LINES, 0)
+        self._trouble = TroubleLines(window=60.0)
         self.evicted = 0
         self.timed_out = 0
 
@@ -147,12 +162,12 @@ class ConnectionGuard:
         # stranger's pending connection first, to refuse it all the same, cost others)
         if network is not None and self.per_network.get(network, 0) >= \
                 NETWORK_SHARE * self.max_per_address:
-            return self._refuse(proto)
+            return self._refuse(proto, "network")
         if self.total >= self.max_connections and not self._evict_oldest(None):
-            return self._refuse(proto)
+            return self._refuse(proto, "process")
         if not exempt and self.per_address.get(address, 0) >= self.max_per_address \
                 and not self._evict_oldest(address):
-            return self._refuse(proto)
+            return self._refuse(proto, "address")
         if not exempt and self.pending_per_address.get(address, 0) >= \
                 self.max_pending_per_address and not self._evict_oldest(address, grace=True):
             self._recheck_later(address)
@@ -235,14 +250,24 @@ class ConnectionGuard:
                 return True
         return False
 
-    def _refuse(self, proto: Any) -> bool:
+    def _refuse(self, proto: Any, cap: str) -> bool:
+        """Answer 503 overloaded and close: the process (``process``), the connection's
+        address (``address``) or its IPv6 /48 (``network``) holds its most."""
         self.refused += 1
+        self.refused_by[cap] += 1
+        # (an operator could not tell from the log that anyone was turned away: one line
+        # per kind of cap, then at most one a minute, saying how many were left out)
+        self._trouble.warning(log, REFUSED_LINES[cap],
+                              self.max_connections if cap == "process" else
+                              self.max_per_address)
         proto.guard_close(OVERLOADED)
         return False
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> dict[str, Any]:
+        """The figures of ``/healthz``'s ``connections`` and of ``/metrics``."""
         return {"connections": self.total, "pending": len(self.pending),
                 "max_connections": self.max_connections, "refused": self.refused,
+                "refused_by": dict(self.refused_by),
                 "evicted": self.evicted, "timed_out": self.timed_out}
 
 

@@ -78,6 +78,7 @@ class Hub:
         self.trouble = TroubleLines()
         self.cluster: Any = None  # several processes on Redis (server/cluster.py)
         self._janitor: asyncio.Task[None] | None = None
+        self._said_gone = False  # the store's file gone (store_file_gone), said so
         self._closing: set[asyncio.Task[None]] = set()  # lobbies being deleted (close_room)
         self.closing: set[str] = set()  # and their codes
         self._summary: asyncio.Task[None] | None = None  # the log's summary line
@@ -255,10 +256,22 @@ class Hub:
     async def _janitor_loop(self) -> None:
         while True:
             await asyncio.sleep(60)
+            self.store_file_gone()
             try:
                 await self.sweep_off_the_loop()
             except Exception:  # noqa: BLE001
                 log.exception("janitor failed")
+
+    def store_file_gone(self) -> str | None:
+        """What became of a SQLite store's file, if its name no longer leads to it
+        (/healthz, and the janitor each minute: said once in the log)."""
+        check = getattr(self.store, "file_gone", None)
+        gone = check() if check is not None else None
+        if gone and not self._said_gone:
+            log.error("%s: its rooms are in the file this server still has open, and are "
+                      "written back when it stops (SIGTERM); a crash would lose them", gone)
+        self._said_gone = bool(gone)
+        return gone
 
     def expired(self, now: float) -> list[Room]:
         """The finished or abandoned rooms nobody is connected to whose time is up."""
@@ -290,9 +303,26 @@ class Hub:
         (each room deleted from the store here, on the caller's thread: the janitor uses
         :meth:`sweep_off_the_loop`)."""
         now = self.now()
+        swept = []
         for room in self.expired(now):
-            self.drop_room(room)
+            if self.drop_room(room):
+                swept.append(room)
+        self._said_swept(swept)
         self.quick.sweep(now)
+
+    #: rooms named in one line of the sweep's (the others counted)
+    SWEPT_NAMED = 20
+
+    @classmethod
+    def _said_swept(cls, rooms: list[Room]) -> None:
+        """One line for the rooms a sweep deleted, with their codes and states (a player's
+        "my room vanished" could not be checked against the log)."""
+        if not rooms:
+            return
+        named = ", ".join(f"{r.code} ({r.status})" for r in rooms[:cls.SWEPT_NAMED])
+        more = len(rooms) - cls.SWEPT_NAMED
+        log.info("expired room(s) deleted: %d: %s%s", len(rooms), named,
+                 f" and {more} more" if more > 0 else "")
 
     #: expired rooms deleted in one transaction of the janitor's
     SWEEP_BATCH = 200
@@ -315,16 +345,19 @@ class Hub:
             # on the loop: the loop is given back every SWEEP_SLICE rooms, where the whole
             # sweep held every other room of the process; a room come back to meanwhile,
             # or gone, is left)
+            swept = []
             for i, room in enumerate(rooms):
                 if i and i % self.SWEEP_SLICE == 0:
                     await asyncio.sleep(0)
                 if self.rooms.get(room.code) is not room or not self.is_expired(room, self.now()):
                     continue
                 try:
-                    self.drop_room(room)
+                    if self.drop_room(room):
+                        swept.append(room)
                 except StoreError as exc:
                     self.trouble.warning(log, "room %s: the store did not delete it (%s); "
                                          "the next sweep tries again", room.code, exc)
+            self._said_swept(swept)
             return
         for i in range(0, len(rooms), self.SWEEP_BATCH):
             # (expired still: the batches before may have waited seconds on a locked file,
@@ -355,6 +388,7 @@ class Hub:
             if self.writer is not None:  # (a write of theirs refused: its mark goes too,
                 for room in batch:      # or a new room given the code had its first refused)
                     self.writer.forget_failure(room.code)
+            self._said_swept(batch)
 
     #: a closed lobby's delete that the store refused (a locked file, Redis away) is tried
     #: again this often (seconds), this many times
@@ -424,7 +458,9 @@ class Hub:
         if self.writer is not None:
             self.writer.forget_failure(room.code)
 
-    def drop_room(self, room: Room) -> None:
+    def drop_room(self, room: Room) -> bool:
+        """Delete ``room`` here and from the store (False: another process holds it now,
+        and nothing of it was deleted)."""
         if room.timer:
             room.timer.cancel()
         try:
@@ -434,13 +470,14 @@ class Hub:
                 # another process took the room while this one was stalled: it lives
                 # there; this copy goes, and nothing of it is deleted
                 self.cluster.lost(room.code)
-                return
+                return False
             raise
         self.rooms.pop(room.code, None)
         if self.writer is not None:  # (a refused write's mark would refuse a new room's)
             self.writer.forget_failure(room.code)
         if self.cluster is not None:
             self.cluster.retire(room.code)
+        return True
 
     # ------------------------------------------------------------------ persistence
     def persist(self, room: Room, actions: list[tuple[int, int, dict[str, Any]]] | None = None,

@@ -20,10 +20,16 @@ from prometheus_client import (
     PlatformCollector,
     ProcessCollector,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    InfoMetricFamily,
+    Metric,
+)
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
+from colorclash import __version__
 from colorclash.server import gctune
 from colorclash.server.metrics import occupancy
 
@@ -33,11 +39,19 @@ QUANTILES = (0.5, 0.95, 0.99)
 class HubCollector(Collector):
     """The hub's figures at the moment of a scrape."""
 
-    def __init__(self, hub: Callable[[], Any]) -> None:
+    def __init__(self, hub: Callable[[], Any],
+                 guard: Callable[[], Any] = lambda: None) -> None:
         self._hub = hub
+        self._guard = guard
 
     def collect(self) -> Iterator[Metric]:
         h = self._hub()
+        # (which version each process runs: "do not mix versions" could not be checked)
+        yield InfoMetricFamily("colorclash", "the version this process runs",
+                               value={"version": __version__})
+        guard = self._guard()
+        if guard is not None:
+            yield from connection_metrics(guard.stats())
         now = occupancy(h)
         for key, text in (("rooms", "rooms this process holds (lobbies, games, finished)"),
                           ("playing", "rooms of this process being played"),
@@ -85,11 +99,36 @@ class HubCollector(Collector):
                                     value=1 if silence else 0)
 
 
-def registry_for(hub: Callable[[], Any]) -> CollectorRegistry:
+def connection_metrics(stats: dict[str, Any]) -> Iterator[Metric]:
+    """The connection guard's figures (server/guard.py): how near the caps the process
+    is, and whom they turned away (an operator could alert on neither)."""
+    yield GaugeMetricFamily("colorclash_connections", "connections open to this process "
+                            "(HTTP and WebSocket)", value=stats["connections"])
+    yield GaugeMetricFamily("colorclash_connections_pending", "connections still sending "
+                            "their request", value=stats["pending"])
+    yield GaugeMetricFamily("colorclash_connections_max", "the most connections this "
+                            "process takes (COLORCLASH_MAX_CONNECTIONS, or the open-file "
+                            "limit)", value=stats["max_connections"])
+    refused = CounterMetricFamily("colorclash_connections_refused", "connections answered "
+                                  "503 overloaded, by the cap that was full: process, "
+                                  "address or network", labels=["cap"])
+    for cap, count in stats["refused_by"].items():
+        refused.add_metric([cap], count)
+    yield refused
+    yield CounterMetricFamily("colorclash_connections_evicted", "pending connections "
+                              "closed to make room for others", value=stats["evicted"])
+    yield CounterMetricFamily("colorclash_connections_timed_out", "connections closed for "
+                              "not sending their request headers in time",
+                              value=stats["timed_out"])
+
+
+def registry_for(hub: Callable[[], Any],
+                 guard: Callable[[], Any] = lambda: None) -> CollectorRegistry:
     """A registry of one app's figures (an app of its own in each test, so not the
-    library's global one) with the process's and the interpreter's."""
+    library's global one) with the process's and the interpreter's; ``guard`` gives the
+    connection guard, once the server has one."""
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(HubCollector(hub))
+    registry.register(HubCollector(hub, guard))
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
     GCCollector(registry=registry)

@@ -7,6 +7,7 @@ import socket
 import sys
 from typing import Any
 
+from colorclash import __version__
 from colorclash.server.config import Settings, SettingsError
 from colorclash.server.logs import log_config
 
@@ -62,8 +63,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     path = getattr(store, "path", None)
     where = (f", the file {os.path.abspath(path)}"
              if path and path != ":memory:" and not os.path.isabs(path) else "")
-    print(f"Color Clash is starting: open http://{shown}:{port}/  (store: {shown_url(store_url)}"
-          f"{where}{public})", flush=True)
+    print(f"Color Clash {__version__} is starting: open http://{shown}:{port}/  "
+          f"(store: {shown_url(store_url)}{where}{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         config = uvicorn_config(app, settings, host, port, log_level="info",
                                 access_log=settings.access_log, log_config=log_config())
@@ -143,5 +144,8 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
         ws_ping_interval=settings.ws_ping, ws_ping_timeout=settings.ws_ping,
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
         timeout_keep_alive=5, lifespan="on")
-    config.colorclash_guard = guard  # for /healthz figures and the tests
+    config.colorclash_guard = guard  # for the tests
+    state = getattr(app, "state", None)
+    if state is not None:  # /healthz's and /metrics' connection figures
+        state.connection_guard = guard
     return config

@@ -9,6 +9,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -398,6 +399,46 @@ class SQLiteStore:
                 "file; several processes share a Redis store: --store redis://HOST:PORT/DB)"
             ) from None
         self._owner_fd = fd if fd is not None else -1
+
+    def file_gone(self) -> str | None:
+        """What became of the store's file, if its name no longer leads to the file this
+        server writes (deleted, or another file put in its place while it runs: a
+        restore copied over a live store); None while it does. The server keeps writing
+        to the file it has open, which a stop would then lose: :meth:`save_gone_file`."""
+        if self._file_fd is None:
+            return None  # (not claimed: no server's file; or in memory)
+        held = os.fstat(self._file_fd)
+        try:
+            named = os.stat(os.path.realpath(self.path))
+        except FileNotFoundError:
+            return f"the store file {self.path!r} was deleted while the server runs"
+        except OSError:
+            return None  # (out of reach for a moment: nothing to say of the file)
+        if (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino) or held.st_nlink == 0:
+            return (f"another file was put in the place of the store file {self.path!r} "
+                    "while the server runs")
+        return None
+
+    def save_gone_file(self) -> str | None:
+        """Write what this server's open file holds to its name again, if the file was
+        deleted, or beside it (``PATH.saved-TIME``) if another file took its name (it is
+        not overwritten); say where (None: nothing was gone). SQLite's own backup, read
+        from the open file, the WAL's writes included."""
+        gone = self.file_gone()
+        if gone is None:
+            return None
+        real = os.path.realpath(self.path)
+        target = real
+        if os.path.exists(real):
+            target = f"{real}.saved-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+        _create_private(Path(target))
+        copy = sqlite3.connect(target)
+        try:
+            with self._lock:
+                self._db.backup(copy)
+        finally:
+            copy.close()
+        return target
 
     def save_many(self, writes: list[Write]) -> None:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
