@@ -256,3 +256,97 @@ async def test_a_room_the_server_cannot_restore_is_named_by_rooms_copy_and_start
     said = [r for r in caplog.records if "could not be restored" in r.getMessage()]
     assert len(said) == 2 and not any(r.exc_info for r in said), said
     assert any(replay in r.getMessage() for r in said), [r.getMessage() for r in said]
+
+    # the operator's way out: delete them (no server running), then every tool is whole
+    gone = runner.invoke(app, ["delete-rooms", "--store", str(db), played["code"].lower(),
+                               lobby["code"]])
+    assert gone.exit_code == 0, gone.output
+    assert gone.stdout.strip().endswith(f"deleted 2 room(s) from {db}: "
+                                        f"{played['code']}, {lobby['code']}")
+    out = runner.invoke(app, ["rooms", "--store", str(db)])
+    assert out.exit_code == 0 and "1 room(s)" in out.stdout, out.output
+    left = sqlite3.connect(db)
+    for table_name in ("rooms", "actions", "records"):  # nothing of theirs left
+        assert left.execute(f"SELECT count(*) FROM {table_name} WHERE code IN (?, ?)",
+                            (played["code"], lobby["code"])).fetchone() == (0,)
+    left.close()
+
+
+def test_delete_rooms_deletes_nothing_for_a_code_not_there_or_a_store_in_use(tmp_path):
+    path = tmp_path / "damaged.sqlite3"
+    _a_store_with_damaged_rooms(path)
+    out = runner.invoke(app, ["delete-rooms", "--store", str(path), "NOJSON", "NOSUCH"])
+    assert out.exit_code == 2
+    assert "no room NOSUCH in" in out.stderr and "nothing was deleted" in out.stderr
+    from colorclash.store.sqlite import SQLiteStore
+
+    held = SQLiteStore(str(path))
+    try:
+        assert "NOJSON" in held.room_codes()
+        held.claim()  # a server's claim
+        out = runner.invoke(app, ["delete-rooms", "--store", str(path), "NOJSON"])
+        assert out.exit_code == 2 and "is in use (another server is already using" in out.stderr
+        assert "NOJSON" in held.room_codes()
+    finally:
+        held.close()
+    out = runner.invoke(app, ["delete-rooms", "--store", str(tmp_path / "none.sqlite3"), "A"])
+    assert out.exit_code == 2 and "no such SQLite file" in out.stderr
+    assert not (tmp_path / "none.sqlite3").exists()
+
+
+@pytest.mark.asyncio
+async def test_a_backup_taken_while_the_site_plays_restores_with_copy_store(tmp_path):
+    """A backup needed the sqlite3 program (an extra package) and a restore had no
+    procedure: a backup copied over the live file beside a stale -wal was overwritten by
+    that WAL (operator review). ``backup`` copies the running store into one file; a
+    restore copies it into a new file with ``copy-store`` (every room replayed)."""
+    import os
+    import subprocess
+    import sys
+
+    from colorclash.server.testing import ServerProcess
+
+    db = tmp_path / "site.sqlite3"
+    srv = ServerProcess(f"sqlite:///{db}", env={"COLORCLASH_BOT_DELAY": "0"}).start()
+    try:
+        c = Client(srv.url)
+        kept = [await c.practice("Ana", bots=1, level="easy"), await c.create_room("Bo")]
+        taken = runner.invoke(app, ["backup", "--store", str(db), str(tmp_path / "b.sqlite3")])
+        assert taken.exit_code == 0, taken.output
+        assert taken.stdout.startswith(f"backed up 2 room(s) from {db} to ")
+        again = runner.invoke(app, ["backup", "--store", str(db), str(tmp_path / "b.sqlite3")])
+        assert again.exit_code == 2 and "never overwrites" in again.stderr
+        await c.create_room("Later")  # after the backup: not in it
+    finally:
+        srv.kill()  # (a crash: a -wal is left beside the file)
+    backup = tmp_path / "b.sqlite3"
+    assert oct(backup.stat().st_mode & 0o777) == "0o600"
+    assert sorted(p.name for p in tmp_path.glob("b.sqlite3*")) == ["b.sqlite3"]  # one file
+    # the restore as docs/deployment.md says it: the old file with its -wal and -shm aside,
+    # then the backup copied into a new file by copy-store
+    aside = tmp_path / "old"
+    aside.mkdir()
+    for f in tmp_path.glob("site.sqlite3*"):
+        os.rename(f, aside / f.name)
+    restored = subprocess.run([sys.executable, "-m", "colorclash.cli", "copy-store",
+                               str(backup), str(db)], capture_output=True, text=True,
+                              timeout=120)
+    assert restored.returncode == 0, restored.stderr
+    srv = ServerProcess(f"sqlite:///{db}").start()
+    try:
+        c = Client(srv.url)
+        assert (await c.room(kept[1]["code"]))["status"] == "lobby"
+        async with await c.connect(kept[0]["code"], kept[0]["token"]) as me:
+            assert me.room["status"] == "playing" and me.state["view"]["hand"]
+    finally:
+        srv.stop()
+
+
+def test_backup_is_for_sqlite_stores(tmp_path):
+    out = runner.invoke(app, ["backup", "--store", "redis://127.0.0.1:1/0",
+                              str(tmp_path / "b.sqlite3")])
+    assert out.exit_code == 2 and "Redis itself" in out.stderr
+    out = runner.invoke(app, ["backup", "--store", str(tmp_path / "none.sqlite3"),
+                              str(tmp_path / "b.sqlite3")])
+    assert out.exit_code == 2 and "no such SQLite file" in out.stderr
+    assert not (tmp_path / "b.sqlite3").exists()

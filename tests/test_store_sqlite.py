@@ -498,6 +498,7 @@ def test_copy_store_refuses_a_store_in_use_through_a_link(tmp_path, how):
             f"print(copy_store('sqlite:///{link}', 'sqlite:///{tmp_path}/copy.sqlite3').rooms)")
     busy = _in_another_process(copy)
     assert "is in use (another server is already using" in busy.stderr, busy.stderr
+    assert "or copy it while it runs with colorclash backup" in busy.stderr  # (the way)
     server.close()
     done = _in_another_process(copy)
     assert done.stdout.strip() == "1", done.stderr

@@ -259,6 +259,52 @@ def rooms(
         raise typer.Exit(1)
 
 
+@app.command()
+def backup(
+    target: str = typer.Argument(..., metavar="FILE",
+                                 help="A new file for the copy (never overwritten)."),
+    store: str = typer.Option(
+        "sqlite:///colorclash.sqlite3", envvar="COLORCLASH_STORE",
+        help="The site's SQLite store, as given to serve: sqlite:///PATH (or a path)."),
+) -> None:
+    """Copy a SQLite store into a new file while the site runs (a consistent copy of one
+    moment, readable by its owner only). Restoring it: docs/deployment.md."""
+    from colorclash.store import StoreError, shown_url
+    from colorclash.store.maintenance import backup as run
+
+    try:
+        rooms = run(store, target)
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"backed up {rooms:,} room(s) from {shown_url(store)} to {target}; "
+               "checked by SQLite and read back")
+
+
+@app.command("delete-rooms")
+def delete_rooms(
+    codes: list[str] = typer.Argument(..., metavar="CODE...",
+                                      help="The rooms' codes (as colorclash rooms lists "
+                                           "them, or as a server's log names them)."),
+    store: str = typer.Option(
+        "sqlite:///colorclash.sqlite3", envvar="COLORCLASH_STORE",
+        help="The site's store, as given to serve: sqlite:///PATH (or a path) or "
+             "redis://HOST:PORT/DB (a password in COLORCLASH_STORE, not here)."),
+) -> None:
+    """Delete rooms (their seats, logs and records) from a store no server is using:
+    rooms a server cannot restore (damaged, or refused by newer rules)."""
+    from colorclash.store import StoreError, shown_url
+    from colorclash.store.maintenance import delete_rooms as run
+
+    try:
+        deleted = run(store, codes)
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"deleted {len(deleted):,} room(s) from {shown_url(store)}: "
+               f"{', '.join(deleted)}")
+
+
 def main() -> None:  # console-script entry point
     app()
 

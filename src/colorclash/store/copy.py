@@ -42,8 +42,10 @@ def _claim(store: Any, url: str, what: str) -> None:
         # (the bare reason: the serve refusal's advice on COLORCLASH_CLUSTER and prefixes
         # is no use to a copy)
         reason = getattr(exc, "reason", None) or str(exc)
+        live = (", or copy it while it runs with colorclash backup"
+                if what == "source" and sqlite_path(url) is not None else "")
         raise StoreError(f"the {what} store {shown_url(url)} is in use ({reason}); stop its "
-                         "server(s) first") from None
+                         f"server(s) first{live}") from None
 
 
 def _room(store: Store, code: str) -> tuple[dict[str, Any], int | None, list[Any],

@@ -394,10 +394,11 @@ class SQLiteStore:
         except OSError:
             if fd is not None:
                 os.close(fd)  # (the lock file: no SQLite lock on it)
-            raise StoreError(
-                f"another server is already using {self.path!r} (one process per SQLite "
-                "file; several processes share a Redis store: --store redis://HOST:PORT/DB)"
-            ) from None
+            reason = f"another server is already using {self.path!r}"
+            refused = StoreError(f"{reason} (one process per SQLite file; several processes "
+                                 "share a Redis store: --store redis://HOST:PORT/DB)")
+            refused.reason = reason  # (the bare fact: copy-store's advice is its own)
+            raise refused from None
         self._owner_fd = fd if fd is not None else -1
 
     def file_gone(self) -> str | None:
@@ -439,6 +440,36 @@ class SQLiteStore:
         finally:
             copy.close()
         return target
+
+    def backup_to(self, target: str | Path) -> None:
+        """A consistent copy of the store into the new file ``target`` (0600: it holds the
+        seeds), with SQLite's online backup: a server may go on writing meanwhile (WAL:
+        the copy is the store as of one moment, the WAL's writes included). A file
+        already at ``target`` is refused: a backup never overwrites."""
+        file = Path(target).expanduser()
+        if file.exists():
+            raise StoreError(f"{str(file)!r} exists: a backup never overwrites; give a new name")
+        if not file.parent.is_dir():
+            raise StoreError(f"no such folder for the backup: {file.parent}")
+        _create_private(file)
+        copy = sqlite3.connect(file)
+        try:
+            with self._lock:
+                self._db.backup(copy)
+            # one file, as a backup should be (the copy took the store's WAL mode: a
+            # server started on it takes it again)
+            copy.execute("PRAGMA journal_mode=DELETE")
+            if copy.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise StoreError(f"the backup {str(file)!r} failed SQLite's integrity check")
+        except sqlite3.Error as exc:
+            copy.close()
+            file.unlink(missing_ok=True)
+            raise StoreError(f"the backup into {str(file)!r} failed: {exc}") from exc
+        except BaseException:
+            copy.close()
+            file.unlink(missing_ok=True)
+            raise
+        copy.close()
 
     def save_many(self, writes: list[Write]) -> None:
         """Several :meth:`save_room` writes (any rooms) in one transaction: one fsync.
