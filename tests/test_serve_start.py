@@ -97,6 +97,9 @@ def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path):
     ("GC_THRESHOLDS", "0", "turns the garbage collector off"),
     ("LEASE_TTL", "0", "more than 0"),          # (it reached Redis: a 42-line traceback)
     ("MAX_CONNECTIONS", "0", "more than 0"),
+    ("MAX_CONNECTIONS", "5", "at least 16"),    # (raised to 16 without a word)
+    ("BOT_DELAY", "1000", "in seconds, from 0 to 60"),  # (milliseconds meant: every
+    #                                                   computer turn ran out its clock)
     ("AWAY_TURN_CLOCK", "0", "more than 0"),          # (every turn of one away ended at once)
     ("QUICK_MATCH_TICKET_TTL", "0", "more than 0"),   # (every ticket left the queue at once)
     ("RATE_BURST", "0.5", "at least 1"),          # (every message was rate_limited)
@@ -167,6 +170,22 @@ def test_a_default_turn_clock_no_game_uses_is_said_so(monkeypatch):
     monkeypatch.delenv("COLORCLASH_DEFAULT_TURN_CLOCK")
     monkeypatch.setattr(games, "clockless", lambda: [])
     assert Settings.unknown_env() == []
+
+
+def test_settings_of_several_processes_on_redis_given_to_sqlite_are_said_to_do_nothing(
+        monkeypatch):
+    from colorclash.server.config import Settings
+
+    monkeypatch.setenv("COLORCLASH_CLUSTER", "false")
+    monkeypatch.setenv("COLORCLASH_LEASE_TTL", "10")
+    said = Settings.store_env_warnings(redis=False)
+    assert said == [f"warning: COLORCLASH_{v} changes nothing on a SQLite store (it is a "
+                    "setting of several processes on Redis: docs/deployment.md)"
+                    for v in ("CLUSTER", "LEASE_TTL")]
+    assert Settings.store_env_warnings(redis=True) == []
+    monkeypatch.delenv("COLORCLASH_CLUSTER")
+    monkeypatch.delenv("COLORCLASH_LEASE_TTL")
+    assert Settings.store_env_warnings(redis=False) == []
 
 
 def _make_a_room(url: str) -> None:

@@ -162,6 +162,11 @@ class Settings:
             setattr(s, k, v)
         return s
 
+    #: the longest pause before a computer acts (s): more is a units mistake
+    BOT_DELAY_MAX = 60.0
+    #: the fewest connections a process may be capped at (server/guard.py)
+    MIN_CONNECTIONS = 16
+
     # Settings that must be more than 0 (0 would refuse everyone, or divide by it; a turn
     # clock of 0 ends every turn at once; a ticket kept 0 s leaves every queue at once).
     _POSITIVE = ("away_turn_clock", "default_turn_clock", "quick_match_ticket_ttl",
@@ -195,6 +200,17 @@ class Settings:
             raise SettingsError("COLORCLASH_PUBLIC_URL must be an http:// or https:// address "
                                 f"with no path (for example https://cards.example.org), not "
                                 f"{os.environ['COLORCLASH_PUBLIC_URL']!r}")
+        if "COLORCLASH_BOT_DELAY" in given and self.bot_delay > self.BOT_DELAY_MAX:
+            # (1000, milliseconds meant, was taken: no computer moved before its clock ran
+            # out, every computer turn a timeout: an operator review)
+            raise SettingsError(f"COLORCLASH_BOT_DELAY is in seconds, from 0 to "
+                                f"{self.BOT_DELAY_MAX:g}, not {os.environ['COLORCLASH_BOT_DELAY']!r}")
+        if "COLORCLASH_MAX_CONNECTIONS" in given and self.max_connections < self.MIN_CONNECTIONS:
+            # (5 was raised to 16 without a word: the guard keeps room for a page's own
+            # requests beside its WebSocket)
+            raise SettingsError(f"COLORCLASH_MAX_CONNECTIONS must be at least "
+                                f"{self.MIN_CONNECTIONS}, not "
+                                f"{os.environ['COLORCLASH_MAX_CONNECTIONS']!r}")
         if "COLORCLASH_LEASE_TTL" in given and self.lease_ttl < 0.5:
             # renewed every third of it over the network: shorter, a process would take
             # itself for cut off from Redis between its own beats
@@ -262,6 +278,19 @@ class Settings:
                            "chose one)")
         return out
 
+    @staticmethod
+    def store_env_warnings(redis: bool) -> list[str]:
+        """A warning for each setting of several processes on Redis given to a server on
+        SQLite (where it changes nothing, which nothing said)."""
+        if redis:
+            return []
+        return [f"warning: {var} changes nothing on a SQLite store (it is a setting of "
+                "several processes on Redis: docs/deployment.md)"
+                for var in REDIS_ONLY_ENV if var in os.environ]
+
+
+#: the settings of processes sharing a Redis store
+REDIS_ONLY_ENV = ("COLORCLASH_CLUSTER", "COLORCLASH_LEASE_TTL")
 
 #: ``colorclash serve``'s options, which may come from the environment too (a Redis
 #: password in ``--store`` is read by every user of the machine in the process list)

@@ -28,7 +28,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    for warning in Settings.unknown_env():
+    for warning in Settings.unknown_env() + Settings.store_env_warnings(
+            redis=store_url.startswith(("redis://", "rediss://"))):
         print(warning, file=sys.stderr)
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.
