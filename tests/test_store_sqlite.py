@@ -88,6 +88,10 @@ def test_bad_urls_and_paths_have_clear_errors(tmp_path):
         open_store("mysql://x")
     with pytest.raises(StoreError, match="does not exist"):
         open_store(f"sqlite:///{tmp_path}/missing/dir/x.sqlite3")
+    with pytest.raises(StoreError, match=r"bad store URL 'sqlite:///x\?synchronous=bogus': "
+                                         r"\?synchronous= must be full or normal, not 'bogus'"):
+        open_store("sqlite:///x?synchronous=bogus")  # (the URL named: which setting it was)
+    assert not (tmp_path / "x").exists()
     with pytest.raises(ValueError, match="match"):
         s = open_store(f"sqlite:///{tmp_path / 'z.sqlite3'}")
         s.save_room("A", {}, None, [(0, 0, {})])

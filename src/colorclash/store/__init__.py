@@ -181,6 +181,10 @@ def open_store(url: str, create: bool = True) -> Store:
         unknown = set(params) - {"synchronous"}
         if unknown:
             raise StoreError(f"unknown sqlite store parameter(s): {', '.join(sorted(unknown))}")
+        if params.get("synchronous", "full").lower() not in ("full", "normal"):
+            # (the store's own words named neither the URL nor where it came from)
+            raise StoreError(f"bad store URL {shown_url(url)!r}: ?synchronous= must be full "
+                             f"or normal, not {params['synchronous']!r}")
         if not create and path != ":memory:":
             import os
 
