@@ -947,6 +947,30 @@ async def test_the_host_takes_a_finished_table_back_to_the_room(server):
 
 
 @pytest.mark.asyncio
+async def test_a_person_a_computer_played_for_is_a_person_again_in_the_lobby(server):
+    """A guest who left in mid-game (a computer played the seat to the end) and came back:
+    back in the room, the seat still said "Computer" (``substitute``), and the page drew
+    a person as a computer player (an endurance review). Nothing is played in a lobby."""
+    c = client(server)
+    t, bo, host, guest = await two_people_dealt(c, preset="standard")
+    try:
+        await guest.send("leave")
+        await host.wait_state(lambda s: s["room"]["seats"][1]["substitute"], timeout=10)
+        await guest.close()
+        final = await host.play(make_bot("easy", seed=1), timeout=90)
+        assert final["room"]["status"] == "finished"
+        guest = await c.connect(t["code"], bo["token"])  # back before the reopen
+        await host.send("reopen")
+        st = await guest.wait_state(lambda s: s["room"]["status"] == "lobby", timeout=10)
+        seat = st["room"]["seats"][1]
+        assert (seat["kind"], seat["name"]) == ("human", "Bo")
+        assert not seat.get("substitute") and "label" not in seat and not seat.get("left")
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.asyncio
 async def test_a_room_taken_back_to_its_lobby_keeps_its_records_when_all_leave(server):
     """Back to room, then everyone left: the lobby had no one left and was closed, its
     finished match's record with it (404 "closed before its game started"; diff review).

@@ -359,6 +359,10 @@ class Lobby:
         # lobby's game, as its settings may have changed since: Hub.rebuild_game)
         room.status = "lobby"
         for i, s in enumerate(room.seats):
+            # nothing is played in a lobby: a person a computer played for to the end was
+            # shown there as "Computer" (the next deal cleared it only then)
+            s.substitute = False
+            s.left = False
             s.ready = s.kind == "bot" or self.counts_ready(room, i)
         self.hub.persist(room)
         self.hub.broadcast(room, [])
