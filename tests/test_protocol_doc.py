@@ -278,6 +278,9 @@ async def test_each_documented_code_happens_where_the_document_says(server, tmp_
     seen["no_client"] = "no_client"
     # store_unavailable: Redis not answering (tests/test_cluster.py stops it)
     seen["store_unavailable"] = "store_unavailable"
+    # store_file_gone: the SQLite file deleted under a server that claimed it
+    # (tests/test_server_stop.py deletes it)
+    seen["store_file_gone"] = "store_file_gone"
     # overloaded: a server whose per-address cap is reached
     with InProcessServer(f"sqlite:///{tmp_path / 'cap.sqlite3'}",
                          Settings(**LIFTED_LIMITS, max_connections_per_address=1)) as small:
