@@ -68,6 +68,7 @@ def test_every_table_has_a_how_to_play_page_in_every_language(open_page, lang):
             assert said(cat, key) in text, (preset, key)
         for key in NOT_ON[preset]:
             assert said(cat, key) not in text, (preset, key)
+        assert cat["howto.end.dead"] in text  # (every preset: spec 5.9)
         assert title in page.title()
         assert not page.evaluate("[...window.__i18nMissing]")
         assert not cut_controls(page), cut_controls(page)
@@ -176,12 +177,13 @@ def test_a_presets_page_words_the_engines_rules_not_a_copy_in_the_client(open_pa
 
 @pytest.mark.parametrize("path, key", [("/?rules=standard", "howto.away"),
                                        ("/?rules=siege", "howto.awayOne"),
-                                       ("/?game=coloretto&rules=standard", "coloretto.howto.away")])
+                                       ("/?game=coloretto&rules=standard", "coloretto.howto.away"),
+                                       ("/?game=rainbow&rules=standard", "rainbow.howto.away")])
 def test_the_pages_say_the_sites_own_grace_for_a_lost_connection(open_page, path, key):
     """The pages said a seat waits 90 seconds and an away player's turns last 5, the
     default settings, whatever the operator set (COLORCLASH_RECONNECT_GRACE,
     COLORCLASH_AWAY_TURN_CLOCK): they say GET /api/games' ``away``."""
-    cat = {**catalog("en"), **catalog("en", "coloretto")}
+    cat = {**catalog("en"), **catalog("en", "coloretto"), **catalog("en", "rainbow")}
 
     def games(route):
         answer = route.fetch().json()
@@ -211,6 +213,24 @@ def test_the_dialog_over_a_table_words_that_tables_own_rules(open_page):
     said = dialog.inner_text()
     assert en["howto.call.manual"] in said and en["howto.call.none"] not in said
     assert en["howto.card.shield"] in said  # still the siege's page
+
+
+@pytest.mark.parametrize("rounds, key, not_key", [(1, "howto.awayOne", "howto.away"),
+                                                  (3, "howto.away", "howto.awayOne")])
+def test_the_dialog_over_a_one_round_standard_table_says_the_substitute_plays_to_the_end(
+        open_page, rounds, key, not_key):
+    """A Standard table plays one round unless its host chose more: over it the dialog
+    said a substitute plays "until the next round", while its Leave dialog said there is
+    no next round (a rules review). The table's own length decides."""
+    en = catalog("en")
+    table = ScriptedTable(open_page, preset="standard", seats=3, viewport=DESKTOP,
+                          options={"rounds": rounds})
+    page = table.page
+    page.click("#rules-btn")
+    dialog = page.locator(".howto-overlay [role=dialog] .howto-away")
+    dialog.wait_for()
+    text = dialog.inner_text()
+    assert said(en, key) in text and said(en, not_key) not in text
 
 
 def test_a_how_to_play_page_says_so_when_the_games_cannot_be_had(open_page):

@@ -28,6 +28,9 @@ function rulesOf(preset, def, view) {
     score: o.scoring,
     // one round only; a match to 500 offered; else a match of rounds (family)
     length: matches.length <= 1 ? "one" : matches.includes("500") ? "standard" : "family",
+    // this table plays one round (a Standard table's default): a substitute plays to its
+    // end, and the away paragraph promised "until the next round" (a rules review)
+    oneRound: matches.length <= 1 || (own && o.rounds === 1),
     clock: o.timeout_policy,
   };
 }
@@ -105,8 +108,9 @@ export function renderRules(preset, { headingLevel = 1, def = null, view = null,
       p(r.play === "on" ? "howto.end.playOn" : "howto.end.now"),
       p(r.score === "table" ? "howto.score.table" : "howto.score.winner"),
       p(valuesKey(r.deck)),
+      p("howto.end.dead"),
     ),
-    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), awayParagraph(r.length === "one" ? "howto.awayOne" : "howto.away", away)),
+    section("clock", t("howto.h.clock"), p(`howto.clock.${r.clock}`), awayParagraph(r.oneRound ? "howto.awayOne" : "howto.away", away)),
     section("keys", t("howto.h.keys"), p(keyHelp(r.call))),
   ];
 }

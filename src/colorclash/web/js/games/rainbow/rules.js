@@ -2,6 +2,7 @@
 // rainbow.howto.*): the goal, the nine colours and their symbols, who sees what, a turn,
 // the check at its end, the end of the game, playing on this site, time and keys.
 import { t } from "../../i18n.js";
+import { awayParagraph } from "../../shell/rules.js";
 import { h } from "../../ui.js";
 import { COLORS, colorName, renderFace, shapeName } from "./faces.js";
 
@@ -37,7 +38,7 @@ function colourList() {
 }
 
 // The page body: [h1, intro, sections...] (the dialog drops the h1: its title says it).
-export function renderRules(preset, { headingLevel = 1 } = {}) {
+export function renderRules(preset, { headingLevel = 1, away = null } = {}) {
   return [
     h(headingLevel === 1 ? "h1" : "h2", { id: "howto-title" }, rulesTitle(preset)),
     h("p.lead.howto-lead", t("rainbow.howto.intro")),
@@ -57,7 +58,9 @@ export function renderRules(preset, { headingLevel = 1 } = {}) {
       p("rainbow.howto.check.after"),
     ),
     section("end", t("rainbow.howto.h.end"), p("rainbow.howto.end"), p("rainbow.howto.end.score")),
-    section("site", t("rainbow.howto.h.site"), p("rainbow.howto.site"), p("rainbow.howto.clock")),
+    // (the time a seat waits, and coming back: the other games' pages said it, this one
+    // did not: a rules review)
+    section("site", t("rainbow.howto.h.site"), p("rainbow.howto.site"), p("rainbow.howto.clock"), awayParagraph("rainbow.howto.away", away)),
     section("keys", t("howto.h.keys"), p("rainbow.keyHelp")),
   ];
 }
