@@ -138,6 +138,9 @@ def test_every_answer_carries_the_security_headers(server, path):
     assert "connect-src 'self'" in headers["content-security-policy"]
     assert "form-action 'self'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "same-origin"
+    assert headers["permissions-policy"] == ("camera=(), microphone=(), geolocation=(), "
+                                             "payment=(), usb=()")
+    assert headers["cross-origin-opener-policy"] == "same-origin"
 
 
 def test_the_api_pages_that_load_scripts_from_a_cdn_are_not_served_unless_asked_for(

@@ -65,6 +65,21 @@ def test_data_survives_reopening_and_uses_wal(tmp_path):
     s.close()
 
 
+def test_a_deleted_room_leaves_no_name_in_the_file(tmp_path):
+    """Swept rooms' names, seeds and hands stayed readable in the file's free pages where
+    SQLite was built without secure delete (Debian's has it; the store no longer depends
+    on the build: a privacy review)."""
+    path = tmp_path / "p.sqlite3"
+    s = SQLiteStore(path)
+    assert s._db.execute("PRAGMA secure_delete").fetchone()[0] == 1
+    s.save_room("QWERTY", {"name": "Zed Uniquename " * 50}, 1, [(0, 0, {"type": "draw"})])
+    s.save_room("KEEPME", {"name": "Ana"}, None, None)
+    s.delete_rooms(["QWERTY"])
+    s.close()  # (the WAL folded into the file)
+    assert b"Uniquename" not in path.read_bytes()
+    assert SQLiteStore(path, read_only=True).room_codes() == ["KEEPME"]
+
+
 def test_a_gap_in_the_log_is_reported(store):
     store.save_room("ABCDEF", {}, 1, [(0, 0, {"type": "draw"}), (2, 0, {"type": "draw"})])
     with pytest.raises(StoreError, match="gap"):

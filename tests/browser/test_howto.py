@@ -69,6 +69,8 @@ def test_every_table_has_a_how_to_play_page_in_every_language(open_page, lang):
         for key in NOT_ON[preset]:
             assert said(cat, key) not in text, (preset, key)
         assert cat["howto.end.dead"] in text  # (every preset: spec 5.9)
+        # what the site makes public, and how it keeps the game fair (a privacy review)
+        assert cat["howto.fair"] in text and cat["howto.h.fair"] in text
         assert title in page.title()
         assert not page.evaluate("[...window.__i18nMissing]")
         assert not cut_controls(page), cut_controls(page)
@@ -198,6 +200,7 @@ def test_the_pages_say_the_sites_own_grace_for_a_lost_connection(open_page, path
     text = page.inner_text("article.howto .howto-away")
     assert said(cat, key, grace=45, turn=8) in text
     assert "90" not in text
+    assert cat["howto.fair"] in page.inner_text("article.howto")  # every game's page
 
 
 def test_the_dialog_over_a_table_words_that_tables_own_rules(open_page):

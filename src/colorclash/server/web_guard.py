@@ -60,6 +60,10 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"content-security-policy", CSP),
     (b"referrer-policy", b"same-origin"),
+    # (the page uses none of these: a script injected anyway could not ask for them; a
+    # privacy review) and no window opened from elsewhere keeps a hold on the page
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
 ]
 # The OpenAPI pages (served only with COLORCLASH_DEV_PAGES) load Swagger UI and ReDoc
 # from a CDN with an inline script: no script rule there.

@@ -26,6 +26,18 @@ export function rulesTitle(game, preset) {
 // view: the table's (its own rule options, where the game words them); unavailable: the
 // games' answer could not be had (the page says so rather than wait for it); away: the
 // site's numbers for a lost connection (awayParagraph).
+// Every game's page ends with how the site keeps the game fair, and what that makes
+// public (a record anyone with the link may check; the names at the table): a privacy
+// review found neither said anywhere a player looks.
+function fairPlay() {
+  return h(
+    "section.howto-section",
+    { "aria-labelledby": "howto-fair" },
+    h("h2", { id: "howto-fair" }, t("howto.h.fair")),
+    h("p", t("howto.fair")),
+  );
+}
+
 export function rulesDialog(game, preset, onClose, { clockRunning = false, def = null, view = null, unavailable = false, away = null } = {}) {
   return modal({
     title: rulesTitle(game, preset),
@@ -33,7 +45,7 @@ export function rulesDialog(game, preset, onClose, { clockRunning = false, def =
     overlayCls: "howto-overlay",
     content: [
       clockRunning ? h("p.howto-clock", { role: "status" }, t("howto.clockRunning")) : null,
-      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view, unavailable, away }).slice(1)),
+      h("div.howto.howto-in-dialog", game.renderRules(preset, { headingLevel: 2, def, view, unavailable, away }).slice(1), fairPlay()),
     ],
     actions: [dialogButton(t("common.close"), onClose, { primary: true, focusKey: "rules:close", autofocus: true })],
     onClose,
@@ -67,7 +79,7 @@ export function rulesPage(game, preset, go, pathOf = (p) => `/?rules=${p}`, { de
             ),
           )
         : null,
-      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def, unavailable, away })),
+      h("article.panel.howto", { dataset: { game: game.key } }, game.renderRules(preset, { def, unavailable, away }), fairPlay()),
       h(
         "div.row",
         { style: "margin-top:14px" },
