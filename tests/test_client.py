@@ -155,6 +155,8 @@ async def test_a_bot_whose_every_action_is_refused_is_stopped_with_the_reason(se
             await seat.play(Stubborn(), timeout=60)
     assert err.value.code == "illegal_action", err.value
     assert "refused 20 actions in a row" in err.value.message and "R99" in err.value.message
+    assert err.value.status == 0 and str(err.value).startswith("illegal_action: ")  # (not
+    # "0 illegal_action": a socket's error has no HTTP status to give)
 
 
 def _lose_actions(monkeypatch, how_many):

@@ -81,6 +81,14 @@ def test_a_pings_t_is_any_signed_64_bit_integer():
         assert parse_client_message(json.dumps({"v": 1, "type": "ping", "t": t})).t == t
     for t in (2**63, -(2**63) - 1):
         assert code_of(json.dumps({"v": 1, "type": "ping", "t": t})) == "bad_message"
+    # a text (or true) is refused in words, not in the validation library's ("t.int: Input
+    # should be a valid integer; t.float: ...": a bot author's review)
+    for t in ("x", True, [1]):
+        with pytest.raises(ProtocolError) as err:
+            parse_client_message(json.dumps({"v": 1, "type": "ping", "t": t}))
+        assert err.value.code == "bad_message"
+        assert "t must be a number (an integer or a float), or null" in err.value.message
+        assert "t.int" not in err.value.message and "Input should" not in err.value.message
 
 
 def test_no_chat_anywhere():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -328,3 +329,71 @@ def test_no_time_budget_gives_hard_no_clock_and_repeats_a_run(monkeypatch):
     assert runs[0] == runs[1]
     assert all(kw.get("budget_ms", "absent") is None for level, kw in made if level == "hard")
     assert any(level == "hard" for level, _ in made)
+
+
+OWN_BOTS = '''
+import random
+
+
+class FirstLegal:
+    """A bot of an outside author's: act only, no observe, no arguments."""
+
+    def act(self, view, events=None):
+        return view["legal"][0]
+
+
+class Seeded:
+    def __init__(self, seed=None, game=None):
+        self.rng = random.Random(seed)
+        self.game = game
+        self.seen = 0
+
+    def observe(self, events):
+        self.seen += len(events or [])
+
+    def act(self, view, events=None):
+        return self.rng.choice(view["legal"])
+
+
+class Wrong:
+    def act(self, view, events=None):
+        return {"type": "fly"}
+
+
+class ForColoretto:
+    game = "coloretto"
+
+    def act(self, view, events=None):
+        return view["legal"][0]
+'''
+
+
+def test_a_bot_of_your_own_plays_in_simulate_as_module_and_class(tmp_path, monkeypatch):
+    """A bot author could not put a bot of their own at the table: --bots took the game's
+    levels only (a bot author's review). ``module:Class``, importable from the folder the
+    command runs in, plays as a level does; a bot made for another game is refused."""
+    (tmp_path / "mybots.py").write_text(OWN_BOTS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for game, players in (("rainbow", 2), ("coloretto", 3), ("color-clash", 2)):
+        result = CliRunner().invoke(app, [
+            "simulate", "--game", game, "--players", str(players), "--games", "4",
+            "--bots", "mybots:FirstLegal,mybots:Seeded,random", "--seed", "5", "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout.strip().splitlines()[-1])
+        assert set(report["bots"]) == {"mybots:FirstLegal", "mybots:Seeded", "random"}
+        assert report["games"] == 4 == report["wins"] + report["draws"]
+    for bad, says in (("mybots:ForColoretto", "plays coloretto, not rainbow"),
+                      ("mybots:Nothing", "'mybots' has no class 'Nothing'"),
+                      ("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
+                      ("mybots:", "name your own bot as module:Class")):
+        result = CliRunner().invoke(app, ["simulate", "--game", "rainbow", "--players", "2",
+                                          "--games", "2", "--bots", bad])
+        assert result.exit_code == 2, (bad, result.output)
+        assert says in " ".join(result.output.split()), (bad, result.output)
+    result = CliRunner().invoke(app, ["simulate", "--game", "rainbow", "--players", "2",
+                                      "--games", "2", "--bots", "mybots:Wrong"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert re.search(r"error: the bot 'mybots:Wrong' at seat [01] chose \{'type': 'fly'\}, "
+                     r"which the rules refuse: unknown action 'fly'",
+                     " ".join(result.output.split())), result.output

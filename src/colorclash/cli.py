@@ -67,7 +67,8 @@ def simulate(
     players: int = typer.Option(..., help="Seats at each table."),
     games: int = typer.Option(..., help="How many games to play."),
     bots: str = typer.Option("random", help="Comma-separated bot levels: cycled to fill "
-                             "the seats; more levels than seats take turns at the table."),
+                             "the seats; more levels than seats take turns at the table. "
+                             "A bot of your own: module:Class (importable from here)."),
     seed: int = typer.Option(0, help="Seed of the whole tournament."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     no_time_budget: bool = typer.Option(

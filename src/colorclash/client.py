@@ -36,10 +36,12 @@ VERSION = 1
 
 
 class ClientError(RuntimeError):
-    """A REST call answered with an error (``code`` as in docs/protocol.md section 5)."""
+    """The server refused: a REST call (``status``: its HTTP status) or a seat's socket
+    (``status`` 0); ``code`` and ``message`` as in docs/protocol.md section 5."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(f"{status} {code}: {message}")
+        # (a socket's error read "0 illegal_action: ...": no status to give)
+        super().__init__(f"{status} {code}: {message}" if status else f"{code}: {message}")
         self.status = status
         self.code = code
         self.message = message

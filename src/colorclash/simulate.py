@@ -25,9 +25,56 @@ import time
 from typing import Any
 
 from colorclash.bots import levels, make_bot
-from colorclash.engine import game_definition, new_game
+from colorclash.engine import IllegalAction, game_definition, new_game
 
 MAX_ACTIONS = 200_000  # a game still running after this many actions is stopped as a draw
+
+
+class BotRefused(IllegalAction):
+    """A bot chose an action the rules refuse (its seat and choice named)."""
+
+
+def outside_bot(game: str, spec: str, seed: int | str | None = None) -> Any:
+    """A bot of the caller's own, named ``module:Class`` (the module importable from the
+    current folder, as ``python -m`` finds it): built with the ``game`` and ``seed``
+    keywords its class takes, if any. ValueError saying what is wrong (a bot author's
+    bot could not be put at the table: docs/bots.md)."""
+    import importlib
+    import inspect
+    import os
+
+    module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise ValueError(f"--bots: {spec!r}: name your own bot as module:Class")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"--bots: cannot import {module_name!r} for {spec!r}: {exc}") from None
+    cls = getattr(module, class_name, None)
+    if cls is None or not callable(cls):
+        raise ValueError(f"--bots: {module_name!r} has no class {class_name!r}")
+    try:
+        accepted = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    given = {k: v for k, v in (("game", game), ("seed", seed)) if takes_any or k in accepted}
+    bot = cls(**given)
+    if not callable(getattr(bot, "act", None)):
+        raise ValueError(f"--bots: {spec!r} has no act(view) method")
+    made_for = getattr(bot, "game", game)
+    if isinstance(made_for, str) and made_for != game:
+        raise ValueError(f"--bots: {spec!r} plays {made_for}, not {game}")
+    return bot
+
+
+def _bot(game: str, level: str, seed: str, options: dict[str, Any]) -> Any:
+    """A seat's bot: a level of the game's, or one of the caller's own (``module:Class``)."""
+    if ":" in level:
+        return outside_bot(game, level, seed)
+    return make_bot(game, level, seed=seed, **options)
 
 
 def _check(game: str, preset: str | None, players: int, games: int, bots: list[str],
@@ -58,9 +105,11 @@ def _check(game: str, preset: str | None, players: int, games: int, bots: list[s
         raise ValueError(f"--bots has an empty level in {','.join(bots)!r} (two commas "
                          "together, or one at an end)")
     for level in bots:
-        if level not in known:
+        if ":" in level:
+            outside_bot(game, level, 0)  # (imported and built once here: ValueError)
+        elif level not in known:
             raise ValueError(f"unknown bot level {level!r} for {game}; known: "
-                             f"{', '.join(known)}")
+                             f"{', '.join(known)}, or a bot of your own as module:Class")
     options = typed_options(game, preset, options)
     if options:
         new_game(game, preset=preset, seats=players, seed=0, options=options)  # ValueError
@@ -144,12 +193,14 @@ def play_game(
     n = len(lineup)
     g = new_game(game, preset=preset, seats=n, seed=seed, options=options or None)
     bots = [
-        make_bot(game, level, seed=f"{bot_seed}:{s}", **(bot_options or {}).get(level, {}))
+        _bot(game, level, f"{bot_seed}:{s}", (bot_options or {}).get(level, {}))
         for s, level in enumerate(lineup)
     ]
+    # (observe is optional: a bot that keeps no memory may leave it out, docs/bots.md)
+    observers = [bot.observe for bot in bots if callable(getattr(bot, "observe", None))]
     start = g.start_events
-    for bot in bots:
-        bot.observe(start)
+    for observe in observers:
+        observe(start)
     actions = 0
     decisions = [0] * n
     clock = time.perf_counter
@@ -162,10 +213,14 @@ def play_game(
         if times is not None:
             times.setdefault(lineup[seat], []).append(spent)
         decisions[seat] += 1
-        events = g.apply(seat, action)  # an illegal bot action raises here: a bug
+        try:
+            events = g.apply(seat, action)  # the game's own levels: a bug
+        except IllegalAction as exc:
+            raise BotRefused(f"the bot {lineup[seat]!r} at seat {seat} chose {action!r}, "
+                             f"which the rules refuse: {exc}") from exc
         actions += 1
-        for bot in bots:
-            bot.observe(events)
+        for observe in observers:
+            observe(events)
     result = g.result
     return {
         "finished": g.over,
@@ -320,9 +375,16 @@ def run_simulation(
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,
                   transient=as_json, disable=not err.is_terminal) as bar:
         task = bar.add_task(f"{game} {preset}: {','.join(bots)}", total=games)
-        report = simulate(game=game, preset=preset, players=players, games=games, bots=bots,
-                          seed=seed, progress=lambda done: bar.update(task, completed=done),
-                          options=options, bot_options=bot_options)
+        try:
+            report = simulate(game=game, preset=preset, players=players, games=games,
+                              bots=bots, seed=seed,
+                              progress=lambda done: bar.update(task, completed=done),
+                              options=options, bot_options=bot_options)
+        except BotRefused as exc:  # (a bot of one's own, as a line, not a traceback)
+            import typer
+
+            err.print(f"error: {exc}", markup=False, highlight=False)
+            raise typer.Exit(1) from None
     if as_json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:

@@ -296,6 +296,15 @@ class PingMsg(_Strict):
     type: Literal["ping"]
     t: int | float | None = None  # any finite number, echoed in the pong
 
+    @field_validator("t", mode="before")
+    @classmethod
+    def _a_number(cls, v: Any) -> Any:
+        # (a text was refused in the validation library's words, one line per member of
+        # the union: "t.int: Input should be a valid integer; t.float: ...")
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
+            raise ValueError("t must be a number (an integer or a float), or null")
+        return v
+
     @field_validator("t")
     @classmethod
     def _small(cls, v: Any) -> Any:
