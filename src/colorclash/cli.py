@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import typer
+
+T = TypeVar("T")
 
 app = typer.Typer(
     help="Color Clash: colour card games in the browser.",
@@ -260,6 +264,18 @@ def rooms(
         raise typer.Exit(1)
 
 
+def _or_exit_2(call: Callable[[], T]) -> T:
+    """What an operator's store command returns, or its refusal (``StoreError``) in one
+    line on stderr, exit status 2."""
+    from colorclash.store import StoreError
+
+    try:
+        return call()
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
 @app.command()
 def backup(
     target: str = typer.Argument(..., metavar="FILE",
@@ -270,14 +286,10 @@ def backup(
 ) -> None:
     """Copy a SQLite store into a new file while the site runs (a consistent copy of one
     moment, readable by its owner only). Restoring it: docs/deployment.md."""
-    from colorclash.store import StoreError, shown_url
+    from colorclash.store import shown_url
     from colorclash.store.maintenance import backup as run
 
-    try:
-        rooms = run(store, target)
-    except StoreError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    rooms = _or_exit_2(lambda: run(store, target))
     typer.echo(f"backed up {rooms:,} room(s) from {shown_url(store)} to {target}; "
                "checked by SQLite and read back")
 
@@ -294,14 +306,10 @@ def delete_rooms(
 ) -> None:
     """Delete rooms (their seats, logs and records) from a store no server is using:
     rooms a server cannot restore (damaged, or refused by newer rules)."""
-    from colorclash.store import StoreError, shown_url
+    from colorclash.store import shown_url
     from colorclash.store.maintenance import delete_rooms as run
 
-    try:
-        deleted = run(store, codes)
-    except StoreError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    deleted = _or_exit_2(lambda: run(store, codes))
     typer.echo(f"deleted {len(deleted):,} room(s) from {shown_url(store)}: "
                f"{', '.join(deleted)}")
 
