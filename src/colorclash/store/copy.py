@@ -30,22 +30,31 @@ class Copied:
     records: int = 0
 
 
-def _claim(store: Any, url: str, what: str) -> None:
+def claim_for_a_command(store: Any, url: str, what: str = "", mark: bool = True) -> None:
+    """Claim ``store`` as a server would (an operator's command that writes it, or must
+    read it still), or raise ``StoreError`` saying it is in use: ``what`` names it in the
+    message ("source", "target"); ``mark``: a Redis store may be marked with this
+    version's store format."""
     claim = getattr(store, "claim", None)
     if claim is None:
         return
     try:
-        # (the source is only read: it is not marked with this version's store format, a
-        # wrong /DB or ?prefix= kept the mark: a diff review)
-        claim(alone=True, mark=what != "source")
+        claim(alone=True, mark=mark)
     except StoreError as exc:
         # (the bare reason: the serve refusal's advice on COLORCLASH_CLUSTER and prefixes
-        # is no use to a copy)
+        # is no use to a command)
         reason = getattr(exc, "reason", None) or str(exc)
         live = (", or copy it while it runs with colorclash backup"
                 if what == "source" and sqlite_path(url) is not None else "")
-        raise StoreError(f"the {what} store {shown_url(url)} is in use ({reason}); stop its "
+        named = f"the {what} store" if what else "the store"
+        raise StoreError(f"{named} {shown_url(url)} is in use ({reason}); stop its "
                          f"server(s) first{live}") from None
+
+
+def _claim(store: Any, url: str, what: str) -> None:
+    # (the source is only read: it is not marked with this version's store format, a
+    # wrong /DB or ?prefix= kept the mark: a diff review)
+    claim_for_a_command(store, url, what, mark=what != "source")
 
 
 def _room(store: Store, code: str) -> tuple[dict[str, Any], int | None, list[Any],

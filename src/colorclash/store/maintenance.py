@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from colorclash.store import StoreError, open_store, shown_url, sqlite_path
+from colorclash.store.copy import claim_for_a_command
 
 
 def backup(url: str, target: str) -> int:
@@ -49,14 +50,7 @@ def delete_rooms(url: str, codes: list[str]) -> list[str]:
     open_store(url, create=False).close()  # (a missing SQLite file is said, not made)
     store: Any = open_store(url)
     try:
-        claim = getattr(store, "claim", None)
-        if claim is not None:
-            try:
-                claim(alone=True, mark=False)
-            except StoreError as exc:
-                reason = getattr(exc, "reason", None) or str(exc)
-                raise StoreError(f"the store {shown_url(url)} is in use ({reason}); stop "
-                                 "its server(s) first") from None
+        claim_for_a_command(store, url, mark=False)
         held = set(store.room_codes())
         missing = [c for c in wanted if c not in held]
         if missing:
