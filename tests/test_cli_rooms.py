@@ -350,3 +350,33 @@ def test_backup_is_for_sqlite_stores(tmp_path):
                               str(tmp_path / "b.sqlite3")])
     assert out.exit_code == 2 and "no such SQLite file" in out.stderr
     assert not (tmp_path / "b.sqlite3").exists()
+
+
+@pytest.mark.asyncio
+async def test_delete_rooms_on_redis_frees_the_rooms_code(redis_db):
+    """On Redis the room went, but its code's reservation and owner stayed for ever: the
+    code could never be drawn again, and the next start handed the deleted room on
+    (a Redis review). Deleted as a process's sweep retires a room."""
+    import redis
+
+    from colorclash.server.testing import ServerProcess
+
+    srv = ServerProcess(redis_db, env={"COLORCLASH_BOT_DELAY": "0"}).start()
+    try:
+        c = Client(srv.url)
+        gone = await c.practice("Ana", bots=1, level="easy")
+        kept = await c.create_room("Bo")
+    finally:
+        srv.stop()
+    r = redis.Redis.from_url(redis_db)
+    try:
+        assert r.exists(f"cc:code:{gone['code']}") and r.exists(f"cc:owner:{gone['code']}")
+        out = runner.invoke(app, ["delete-rooms", "--store", redis_db, gone["code"]])
+        assert out.exit_code == 0, out.output
+        assert not r.exists(f"cc:code:{gone['code']}", f"cc:owner:{gone['code']}",
+                            f"cc:room:{gone['code']}")
+        owned = [m.decode() for k in r.scan_iter("cc:owned:*") for m in r.smembers(k)]
+        assert gone["code"] not in owned and kept["code"] in owned
+        assert r.exists(f"cc:code:{kept['code']}")  # (the other room's left as it was)
+    finally:
+        r.close()

@@ -93,3 +93,53 @@ def test_a_reconnect_that_times_out_during_the_pause_is_not_swallowed():
         return time.monotonic() - t0, _Client.opens
     took, opens = asyncio.run(run())
     assert opens <= 2, (took, opens)  # one retry window, then its TimeoutError
+
+
+def test_a_socket_reopened_and_closed_again_at_once_is_reopened_again():
+    """A seat's socket lost while Redis was away was opened again once; the new one,
+    accepted then closed at once (1011 store unavailable), ended play() with the close
+    (a Redis review): the second read was outside the retry. Each retryable close is
+    retried, within one window for the whole trouble."""
+    class _Closed(_WS):
+        async def recv(self):
+            raise websockets.ConnectionClosed(Close(1011, "store unavailable"), None)
+
+    class _Client:
+        opens = 0
+        async def _open_ws(self, *a):
+            _Client.opens += 1
+            if _Client.opens < 3:  # accepted, then closed at once, twice
+                return _Closed([])
+            return _WS([_state(5, [], [], status="finished")])
+
+    async def run():
+        c = SeatConnection(_Closed([]), "ABC", "t", client=_Client(), reconnect=True)
+        msg = await c.recv(timeout=5)
+        return msg, _Client.opens, c.reconnects
+    msg, opens, reconnects = asyncio.run(run())
+    assert msg["type"] == "state" and msg["seq"] == 5
+    assert opens == 3 and reconnects == 3
+
+
+def test_a_socket_closed_again_and_again_gives_up_after_one_window():
+    class _Closed(_WS):
+        async def recv(self):
+            raise websockets.ConnectionClosed(Close(1011, "store unavailable"), None)
+
+    class _Client:
+        async def _open_ws(self, *a):
+            await asyncio.sleep(0.02)
+            return _Closed([])
+
+    async def run():
+        c = SeatConnection(_Closed([]), "ABC", "t", client=_Client(), reconnect=True)
+        c.RETRY_FOR = 0.5
+        t0 = time.monotonic()
+        try:
+            await c.recv(timeout=5)
+        except websockets.ConnectionClosed as exc:
+            return time.monotonic() - t0, exc
+        return None, None
+    took, exc = asyncio.run(run())
+    assert exc is not None and exc.rcvd.code == 1011
+    assert took < 3.0, took  # (not a fresh 0.5 s window after each reopen, for ever)

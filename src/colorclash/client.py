@@ -279,6 +279,7 @@ class SeatConnection:
         self.frames: list[str] | None = [] if record else None
         self.messages = 0
         self.close_code: int | None = None
+        self._lost_since: float | None = None  # when the connection was first lost
 
     async def __aenter__(self) -> SeatConnection:
         return self
@@ -300,8 +301,12 @@ class SeatConnection:
                                              self.compact)
 
     async def _reopen(self) -> None:
-        """Open the seat again after a lost connection, with backoff."""
-        delay, deadline = 0.2, time.monotonic() + self.RETRY_FOR
+        """Open the seat again after a lost connection, with backoff, for ``RETRY_FOR``
+        seconds from the first loss of the trouble (a socket accepted then closed at once,
+        Redis away, is the same trouble, not a fresh window)."""
+        if self._lost_since is None:
+            self._lost_since = time.monotonic()
+        delay, deadline = 0.2, self._lost_since + self.RETRY_FOR
         while True:
             self.reconnects += 1
             try:
@@ -344,16 +349,21 @@ class SeatConnection:
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message (updates :attr:`state`, :attr:`errors`, :attr:`events`)."""
-        try:
-            async with asyncio.timeout(timeout):
-                raw = await self.ws.recv()
-        except websockets.ConnectionClosed as exc:
-            self.close_code = exc.rcvd.code if exc.rcvd else None
-            if not self._retryable(exc):
-                raise
-            await self._reopen()
-            async with asyncio.timeout(timeout):
-                raw = await self.ws.recv()
+        while True:
+            try:
+                async with asyncio.timeout(timeout):
+                    raw = await self.ws.recv()
+                break
+            except websockets.ConnectionClosed as exc:
+                # (a socket opened again may be closed at once too, 1011 while Redis is
+                # away: each retryable close is retried, within the trouble's window)
+                self.close_code = exc.rcvd.code if exc.rcvd else None
+                if not self._retryable(exc) or (
+                        self._lost_since is not None
+                        and time.monotonic() - self._lost_since > self.RETRY_FOR):
+                    raise
+                await self._reopen()
+        self._lost_since = None  # a message came: the trouble, if any, is over
         if self.frames is not None:
             self.frames.append(raw if isinstance(raw, str) else raw.decode())
         msg = orjson.loads(raw)

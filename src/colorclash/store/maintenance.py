@@ -56,8 +56,11 @@ def delete_rooms(url: str, codes: list[str]) -> list[str]:
         if missing:
             raise StoreError(f"no room {', '.join(missing)} in {shown_url(url)}; nothing "
                              "was deleted")
+        free_code = getattr(store, "free_code", None)  # (Redis: its code's reservation)
         for code in wanted:
             store.delete_room(code)
+            if free_code is not None:
+                free_code(code)
         return wanted
     finally:
         store.close()

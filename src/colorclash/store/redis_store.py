@@ -531,6 +531,18 @@ class RedisStore:
                 raise StoreError(f"room {code}: FENCED, its owner changed while deleting it") \
                     from None
 
+    def free_code(self, code: str) -> None:
+        """A deleted room's code given back, with no process running (``colorclash
+        delete-rooms``): its reservation, its owner and its place in that owner's rooms
+        go, as a process's sweep retires them (server/cluster.py, ``retire``). Left, the
+        code was reserved for ever and the next start handed the deleted room on."""
+        owner = self.redis.get(self.key("owner", code))
+        with self.redis.pipeline(transaction=True) as pipe:
+            if owner:
+                pipe.srem(self.key("owned", owner.decode()), code)
+            pipe.delete(self.key("code", code), self.key("owner", code))
+            pipe.execute()
+
     def close(self) -> None:
         self._let_go_alone()
         self.redis.close()
