@@ -667,7 +667,10 @@ def test_a_raised_ranked_stack_says_which_cards_answer_it_now():
 
 
 @pytest.mark.parametrize("preset", ["classic-table", "siege", "day-night"])
-def test_a_table_preset_round_lists_every_seat_in_out_when_it_ends(preset):
+def test_a_table_preset_round_lists_only_its_winner_in_out(preset):
+    """engine.md said every seat follows the winner in ``out`` at a round's end; in a table
+    preset only the winner has a place (a rules review: the docs say so now; a badge of
+    a place by seat order would mislead)."""
     hands = [["R1"], ["Y1", "Y2"], ["G1", "G2"]]
     if preset == "day-night":
         hands = [["R1//R2"], ["Y1//Y2", "Y2//Y3"], ["G1//G2", "G2//G3"]]
@@ -675,17 +678,19 @@ def test_a_table_preset_round_lists_every_seat_in_out_when_it_ends(preset):
     draw = ["G1//G2"] * 6 if preset == "day-night" else ["G1"] * 6
     g = table(preset, hands, top, draw)
     g.apply(0, {"type": "play", "card": "R1"})
-    assert g.view(0)["out"] == [0, 1, 2]
+    assert g.view(0)["out"] == [0]
+    g = table("standard", [["R1"], ["Y1", "Y2"], ["G1", "G2"]], "R5", ["G1"] * 6,
+              options={"play_on": False})
+    g.apply(0, {"type": "play", "card": "R1"})
+    assert g.view(0)["out"] == [0, 1, 2]  # (standard, not played on: the others follow)
 
 
-def test_a_dead_round_lists_the_seats_still_holding_cards_after_those_out():
-    # nobody out: no order of finishing (the first seat listed would read as the winner)
+def test_a_dead_round_lists_only_the_seats_that_emptied_their_hand():
     g = table("standard", [["R1", "R2"], ["B9", "Y9"], ["G1", "G2"]], "Y5")
     while not g.over:
         g.apply(g.to_act[0], {"type": "pass"})
-    assert g.view(0)["out"] == []
-    assert g.result["winners"] == []
-    # one seat out before the round went dead: it first, then the others in seat order
+    assert g.view(0)["out"] == [] and g.result["winners"] == []
+    # one seat out before the round went dead: the round's winner, alone in `out`
     g = table("standard", [["B9", "R9"], ["Y1"], ["G1", "G2"]], "Y5", first=1)
     g.apply(1, {"type": "play", "card": "Y1"})
     while not g.over:  # hold on to every card: pass, or draw and keep
@@ -694,7 +699,7 @@ def test_a_dead_round_lists_the_seats_still_holding_cards_after_those_out():
         g.apply(seat, next(a for kind in ("pass", "draw", "keep") for a in legal
                            if a["type"] == kind))
     assert g.result["winners"] == [1]
-    assert g.view(0)["out"] == [1, 0, 2]
+    assert g.view(0)["out"] == [1]
 
 
 def test_no_active_colour_is_shown_while_a_flip_turned_up_face_waits_for_one():
@@ -706,3 +711,15 @@ def test_no_active_colour_is_shown_while_a_flip_turned_up_face_waits_for_one():
     assert g.to_act == [0]  # the player who flipped names it
     g.apply(0, {"type": "color", "color": "G"})
     assert g.view(1)["color"] == "G"
+
+
+def test_a_refusal_under_ranked_stacking_of_a_stack_off_the_ladder_says_a_shield():
+    """A +1 stack (Day & Night's deck) under ranked stacking: the refusal's words raised
+    IndexError, not IllegalAction (a diff review)."""
+    g = table("day-night", [["R+1//R+5", "R1//R2"], ["B1//B2", "Y1//Y2"]], "R5//R6",
+              ["G1//G2"] * 9, options={"stacking": "ranked"})
+    g.apply(0, {"type": "play", "card": "R+1"})
+    before = g.view(1)
+    with pytest.raises(IllegalAction, match=r"only a Shield answers it"):
+        g.apply(1, {"type": "play", "card": "B1"})
+    assert g.view(1) == before

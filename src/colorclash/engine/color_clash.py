@@ -879,6 +879,10 @@ class ColorClash(Game):
         kind = self.stack_kind
         if self.options.stacking == "ranked":
             ranks = [f"a {r}" for r, step in _LADDER.items() if step >= _LADDER.get(kind, 9)]
+            # (a stack off the ladder, a +1 or +5 of the Day & Night deck played under
+            # ranked stacking, is answered by a Shield alone: answers_stack)
+            if not ranks:
+                return "a Shield"
             return ", ".join(ranks[:-1] + [f"{ranks[-1]} or a Shield"])
         return f"a {kind}"
 
@@ -1014,6 +1018,8 @@ class ColorClash(Game):
             self.round_winner = seat
             self.round_points = self._winner_points(seat)
         if not self.options.play_on or self._active_count() <= 1:
+            last = [s for s in range(self.n) if s not in self.out]
+            self.out.extend(last)
             self._end_round(self.round_winner, events)
             return
         if self.turn == seat:  # a Skip-all or the like came back to the finished seat
@@ -1037,12 +1043,6 @@ class ColorClash(Game):
     def _end_round(self, winner: int | None, events: list[Event]) -> None:
         o = self.options
         self.window_seat = None
-        # The round's order of finishing ends with the seats still holding cards, in seat
-        # order, however the round ended (a table preset's first out, a round gone dead
-        # after one); a dead round nobody finished has no order (the client reads the
-        # round's winner as the first seat out).
-        if self.out:
-            self.out.extend([s for s in range(self.n) if s not in self.out])
         # A penalty card that empties a hand wins at once: its stack never reaches anyone
         # (spec 6), so none is shown waiting on the final table.
         self.stack = 0
