@@ -280,6 +280,7 @@ class SeatConnection:
         self.messages = 0
         self.close_code: int | None = None
         self._lost_since: float | None = None  # when the connection was first lost
+        self._delay = 0.2  # the reopening's backoff meanwhile
 
     async def __aenter__(self) -> SeatConnection:
         return self
@@ -305,8 +306,11 @@ class SeatConnection:
         seconds from the first loss of the trouble (a socket accepted then closed at once,
         Redis away, is the same trouble, not a fresh window)."""
         if self._lost_since is None:
-            self._lost_since = time.monotonic()
-        delay, deadline = 0.2, self._lost_since + self.RETRY_FOR
+            self._lost_since, self._delay = time.monotonic(), 0.2
+        else:  # opened, then lost again at once: the backoff goes on (no storm of opens)
+            await asyncio.sleep(self._delay)
+            self._delay = min(2.0, self._delay * 2)
+        deadline = self._lost_since + self.RETRY_FOR
         while True:
             self.reconnects += 1
             try:
@@ -314,10 +318,10 @@ class SeatConnection:
                 return
             except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed,
                     TimeoutError):
-                if time.monotonic() + delay > deadline:
+                if time.monotonic() + self._delay > deadline:
                     raise
-                await asyncio.sleep(delay)
-                delay = min(2.0, delay * 2)
+                await asyncio.sleep(self._delay)
+                self._delay = min(2.0, self._delay * 2)
 
     def _retryable(self, exc: websockets.ConnectionClosed) -> bool:
         code = exc.rcvd.code if exc.rcvd else 1006
