@@ -123,3 +123,29 @@ async def test_a_store_file_deleted_or_replaced_while_serving_is_said_and_kept(t
     if how == "replaced":  # the file put there is left as it was
         assert sqlite3.connect(db).execute(
             "SELECT count(*) FROM sqlite_master").fetchone() == (0,)
+
+
+@pytest.mark.asyncio
+async def test_a_store_file_deleted_before_the_first_write_is_not_made_again_empty(tmp_path):
+    """Deleted before the server's first write (or first sweep), the file was made again
+    by name, empty and 0644, and the writes went into it, refused ("no such table"):
+    the server's new connections refuse a name that no longer leads to its file, and the
+    stop writes what it holds back there (a diff review)."""
+    from colorclash.client import Client, ClientError
+    from colorclash.server.testing import ServerProcess
+
+    db = tmp_path / "site.sqlite3"
+    srv = ServerProcess(f"sqlite:///{db}").start()
+    try:
+        for side in ("", "-wal", "-shm"):
+            if os.path.exists(f"{db}{side}"):
+                os.remove(f"{db}{side}")
+        c = Client(srv.url)
+        with pytest.raises(ClientError):
+            await c.create_room("Ana", seats=2)  # (not stored: not acknowledged)
+        assert not db.exists()  # nothing made by its name meanwhile
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.output()
+    assert oct(db.stat().st_mode & 0o777) == "0o600"  # written back at the stop
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM rooms").fetchone() == (0,)

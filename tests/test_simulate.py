@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -360,6 +361,14 @@ class Wrong:
         return {"type": "fly"}
 
 
+class NeedsMore:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def act(self, view, events=None):
+        return view["legal"][0]
+
+
 class ForColoretto:
     game = "coloretto"
 
@@ -373,8 +382,9 @@ def test_a_bot_of_your_own_plays_in_simulate_as_module_and_class(tmp_path, monke
     levels only (a bot author's review). ``module:Class``, importable from the folder the
     command runs in, plays as a level does; a bot made for another game is refused."""
     (tmp_path / "mybots.py").write_text(OWN_BOTS)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "broken.py").write_text("def act(:\n")
+    monkeypatch.chdir(tmp_path)  # (found from the folder the command runs in)
+    monkeypatch.setattr("sys.path", [p for p in sys.path if p not in ("", str(tmp_path))])
     for game, players in (("rainbow", 2), ("coloretto", 3), ("color-clash", 2)):
         result = CliRunner().invoke(app, [
             "simulate", "--game", game, "--players", str(players), "--games", "4",
@@ -386,7 +396,9 @@ def test_a_bot_of_your_own_plays_in_simulate_as_module_and_class(tmp_path, monke
     for bad, says in (("mybots:ForColoretto", "plays coloretto, not rainbow"),
                       ("mybots:Nothing", "'mybots' has no class 'Nothing'"),
                       ("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
-                      ("mybots:", "name your own bot as module:Class")):
+                      ("mybots:", "name your own bot as module:Class"),
+                      ("broken:Bot", "cannot import 'broken' for 'broken:Bot': SyntaxError"),
+                      ("mybots:NeedsMore", "could not be made with no arguments: TypeError")):
         result = CliRunner().invoke(app, ["simulate", "--game", "rainbow", "--players", "2",
                                           "--games", "2", "--bots", bad])
         assert result.exit_code == 2, (bad, result.output)

@@ -98,7 +98,8 @@ def test_a_bare_path_is_a_sqlite_file(tmp_path, monkeypatch):
     s.close()
 
 
-def test_bad_urls_and_paths_have_clear_errors(tmp_path):
+def test_bad_urls_and_paths_have_clear_errors(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (sqlite:///x is x here)
     with pytest.raises(StoreError, match="unknown store URL"):
         open_store("mysql://x")
     with pytest.raises(StoreError, match="does not exist"):
@@ -580,3 +581,38 @@ def test_the_wal_file_is_cut_back_after_a_burst_of_writes(tmp_path, monkeypatch,
     assert wal.stat().st_size <= sqlite_store.WAL_SIZE_LIMIT, wal.stat().st_size
     assert len(s.room_codes()) == 501 and s.load_room("R00499")["n"] == 499
     s.close()
+
+
+def test_a_removed_link_to_the_store_is_not_the_store_deleted(tmp_path):
+    """The store's name was resolved again at each check: a symbolic link removed (the
+    file itself intact) read as the file deleted, and a stop wrote a copy at the link's
+    name (a diff review). The name resolved at the claim is the one watched."""
+    real = tmp_path / "real.sqlite3"
+    link = tmp_path / "link.sqlite3"
+    SQLiteStore(real).close()
+    link.symlink_to(real)
+    s = SQLiteStore(link)
+    try:
+        s.claim()
+        assert s.file_gone() is None
+        link.unlink()
+        assert s.file_gone() is None and s.save_gone_file() is None
+        real.unlink()
+        assert "was deleted" in s.file_gone()
+        assert s.save_gone_file() == str(real)  # (back where the file was, not the link)
+    finally:
+        s.close()
+    assert real.exists() and not link.exists()
+
+
+def test_a_backup_is_never_written_through_a_link(tmp_path):
+    s = SQLiteStore(tmp_path / "a.sqlite3")
+    s.save_room("ABCDEF", {"n": 1}, None, None)
+    target = tmp_path / "b.sqlite3"
+    target.symlink_to(tmp_path / "elsewhere.sqlite3")  # dangling: exists() is False
+    try:
+        with pytest.raises(StoreError, match="never overwrites"):
+            s.backup_to(target)
+    finally:
+        s.close()
+    assert not (tmp_path / "elsewhere.sqlite3").exists()

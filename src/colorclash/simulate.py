@@ -47,11 +47,12 @@ def outside_bot(game: str, spec: str, seed: int | str | None = None) -> Any:
     if not module_name or not class_name:
         raise ValueError(f"--bots: {spec!r}: name your own bot as module:Class")
     if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
+        sys.path.append(os.getcwd())  # (last: a file here does not hide an installed module)
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"--bots: cannot import {module_name!r} for {spec!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - ImportError, or the module's own (a SyntaxError)
+        raise ValueError(f"--bots: cannot import {module_name!r} for {spec!r}: "
+                         f"{type(exc).__name__}: {exc}") from None
     cls = getattr(module, class_name, None)
     if cls is None or not callable(cls):
         raise ValueError(f"--bots: {module_name!r} has no class {class_name!r}")
@@ -61,7 +62,12 @@ def outside_bot(game: str, spec: str, seed: int | str | None = None) -> Any:
         accepted = {}
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     given = {k: v for k, v in (("game", game), ("seed", seed)) if takes_any or k in accepted}
-    bot = cls(**given)
+    try:
+        bot = cls(**given)
+    except Exception as exc:  # noqa: BLE001 - a constructor that wants other arguments
+        raise ValueError(f"--bots: {spec!r} could not be made with "
+                         f"{', '.join(given) or 'no arguments'}: {type(exc).__name__}: "
+                         f"{exc}") from None
     if not callable(getattr(bot, "act", None)):
         raise ValueError(f"--bots: {spec!r} has no act(view) method")
     made_for = getattr(bot, "game", game)

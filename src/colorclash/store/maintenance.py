@@ -8,6 +8,7 @@ room's document, its current match's log and its finished matches' records under
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from colorclash.store import StoreError, open_store, shown_url, sqlite_path
@@ -30,7 +31,7 @@ def backup(url: str, target: str) -> int:
         source.backup_to(target)
     finally:
         source.close()
-    copy = open_store(f"sqlite:///{target}", create=False)
+    copy = open_store(f"sqlite:///{os.path.expanduser(target)}", create=False)
     try:
         return len(copy.room_codes())
     finally:
@@ -47,23 +48,34 @@ def delete_rooms(url: str, codes: list[str]) -> list[str]:
     wanted = list(dict.fromkeys(normalize_code(c) for c in codes))
     if not wanted:
         raise StoreError("name the room(s) to delete by code")
-    open_store(url, create=False).close()  # (a missing SQLite file is said, not made)
-    store: Any = open_store(url)
+    # Claimed before it is opened for writing (a writable open marks an older SQLite
+    # file with this version's format: not under a server that is running it); a
+    # missing SQLite file is said, not made.
+    guard: Any = open_store(url, create=False)
     try:
-        claim_for_a_command(store, url, mark=False)
-        held = set(store.room_codes())
-        missing = [c for c in wanted if c not in held]
-        if missing:
-            raise StoreError(f"no room {', '.join(missing)} in {shown_url(url)}; nothing "
-                             "was deleted")
-        free_code = getattr(store, "free_code", None)  # (Redis: its code's reservation)
-        for code in wanted:
-            store.delete_room(code)
-            if free_code is not None:
+        claim_for_a_command(guard, url, mark=False)
+        store: Any = open_store(url) if sqlite_path(url) is not None else guard
+        try:
+            held = set(store.room_codes())
+            missing = [c for c in wanted if c not in held]
+            if missing:
+                raise StoreError(f"no room {', '.join(missing)} in {shown_url(url)}; "
+                                 "nothing was deleted")
+            delete_many = getattr(store, "delete_rooms", None)  # SQLite: one transaction
+            if delete_many is not None:
+                delete_many(wanted)
+            else:
+                for code in wanted:
+                    store.delete_room(code)
+            free_code = getattr(store, "free_code", None)  # (Redis: its code's reservation)
+            for code in wanted if free_code is not None else ():
                 free_code(code)
-        return wanted
+            return wanted
+        finally:
+            if store is not guard:
+                store.close()
     finally:
-        store.close()
+        guard.close()
 
 
 __all__ = ["backup", "delete_rooms"]

@@ -190,6 +190,7 @@ class SQLiteStore:
         self._sweep_lock = threading.Lock()
         self._owner_fd: int | None = None  # PATH.lock, once claimed (-1: none to lock)
         self._file_fd: int | None = None  # the database file's, for its flock (claim)
+        self._real_path: str | None = None  # its name, links resolved, at the claim
         if not self.in_memory:
             _refuse_what_is_no_file(self.path, read_only)
         if read_only and not self.in_memory:
@@ -388,6 +389,7 @@ class SQLiteStore:
                 if fd is not None:
                     os.close(fd)
                 raise StoreError(f"cannot open {real!r}: {exc.strerror}") from None
+            self._real_path = real
         try:
             if fd is not None:
                 fcntl.flock(fd, how | fcntl.LOCK_NB)
@@ -406,14 +408,15 @@ class SQLiteStore:
 
     def file_gone(self) -> str | None:
         """What became of the store's file, if its name no longer leads to the file this
-        server writes (deleted, or another file put in its place while it runs: a
-        restore copied over a live store); None while it does. The server keeps writing
+        server writes (deleted, or another file moved into its place while it runs; a
+        copy written over the file itself, ``cp``, keeps its inode and is not seen); None
+        while it does. The server keeps writing
         to the file it has open, which a stop would then lose: :meth:`save_gone_file`."""
-        if self._file_fd is None:
+        if self._file_fd is None or self._real_path is None:
             return None  # (not claimed: no server's file; or in memory)
         held = os.fstat(self._file_fd)
-        try:
-            named = os.stat(os.path.realpath(self.path))
+        try:  # (the name resolved at the claim: a link removed is not the file deleted)
+            named = os.stat(self._real_path)
         except FileNotFoundError:
             return f"the store file {self.path!r} was deleted while the server runs"
         except OSError:
@@ -429,9 +432,9 @@ class SQLiteStore:
         not overwritten); say where (None: nothing was gone). SQLite's own backup, read
         from the open file, the WAL's writes included."""
         gone = self.file_gone()
-        if gone is None:
+        if gone is None or self._real_path is None:
             return None
-        real = os.path.realpath(self.path)
+        real = self._real_path
         target = real
         if os.path.exists(real):
             target = f"{real}.saved-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
@@ -450,11 +453,17 @@ class SQLiteStore:
         the copy is the store as of one moment, the WAL's writes included). A file
         already at ``target`` is refused: a backup never overwrites."""
         file = Path(target).expanduser()
-        if file.exists():
-            raise StoreError(f"{str(file)!r} exists: a backup never overwrites; give a new name")
         if not file.parent.is_dir():
             raise StoreError(f"no such folder for the backup: {file.parent}")
-        _create_private(file)
+        try:  # (made here, 0600, never through a link: SQLite would follow one, 0644)
+            os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o600))
+        except FileExistsError:
+            raise StoreError(f"{str(file)!r} exists: a backup never overwrites; give a new "
+                             "name") from None
+        except OSError as exc:
+            raise StoreError(f"cannot make the backup {str(file)!r}: "
+                             f"{exc.strerror or exc}") from None
         copy = sqlite3.connect(file)
         try:
             with self._lock:
@@ -487,10 +496,19 @@ class SQLiteStore:
         if self._checkpointer is not None:
             self._checkpointer.wrote()
 
+    def _by_name(self) -> sqlite3.Connection:
+        """A new connection to the store's file by its name: refused once the name leads
+        to another file or none (connecting made a new, empty file there, 0644, and wrote
+        into it: a diff review)."""
+        gone = self.file_gone()
+        if gone:
+            raise StoreError(f"{gone}: not opened again by its name")
+        return _connect(self.path)
+
     def _writer_db(self) -> sqlite3.Connection:
         """The writer thread's connection, opened at its first write."""
         if self._wdb is None:
-            self._wdb = _connect(self.path)
+            self._wdb = self._by_name()
             self._wdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
             self._wdb.execute("PRAGMA busy_timeout=5000")
             # The WAL is copied back into the database by a thread of its own, not by the
@@ -626,7 +644,7 @@ class SQLiteStore:
             return
         with self._sweep_lock:
             if self._sdb is None:
-                self._sdb = _connect(self.path)
+                self._sdb = self._by_name()
                 self._sdb.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
                 self._sdb.execute("PRAGMA busy_timeout=5000")
             self._delete(self._sdb, codes)
