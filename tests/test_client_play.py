@@ -95,15 +95,17 @@ def test_a_reconnect_that_times_out_during_the_pause_is_not_swallowed():
     assert opens <= 2, (took, opens)  # one retry window, then its TimeoutError
 
 
+class _Closed(_WS):
+    """A socket the server closes at once (1011: Redis away)."""
+    async def recv(self):
+        raise websockets.ConnectionClosed(Close(1011, "store unavailable"), None)
+
+
 def test_a_socket_reopened_and_closed_again_at_once_is_reopened_again():
     """A seat's socket lost while Redis was away was opened again once; the new one,
     accepted then closed at once (1011 store unavailable), ended play() with the close
     (a Redis review): the second read was outside the retry. Each retryable close is
     retried, within one window for the whole trouble."""
-    class _Closed(_WS):
-        async def recv(self):
-            raise websockets.ConnectionClosed(Close(1011, "store unavailable"), None)
-
     class _Client:
         opens = 0
         async def _open_ws(self, *a):
@@ -122,10 +124,6 @@ def test_a_socket_reopened_and_closed_again_at_once_is_reopened_again():
 
 
 def test_a_socket_closed_again_and_again_gives_up_after_one_window():
-    class _Closed(_WS):
-        async def recv(self):
-            raise websockets.ConnectionClosed(Close(1011, "store unavailable"), None)
-
     class _Client:
         opens = 0
         async def _open_ws(self, *a):
