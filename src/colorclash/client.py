@@ -310,7 +310,6 @@ class SeatConnection:
         else:  # opened, then lost again at once: the backoff goes on (no storm of opens)
             await asyncio.sleep(self._delay)
             self._delay = min(2.0, self._delay * 2)
-        deadline = self._lost_since + self.RETRY_FOR
         while True:
             self.reconnects += 1
             try:
@@ -318,10 +317,15 @@ class SeatConnection:
                 return
             except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed,
                     TimeoutError):
-                if time.monotonic() + self._delay > deadline:
+                if self._window_over(after=self._delay):
                     raise
                 await asyncio.sleep(self._delay)
                 self._delay = min(2.0, self._delay * 2)
+
+    def _window_over(self, after: float = 0.0) -> bool:
+        """Is the trouble's ``RETRY_FOR`` over (``after`` seconds from now)?"""
+        return (self._lost_since is not None
+                and time.monotonic() + after > self._lost_since + self.RETRY_FOR)
 
     def _retryable(self, exc: websockets.ConnectionClosed) -> bool:
         code = exc.rcvd.code if exc.rcvd else 1006
@@ -362,9 +366,7 @@ class SeatConnection:
                 # (a socket opened again may be closed at once too, 1011 while Redis is
                 # away: each retryable close is retried, within the trouble's window)
                 self.close_code = exc.rcvd.code if exc.rcvd else None
-                if not self._retryable(exc) or (
-                        self._lost_since is not None
-                        and time.monotonic() - self._lost_since > self.RETRY_FOR):
+                if not self._retryable(exc) or self._window_over():
                     raise
                 await self._reopen()
         self._lost_since = None  # a message came: the trouble, if any, is over
