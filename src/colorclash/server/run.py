@@ -21,7 +21,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
 
     from colorclash.server.app import create_app
-    from colorclash.store import StoreError, open_store, shown_url
+    from colorclash.store import StoreError, open_store, shown_url, sqlite_path
 
     try:
         settings = Settings.from_env()
@@ -29,7 +29,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     for warning in Settings.unknown_env() + Settings.store_env_warnings(
-            redis=store_url.startswith(("redis://", "rediss://"))):
+            redis=sqlite_path(store_url) is None):
         print(warning, file=sys.stderr)
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.

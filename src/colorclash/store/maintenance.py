@@ -68,8 +68,9 @@ def delete_rooms(url: str, codes: list[str]) -> list[str]:
                 for code in wanted:
                     store.delete_room(code)
             free_code = getattr(store, "free_code", None)  # (Redis: its code's reservation)
-            for code in wanted if free_code is not None else ():
-                free_code(code)
+            if free_code is not None:
+                for code in wanted:
+                    free_code(code)
             return wanted
         finally:
             if store is not guard:
