@@ -23,15 +23,17 @@ OWN = {
     "siege": ["howto.card.shield", "howto.stack.ranked", "howto.awayOne",
               "table.keyHelpNoCall"],
     "day-night": ["howto.card.flip", "howto.card.hunt", "howto.stack.same", "howto.dayNight",
-                  "howto.awayOne", "table.keyHelpNoCall"],
+                  "howto.awayOne", "table.keyHelpNoCall", "howto.name.skipDay"],
 }
 
 # and what it must not say (another table's rule)
 NOT_ON = {
     "classic-table": ["howto.call.manual", "howto.card.shield", "howto.end.playOn",
                       "howto.away", "table.keyHelp"],
-    "standard": ["howto.card.bomb", "howto.stack.classic", "howto.call.auto", "howto.awayOne"],
-    "family": ["howto.call.manual", "howto.deal.actions", "howto.awayOne", "table.keyHelp"],
+    "standard": ["howto.card.bomb", "howto.stack.classic", "howto.call.auto", "howto.awayOne",
+                 "howto.card.answered", "howto.name.skipDay"],
+    "family": ["howto.call.manual", "howto.deal.actions", "howto.awayOne", "table.keyHelp",
+               "howto.card.answered"],
     "siege": ["howto.card.bomb", "howto.stack.classic", "howto.away", "table.keyHelp"],
     "day-night": ["howto.card.plus2", "howto.card.wild4Restricted", "howto.card.bomb",
                   "howto.away", "table.keyHelp"],
@@ -93,6 +95,27 @@ def test_no_how_to_play_page_shows_a_blank_to_fill(open_page, lang, path):
     text = page.inner_text("article.howto")
     assert "{" not in text and "}" not in text, text
     assert not page.evaluate("[...window.__i18nMissing]")
+
+
+@pytest.mark.parametrize("preset, answered", [("classic-table", ["plus2"]),
+                                              ("siege", ["plus2", "wild4"]),
+                                              ("day-night", ["plus1", "plus5"])])
+def test_on_a_stacking_table_the_penalty_cards_lines_say_a_stack_waits(open_page, preset,
+                                                                       answered):
+    """The +2 line said "the next player draws two and loses their turn" on tables where a
+    +2 waits for an answer (a rules-text review): on a stacking table the lines of the
+    cards a stack answers say it waits, and no other card's line does."""
+    en = catalog("en")
+    page = open_page(DESKTOP, path=f"/?rules={preset}")
+    page.wait_for_selector("article.howto .howto-cards li")
+    items = page.locator("article.howto .howto-cards li > span")
+    lines = {items.nth(i).locator("strong").inner_text(): items.nth(i).inner_text()
+             for i in range(items.count())}
+    names = {en[f"howto.name.{what}"]: what for what in ("plus1", "plus2", "plus5", "wild4")}
+    assert set(names) & set(lines)  # (the penalty cards are there to be read)
+    waiting = [names.get(name, name) for name, line in lines.items()
+               if en["howto.card.answered"] in line]
+    assert sorted(waiting) == sorted(answered)
 
 
 @pytest.mark.parametrize("game", ["constructor", "__proto__", "toString", "chess"])
@@ -234,6 +257,11 @@ def test_the_dialog_over_a_one_round_standard_table_says_the_substitute_plays_to
     dialog.wait_for()
     text = dialog.inner_text()
     assert said(en, key) in text and said(en, not_key) not in text
+    # and the goal says this table's length, not only "one round by default" (a review)
+    goal = page.inner_text(".howto-overlay [role=dialog] section[aria-labelledby=howto-goal]")
+    length = en["room.rounds"]["one" if rounds == 1 else "other"].format(n=rounds)
+    this = en["howto.length.thisTable"].format(length=length)
+    assert this in goal
 
 
 def test_a_how_to_play_page_says_so_when_the_games_cannot_be_had(open_page):

@@ -32,7 +32,20 @@ function rulesOf(preset, def, view) {
     // end, and the away paragraph promised "until the next round" (a rules review)
     oneRound: matches.length <= 1 || (own && o.rounds === 1),
     clock: o.timeout_policy,
+    // over a running table of several rounds or points: its own length (the page said
+    // "one round by default" over a table of three: stop review)
+    thisMatch: own && matches.length > 1 ? (o.rounds === 0 ? `to:${o.target}` : `rounds:${o.rounds}`) : null,
   };
+}
+
+// the penalty cards that a stack of this table can answer (their line says "draws and
+// loses their turn"; on these tables it waits for an answer first: see Penalties)
+const ANSWERED = { classic: ["plus2"], ranked: ["plus2", "wild4"], same: ["plus1", "plus5"] };
+
+function thisMatchLine(m) {
+  const [kind, n] = m.split(":");
+  const length = kind === "to" ? t("room.firstTo", { n: Number(n) }) : t("room.rounds", { n: Number(n) });
+  return p("howto.length.thisTable", { length });
 }
 
 const CARD_ROWS = {
@@ -62,7 +75,10 @@ function cardTable(r) {
     rows.map(([card, what]) => {
       let key = `howto.card.${what}`;
       if (what === "wild4") key = r.w4 === "restricted" ? "howto.card.wild4Restricted" : "howto.card.wild4";
-      return h("li", renderCard(card, { size: "face" }), h("span", h("strong", t(`howto.name.${what}`)), " ", t(key)));
+      // Skip is a day card in Day & Night (the night has Skip Everyone), as the others marked so
+      const name = what === "skip" && r.deck === "day-night" ? "howto.name.skipDay" : `howto.name.${what}`;
+      const answered = (ANSWERED[r.stack] || []).includes(what) ? ` ${t("howto.card.answered")}` : "";
+      return h("li", renderCard(card, { size: "face" }), h("span", h("strong", t(name)), " ", t(key) + answered));
     }),
   );
 }
@@ -87,7 +103,7 @@ export function renderRules(preset, { headingLevel = 1, def = null, view = null,
   }
   return [
     ...head,
-    section("goal", t("howto.h.goal"), p("howto.goal"), p(`howto.length.${r.length}`)),
+    section("goal", t("howto.h.goal"), p("howto.goal"), p(`howto.length.${r.length}`), r.thisMatch && thisMatchLine(r.thisMatch)),
     section(
       "deal",
       t("howto.h.deal"),
