@@ -47,15 +47,18 @@ class ScriptedTable:
     page at /r/SCRIPT and deals (``game="rainbow"`` for another game than Color Clash);
     ``table.others()`` lets the other seats play (first legal action) until it is the
     player's turn; ``table.send(events)`` pushes a state;
-    ``table.sent`` lists what the page sent. The player's own actions are applied to the
+    ``table.sent`` lists what the page sent; ``lag_ms`` makes the page measure a round
+    trip that long. The player's own actions are applied to the
     engine and answered with a state, like the server does.
     """
 
     def __init__(self, open_page, *, preset: str, seats: int, seed: int = 1,
                  setup: dict | None = None, viewport=None, locale: str = "en-US",
                  me: int = 0, options: dict | None = None, answer: bool = True,
-                 deal: bool = True, game: str = "color-clash") -> None:
+                 deal: bool = True, game: str = "color-clash", lag_ms: int = 0) -> None:
         self.game_key = game
+        # a slow link, as the page measures it: each pong answers a ping this much older
+        self.lag_ms = lag_ms
         self.preset, self.seats, self.me = preset, seats, me
         self.options = options
         self.answer = answer
@@ -105,7 +108,10 @@ class ScriptedTable:
     def _on_message(self, text) -> None:
         msg = json.loads(text)
         if msg.get("type") == "ping":
-            self._push({"type": "pong", "t": msg.get("t"), "server_time": 0})
+            t = msg.get("t")
+            if isinstance(t, (int, float)):
+                t -= self.lag_ms
+            self._push({"type": "pong", "t": t, "server_time": 0})
             return
         self.sent.append(msg)
         if not self.answer:

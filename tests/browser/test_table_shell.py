@@ -1612,6 +1612,52 @@ def test_a_move_waiting_for_its_answer_shows_it(open_page):
     page.wait_for_function(f"() => Number({hand}) === 1")
 
 
+def test_a_move_stays_waiting_until_its_own_answer_on_a_slow_link(open_page):
+    """The wait lasted 2.5 s, less than a slow link's round trip: a third tap then went,
+    was refused as stale, and that refusal cleared the wait of a later move (a bad network
+    review). It lasts until the move's own answer: not a state of the same seq (a seat
+    coming back), not a refusal of something else (a room change)."""
+    setup = {"hands": [["R7", "G1", "R9"], ["B2", "B3"]], "top": "R3",
+             "draw": ["Y5", "Y6", "Y7"], "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          answer=False)
+    page = table.page
+    page.wait_for_selector(".hand .card[data-card='R7']")
+    page.click(".hand .card[data-card='R7']")
+    page.wait_for_function("() => document.body.dataset.sending === '1'")
+    page.wait_for_timeout(3000)
+    table.send([])  # a state of the same seq (nothing played)
+    table._push({"type": "error", "code": "not_host", "ref": "settings", "message": "x"})
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__cc.pending") is True
+    page.click(".hand .card[data-card='R9']", force=True)
+    page.wait_for_timeout(300)
+    actions = [m for m in table.sent if m["type"] == "action"]
+    assert [m["action"]["card"] for m in actions] == ["R7"], actions
+    table.act(0, actions[0]["action"])  # its answer
+    page.wait_for_function("() => window.__cc.pending === false")
+    page.wait_for_function("() => document.body.dataset.sending === undefined")
+
+
+@pytest.mark.parametrize("lag_ms, shown", [(0, ("9 s", "8 s")), (6000, ("6 s", "5 s"))])
+def test_a_clock_takes_off_the_time_its_message_took_on_the_way(open_page, lag_ms, shown):
+    """A clock's ``remaining_ms`` is what was left when the server sent it: on a link of
+    1.5 s each way the page showed "2 s" when 0.3 s were left (a bad network review). The
+    page takes half its measured round trip off (a ping as the socket opens)."""
+    setup = {"hands": [["R7", "G1"], ["B2", "B3"]], "top": "R3", "draw": ["Y5", "Y6", "Y7"],
+             "first": 0}
+    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
+                          lag_ms=lag_ms)
+    page = table.page
+    page.wait_for_function(f"() => window.__cc.conn.roundTrip !== null"
+                           f" && window.__cc.conn.roundTrip >= {lag_ms}")
+    table.clock = {"kind": "turn", "seat": 0, "seconds": 30, "remaining_ms": 8_900}
+    table.send([])
+    page.wait_for_function("() => (document.querySelector('#turn-msg .turn-secs') || {})"
+                           ".textContent")
+    assert page.inner_text("#turn-msg .turn-secs") in shown  # (a second may have gone)
+
+
 def test_a_clock_of_minutes_is_written_all_along(open_page):
     """A 10-minute turn showed only the ring round the picture until its last 10 seconds
     (a clock review: lichess and BGA write m:ss all along): a clock of 2 minutes or more is

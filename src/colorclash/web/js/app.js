@@ -680,8 +680,11 @@ function handleMessage(msg) {
     return;
   }
   if (msg.type === "error") {
-    setPending(false);
-    state.unanswered = null;
+    // (a refusal of a room change, such as a preset, is not the answer to an action)
+    if (!msg.ref || msg.ref === "action") {
+      setPending(false);
+      state.unanswered = null;
+    }
     const err = asError(msg);
     // a race the player lost (Color Clash's last-card window): said in the game's words,
     // not "It is not your turn"
@@ -714,13 +717,16 @@ function handleMessage(msg) {
   state.room = msg.room;
   state.view = msg.view;
   state.seq = msg.seq;
-  setPending(false);
+  // the answer to an action sent is a state of another seq (a state of the same one, such
+  // as a seat coming back, is not: a second tap sent then was refused as stale)
+  if (state.unanswered === null) setPending(false);
   if (msg.clock) {
     const total = (msg.clock.seconds ? msg.clock.seconds * 1000 : 0) || msg.clock.remaining_ms;
     state.clock = {
       ...msg.clock,
       total: Math.max(total, msg.clock.remaining_ms),
-      localDeadline: performance.now() + msg.clock.remaining_ms,
+      // (less the time the message took on the way: net.js, LAG_MAX_MS)
+      localDeadline: performance.now() + msg.clock.remaining_ms - (state.conn ? state.conn.lagMs : 0),
     };
   } else {
     state.clock = null;
@@ -1222,9 +1228,14 @@ const roomActs = {
   },
 };
 
-// An action sent and not answered yet: another is not sent (for 2.5 s at most), and after
-// 0.4 s the hand says so (body[data-sending], css): a tap on a slow link showed nothing,
-// and a second tap was ignored without a word (a player review).
+// An action sent and not answered yet: another is not sent until its answer comes (a
+// state of another seq, a refusal, a socket opened again: its first state), and after 0.4 s
+// the hand says so (body[data-sending], css): a tap on a slow link showed nothing, and a
+// second tap was ignored without a word (a player review). The lock lasted 2.5 s, less than
+// a slow link's round trip: a third tap then went, was refused as stale, and its refusal
+// cleared the lock of a later move (a bad network review). PENDING_MAX_MS is only a guard
+// against an answer that never comes on a socket that stays open.
+const PENDING_MAX_MS = 15000;
 let pendingMark = 0;
 let pendingShow = null;
 function setPending(on) {
@@ -1238,7 +1249,7 @@ function setPending(on) {
   }, 400);
   setTimeout(() => {
     if (pendingMark === mark) setPending(false);
-  }, 2500);
+  }, PENDING_MAX_MS);
 }
 
 const tableActs = {
@@ -1256,7 +1267,7 @@ const tableActs = {
     if (state.pending) return;
     if (doubleTap()) return;
     // with the state it was chosen on: a second click sent after the first's answer was
-    // slow in coming (the lock below lasts 2.5 s) is refused, not played on the new table
+    // slow in coming (past the lock below) is refused, not played on the new table
     if (send({ type: "action", action: a, seq: state.seq })) {
       // a refusal's toast is about the move before: it does not stay over the next one
       // (it stood its 3 s over a chip or the top bar while the player went on)

@@ -137,6 +137,11 @@ const PONG_MS = 4000;
 // its answer as long as a WebSocket may be quiet (an hour): the page said "reconnecting"
 // all that time while the other processes would have taken it at once.
 const OPEN_MS = 10000;
+// A clock's remaining_ms is what was left when the server sent it: the page takes off the
+// time the message took on the way (half the round trip of its pings), at most LAG_MAX_MS.
+// Without it a link of 1.5 s each way showed "2 s" when 0.3 s were left, and cards still
+// playable after the server had run the turn out (a bad network review).
+const LAG_MAX_MS = 3000;
 // A socket given up while it was opening may still reach the server (its handshake was on
 // the way): within STRAY_MS its taking the seat ("replaced", 4409) is not another tab's.
 const STRAY_MS = 30000;
@@ -161,6 +166,7 @@ export class Connection {
     this.strays = []; // when sockets still opening were given up (STRAY_MS)
     this.openedAt = 0; // when the current socket was made (FRESH_OPEN_MS)
     this.online = false;
+    this.roundTrip = null; // ms, smoothed (lagMs)
     this._onVisible = () => {
       if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
         this._reconnectNow();
@@ -200,6 +206,7 @@ export class Connection {
       this.attempt = 0;
       this.onstatus("online", {});
       this._startPing();
+      this._ping(); // (the round trip known from the start: see LAG_MAX_MS)
     };
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
@@ -212,6 +219,11 @@ export class Connection {
       }
       if (msg.type === "pong") {
         this.pongDeadline = 0;
+        const trip = Date.now() - msg.t;
+        // (a smoothed round trip: one slow answer does not move the clocks by itself)
+        if (Number.isFinite(trip) && trip >= 0 && trip < 60000) {
+          this.roundTrip = this.roundTrip === null ? trip : 0.75 * this.roundTrip + 0.25 * trip;
+        }
         return;
       }
       if (msg.type === "error") this.lastError = msg;
@@ -279,11 +291,18 @@ export class Connection {
         this._linkDead();
         return;
       }
-      if (!this.pongDeadline && now - this.lastHeard >= QUIET_MS) {
-        this.send({ type: "ping", t: now });
-        this.pongDeadline = now + PONG_MS;
-      }
+      if (!this.pongDeadline && now - this.lastHeard >= QUIET_MS) this._ping();
     }, WATCH_MS);
+  }
+
+  _ping() {
+    const now = Date.now();
+    if (this.send({ type: "ping", t: now })) this.pongDeadline = now + PONG_MS;
+  }
+
+  // How long a message takes from the server, estimated (ms): half the round trip.
+  get lagMs() {
+    return this.roundTrip === null ? 0 : Math.min(this.roundTrip / 2, LAG_MAX_MS);
   }
 
   // The socket is given up (it may still look open, or be opening): its late events are
