@@ -173,11 +173,18 @@ class Hub:
     @staticmethod
     def mark_absent(room: Room, now: float) -> None:
         """Every person with a socket to the room is present; every person without one is
-        away from ``now`` on, unless already away (a restart: nobody is connected yet; a
-        rebuild from the store: the stored seats may be from before someone left, or from
-        a start whose write of the marks was refused, after which a person gone before
-        the restart counted as present: no substitute, the idle clock's leniency, and the
-        room's idle time taken from its creation)."""
+        away from ``now`` on (a restart: nobody is connected yet; a rebuild from the
+        store: the stored seats may be from before someone left, or from a start whose
+        write of the marks was refused, after which a person gone before the restart
+        counted as present: no substitute, the idle clock's leniency, and the room's idle
+        time taken from its creation).
+
+        In a game, a person already away before gets the whole grace again, as those at
+        the table when the site stopped do: the time the site was down counted as time
+        away, and an upgrade of a few minutes gave every seat left a moment before it a
+        computer substitute two seconds after the start, which played for them (an
+        upgrade review). Between games (the lobby, the results) the mark is kept: it
+        dates the room's idleness and a host's absence, which a restart does not end."""
         for i, s in enumerate(room.seats):
             if s.kind != "human":
                 continue
@@ -186,7 +193,7 @@ class Hub:
                 # stored seat may say away since it last left: a rebuild gave a person at
                 # the table a computer substitute at once)
                 s.away_since = None
-            elif s.away_since is None:
+            elif s.away_since is None or (room.status == "playing" and not s.substitute):
                 s.away_since = now
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
