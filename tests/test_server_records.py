@@ -182,6 +182,12 @@ async def test_a_match_carries_its_rules_version_and_a_log_of_older_rules_is_nam
         assert ("Color Clash rules version" in message) == said, (version, message)
         if said:
             assert f"and this version plays version {current}" in message, message
+    # a log written under newer rules (a downgrade) is not replayed under older ones
+    newer = Room.from_data({**stored, "code": code, "rules_version": current + 1})
+    with pytest.raises(DamagedRoom) as refused:
+        games.replay(newer, actions)
+    assert (f"room {code}: its match 2 was written under Color Clash rules version "
+            f"{current + 1}, newer than this version's ({current})") in str(refused.value)
     # a log that replays under today's rules goes on under them
     store.save_room(code, {**stored, "rules_version": None})
     store.close()

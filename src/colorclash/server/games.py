@@ -74,6 +74,14 @@ def replay(room: Room, actions: Iterable[Any], factory: Callable[..., Any] | Non
     and the action (``DamagedRoom``). The server said it in a traceback, while ``rooms``
     listed the room as playing and ``copy-store`` said it was checked."""
     where = f"room {room.code}: its match {room.match_no}"
+    d = GAMES.get(room.game_key)
+    if d is not None and (room.rules_version or 1) > d.rules_version:
+        # (a downgrade: the log replayed under the older rules, or not, and the match went
+        # on under them, marked with this version's number: an upgrade review)
+        raise DamagedRoom(f"{where} was written under {d.name} rules version "
+                          f"{room.rules_version}, newer than this version's "
+                          f"({d.rules_version}): start the newer version again "
+                          "(docs/deployment.md, Upgrading)")
     try:
         game = match_game(room, room.seed, factory)
     except (TypeError, ValueError, KeyError) as exc:
