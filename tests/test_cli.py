@@ -104,9 +104,32 @@ def test_the_version():
     from typer.testing import CliRunner
 
     from colorclash import __version__
+    from colorclash.build import build_id
 
     out = CliRunner().invoke(app, ["--version"])
-    assert out.exit_code == 0 and out.output.strip() == f"colorclash {__version__}"
+    assert out.exit_code == 0
+    assert out.output.strip() == f"colorclash {__version__} (build {build_id()})"
+
+
+def test_the_build_changes_with_any_file_of_the_package_and_only_with_them(tmp_path):
+    """Every build between two releases said "0.1.0": two processes of different builds
+    could not be told apart (an upgrade review). The build is the package's files."""
+    import shutil
+    from pathlib import Path
+
+    import colorclash
+    from colorclash.build import build_id, fingerprint
+
+    package = Path(colorclash.__file__).resolve().parent
+    copy = tmp_path / "colorclash"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert fingerprint(copy) == build_id() and len(build_id()) == 12
+    (copy / "__pycache__").mkdir(exist_ok=True)
+    (copy / "__pycache__" / "x.cpython-313.pyc").write_bytes(b"cache")
+    assert fingerprint(copy) == build_id()  # (caches are no part of it)
+    catalog = copy / "web" / "i18n" / "tr.json"
+    catalog.write_text(catalog.read_text() + " ")
+    assert fingerprint(copy) != build_id()
 
 
 def test_python_dash_m_colorclash_is_the_command():
@@ -117,7 +140,7 @@ def test_python_dash_m_colorclash_is_the_command():
 
     out = subprocess.run([sys.executable, "-m", "colorclash", "--version"],
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0 and out.stdout.strip() == f"colorclash {__version__}"
+    assert out.returncode == 0 and out.stdout.startswith(f"colorclash {__version__} (build ")
 
 
 def test_a_usage_error_is_plain_lines_an_operator_can_grep():

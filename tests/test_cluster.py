@@ -653,6 +653,46 @@ async def test_a_process_says_its_id_when_it_starts(redis_db, caplog):
 
 
 @pytest.mark.asyncio
+async def test_a_process_started_beside_another_build_says_so(redis_db, caplog, monkeypatch):
+    """An old and a new process on one Redis broke each other's players (a refused
+    ``seq``, players counted away) and neither log said a word (an upgrade review): a
+    process names, at its start, every live process of another build, or of one from
+    before builds were said; processes of its own build are not named."""
+    import redis
+
+    from colorclash.build import build_id
+    from colorclash.server import cluster as cluster_module
+
+    r = redis.Redis.from_url(redis_db)
+    said = lambda: [m.getMessage() for m in caplog.records  # noqa: E731
+                    if "another build" in m.getMessage()]
+    with caplog.at_level(logging.INFO, logger="colorclash.server.cluster"):
+        a = await _cluster_hub(redis_db)
+        b = await _cluster_hub(redis_db)
+        assert not said()
+        assert r.hget("cc:builds", b.cluster.id).decode() == build_id()
+        r.set("cc:proc:0ld0ld0ld0ld", "1", px=60_000)  # a live process of an old version
+        r.sadd("cc:procs", "0ld0ld0ld0ld")
+        monkeypatch.setattr(cluster_module, "build_id", lambda: "5e1ec7ed0000")
+        c = await _cluster_hub(redis_db)
+    try:
+        line, = said()
+        assert "this process runs 5e1ec7ed0000" in line
+        for hub in (a, b):
+            assert f"process {hub.cluster.id}: build {build_id()}" in line
+        assert "process 0ld0ld0ld0ld: build from before builds were said" in line
+        await a.cluster.stop()
+        assert r.hget("cc:builds", a.cluster.id) is None  # (stopped: not named again)
+    finally:
+        for hub in (b, c):
+            await hub.cluster.stop()
+            hub.store.close()
+        a.store.close()
+        r.delete("cc:proc:0ld0ld0ld0ld")
+        r.close()
+
+
+@pytest.mark.asyncio
 async def test_a_player_connected_through_a_process_that_died_is_away(redis_db):
     """The owner dropped a proxied player's stand-in only on its gateway's ``detach``,
     which a killed process never sends: the player stayed connected for ever (no grace,

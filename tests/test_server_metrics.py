@@ -28,10 +28,13 @@ async def test_metrics_says_what_the_process_holds_and_how_fast_it_answers(tmp_p
         assert before[("colorclash_store_refusing", ())] == 0
         assert before[("process_resident_memory_bytes", ())] > 0  # the process's own
         from colorclash import __version__
+        from colorclash.build import build_id
 
-        assert before[("colorclash_info", (("version", __version__),))] == 1
+        info = ("colorclash_info", (("build", build_id()), ("version", __version__)))
+        assert before[info] == 1, [k for k in before if k[0] == "colorclash_info"]
         assert before[("colorclash_connections", ())] >= 1  # (this scrape's own)
-        assert (await c.request("GET", "/healthz"))["version"] == __version__
+        health = await c.request("GET", "/healthz")
+        assert (health["version"], health["build"]) == (__version__, build_id())
         t = await c.practice("Ana", bots=1, level="easy")
         async with await c.connect(t["code"], t["token"]) as me:
             await me.wait_state(lambda s: True)

@@ -28,9 +28,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from colorclash import __version__
+        from colorclash.build import version_line
 
-        typer.echo(f"colorclash {__version__}")
+        typer.echo(f"colorclash {version_line()}")
         raise typer.Exit()
 
 

@@ -30,6 +30,7 @@ from starlette.routing import Route
 from starlette.websockets import WebSocketState
 
 from colorclash import __version__
+from colorclash.build import build_id
 from colorclash.server import games
 from colorclash.server.config import Settings
 from colorclash.server.conn import Conn
@@ -443,7 +444,8 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
 
         # (rooms, playing, players, quick_match: "rooms" alone counted lobbies and
         # finished rooms, and an operator could not tell when no game was running)
-        out: dict[str, Any] = {"ok": True, "version": __version__, **occupancy(h),
+        out: dict[str, Any] = {"ok": True, "version": __version__, "build": build_id(),
+                               **occupancy(h),
                                "gc": gctune.stats(), "actions": h.action_latency.summary()}
         guard = getattr(app.state, "connection_guard", None)
         if guard is not None:  # (open, pending, the cap, refused by cap, evicted, timed out)

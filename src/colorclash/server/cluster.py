@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 
+from colorclash.build import build_id
 from colorclash.server.protocol import ProtocolError, dumps
 from colorclash.server.quick_match import queue_again
 from colorclash.store import StoreError
@@ -237,6 +238,7 @@ class Cluster:
         import redis.asyncio as aredis
 
         self.beat()
+        self.say_other_builds()
         self._adopt_mark()
         # One retry on a connection error: a restart of Redis closes the pooled
         # connections, and the first message published after it went out on a closed one
@@ -276,6 +278,7 @@ class Cluster:
             rooms = self.r.scard(self.key("owned", self.id))
             self.r.set(self.key("stopped", self.id), "1", ex=3600)
             self.r.delete(self.key("proc", self.id))
+            self.r.hdel(self.key("builds"), self.id)
             if self.leader:  # (not a leadership another process took meanwhile)
                 self._resign(keys=[self.key("qm", "leader")], args=[self.id])
             others = any(self.alive(raw.decode()) for raw in self.r.smembers(self.key("procs"))
@@ -308,10 +311,40 @@ class Cluster:
         pipe = self.r.pipeline(transaction=False, probe=True)  # (even while "unavailable")
         pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
         pipe.sadd(self.key("procs"), self.id)
+        pipe.hset(self.key("builds"), self.id, build_id())  # (say_other_builds)
         pipe.get(self.key("mark"))
         mark = pipe.execute()[-1]
         self.seen_mark = mark.decode() if mark else None
         self.beat_ok_at = time.monotonic()  # Redis answered (redis_silent_for)
+
+    def say_other_builds(self) -> list[str]:
+        """A warning line at the start when another live process on this Redis runs
+        another build (or one from before builds were said): their messages and the write
+        script differ, and each breaks the other's players (an upgrade review: nothing
+        said so, in either log). The entries of processes gone are dropped. Returns the
+        other processes' ids."""
+        mine = build_id()
+        others: dict[str, str] = {}
+        gone: list[str] = []
+        builds = {k.decode(): v.decode() for k, v in self.r.hgetall(self.key("builds")).items()}
+        for raw in self.r.smembers(self.key("procs")):
+            pid = raw.decode()
+            if pid == self.id:
+                continue
+            if self.alive(pid):
+                if builds.get(pid) != mine:
+                    others[pid] = builds.get(pid, "from before builds were said")
+            elif pid in builds:
+                gone.append(pid)
+        if gone:
+            self.r.hdel(self.key("builds"), *gone)
+        if others:
+            log.warning("another build of Color Clash runs on this Redis (%s; this process "
+                        "runs %s): do not mix versions, their players' messages fail; stop "
+                        "every process, then start the new version (docs/deployment.md, "
+                        "Upgrading)", ", ".join(f"process {p}: build {b}"
+                                                for p, b in sorted(others.items())), mine)
+        return sorted(others)
 
     def silence(self) -> str | None:
         """Why Redis is taken for unavailable now, or None (the store's client asks and

@@ -30,6 +30,7 @@ from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
 from colorclash import __version__
+from colorclash.build import build_id
 from colorclash.server import gctune
 from colorclash.server.metrics import occupancy
 
@@ -47,8 +48,8 @@ class HubCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         h = self._hub()
         # (which version each process runs: "do not mix versions" could not be checked)
-        yield InfoMetricFamily("colorclash", "the version this process runs",
-                               value={"version": __version__})
+        yield InfoMetricFamily("colorclash", "the version and build this process runs",
+                               value={"version": __version__, "build": build_id()})
         guard = self._guard()
         if guard is not None:
             yield from connection_metrics(guard.stats())

@@ -7,7 +7,7 @@ import socket
 import sys
 from typing import Any
 
-from colorclash import __version__
+from colorclash.build import version_line
 from colorclash.server.config import Settings, SettingsError
 from colorclash.server.logs import log_config
 
@@ -64,7 +64,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     path = getattr(store, "path", None)
     where = (f", the file {os.path.abspath(path)}"
              if path and path != ":memory:" and not os.path.isabs(path) else "")
-    print(f"Color Clash {__version__} is starting: open http://{shown}:{port}/  "
+    print(f"Color Clash {version_line()} is starting: open http://{shown}:{port}/  "
           f"(store: {shown_url(store_url)}{where}{public})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         config = uvicorn_config(app, settings, host, port, log_level="info",
