@@ -366,3 +366,32 @@ async def test_a_hung_server_is_noticed_within_seconds(tmp_path):
     assert Client("http://127.0.0.1:1").ping_s == Client.PING_S == 5.0
     with pytest.raises(ValueError, match="more than 0"):
         Client("http://127.0.0.1:1", ping_s=0)
+
+
+@pytest.mark.asyncio
+async def test_a_seat_keeps_its_latest_events_and_errors_not_every_one():
+    """A bot playing match after match kept every event it was sent (40,000 after nine
+    matches of Classic Table: a long session review): the latest ``KEPT`` of each."""
+    import json
+
+    from colorclash.client import SeatConnection
+
+    class Frames:
+        def __init__(self, frames):
+            self.frames = iter(frames)
+
+        async def recv(self):
+            return next(self.frames)
+
+    kept = SeatConnection.KEPT
+    frames = [json.dumps({"type": "state", "seq": i, "room": {}, "view": None,
+                          "events": [{"type": "tick", "n": 3 * i + k} for k in range(3)]})
+              for i in range(kept)]
+    frames += [json.dumps({"type": "error", "code": "x", "message": str(i)})
+               for i in range(kept + 7)]
+    seat = SeatConnection(Frames(frames), "ABCDEF", "t")
+    for _ in frames:
+        await seat.recv()
+    assert len(seat.events) == kept and seat.events[-1]["n"] == 3 * kept - 1
+    assert len(seat.errors) == kept and seat.errors[-1]["message"] == str(kept + 6)
+    assert seat.state["seq"] == kept - 1
