@@ -59,6 +59,7 @@ class ScriptedTable:
         self.game_key = game
         # a slow link, as the page measures it: each pong answers a ping this much older
         self.lag_ms = lag_ms
+        self.pings = 0  # the page's pings (not in ``sent``)
         self.preset, self.seats, self.me = preset, seats, me
         self.options = options
         self.answer = answer
@@ -108,6 +109,7 @@ class ScriptedTable:
     def _on_message(self, text) -> None:
         msg = json.loads(text)
         if msg.get("type") == "ping":
+            self.pings += 1
             t = msg.get("t")
             if isinstance(t, (int, float)):
                 t -= self.lag_ms

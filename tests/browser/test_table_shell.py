@@ -1634,6 +1634,8 @@ def test_a_move_stays_waiting_until_its_own_answer_on_a_slow_link(open_page):
     page.wait_for_timeout(300)
     actions = [m for m in table.sent if m["type"] == "action"]
     assert [m["action"]["card"] for m in actions] == ["R7"], actions
+    # (unanswered, it asked at once whether the link lived: one ping more than the opening's)
+    assert table.pings >= 2, table.pings
     table.act(0, actions[0]["action"])  # its answer
     page.wait_for_function("() => window.__cc.pending === false")
     page.wait_for_function("() => document.body.dataset.sending === undefined")

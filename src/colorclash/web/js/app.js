@@ -1236,6 +1236,8 @@ const roomActs = {
 // cleared the lock of a later move (a bad network review). PENDING_MAX_MS is only a guard
 // against an answer that never comes on a socket that stays open.
 const PENDING_MAX_MS = 15000;
+// a move unanswered this long asks whether the link is alive (Connection.probe)
+const PROBE_AFTER_MS = 1000;
 let pendingMark = 0;
 let pendingShow = null;
 function setPending(on) {
@@ -1247,6 +1249,9 @@ function setPending(on) {
   pendingShow = setTimeout(() => {
     if (pendingMark === mark) document.body.dataset.sending = "1";
   }, 400);
+  setTimeout(() => {
+    if (pendingMark === mark && state.conn) state.conn.probe();
+  }, PROBE_AFTER_MS);
   setTimeout(() => {
     if (pendingMark === mark) setPending(false);
   }, PENDING_MAX_MS);

@@ -300,6 +300,12 @@ export class Connection {
     if (this.send({ type: "ping", t: now })) this.pongDeadline = now + PONG_MS;
   }
 
+  // Is the link alive? (A move unanswered for a while: asked at once, not after 4 s of
+  // quiet, so that a dead link under a move is noticed in about 5 s, not 10.)
+  probe() {
+    if (this.online && !this.pongDeadline) this._ping();
+  }
+
   // How long a message takes from the server, estimated (ms): half the round trip.
   get lagMs() {
     return this.roundTrip === null ? 0 : Math.min(this.roundTrip / 2, LAG_MAX_MS);
