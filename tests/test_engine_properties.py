@@ -155,6 +155,8 @@ def test_illegal_actions_raise_and_change_nothing(params, salt):
         {"type": "call"}, {"type": "catch", "target": 0}, {"type": "color", "color": "R"},
         {"type": "next"}, {"type": "fly"}, {"card": "R1"}, {"type": 3},
         {"type": "play", "card": "W+4", "color": "G"}, {"type": "play", "card": "R-bomb"},
+        # (a catch of any seat but the one in the window: a mutation review)
+        *({"type": "catch", "target": t} for t in range(1, 6)),
     ]
     for _ in range(60):
         if g.over:

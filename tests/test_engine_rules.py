@@ -3,6 +3,8 @@ reshuffles, dead rounds, match lengths, substitutes, options."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from colorclash.engine import GAMES, IllegalAction, new_game
@@ -428,6 +430,24 @@ def test_a_catch_names_a_seat_by_its_number():
         g.apply(1, {"type": "catch", "target": "0"})
     g.apply(1, {"type": "catch", "target": 0})
     assert len(g.hands[0]) > 1
+
+
+def test_only_the_seat_in_the_window_can_be_caught():
+    """With three seats a catch could name a player who did nothing wrong: that player
+    would draw two and the one who forgot the call go free (a mutation review: no test
+    named another seat). Refused, and nothing changes."""
+    g = table("standard", [["R7", "R8"], ["G9", "B0", "B1"], ["Y2", "Y3", "G4"]], "R5",
+              FILLER)
+    g.apply(0, {"type": "play", "card": "R7"})  # one card left, no call: the window
+    assert g.phase == "call_window" and g.window_seat == 0
+    before = (copy.deepcopy(g.hands), list(g.log), g.phase, g.window_seat)
+    for wrong in (1, 2, 3, -1):
+        assert {"type": "catch", "target": wrong} not in g.legal_actions(2)
+        with pytest.raises(IllegalAction, match="cannot be caught now"):
+            g.apply(2, {"type": "catch", "target": wrong})
+        assert (g.hands, g.log, g.phase, g.window_seat) == before
+    g.apply(2, {"type": "catch", "target": 0})
+    assert len(g.hands[0]) == 3 and len(g.hands[1]) == 3
 
 
 # ---------------------------------------------------------------- options
