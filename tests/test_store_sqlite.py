@@ -50,6 +50,26 @@ def test_a_failed_write_changes_nothing(store):
     assert store.load_actions("ABCDEF", 1) == [(1, {"type": "draw"})]
 
 
+@pytest.mark.parametrize("asked, level", [("", 2), ("?synchronous=full", 2),
+                                          ("?synchronous=normal", 1)])
+def test_every_connection_that_writes_syncs_as_asked(tmp_path, asked, level):
+    """An action is acknowledged once its write is durable: the writer thread's own
+    connection could have written with ``synchronous=OFF`` and every test passed (a
+    mutation review). Each connection that writes (the loop's, the group commit's, the
+    sweep's) is at the level the store was opened with: FULL (2) unless asked NORMAL (1)."""
+    s = open_store(f"sqlite:///{tmp_path / 'x.sqlite3'}{asked}")
+    try:
+        s.save_many([("ABCDEF", {"n": 1}, 1, [(0, 1, {"type": "draw"})])])
+        s.save_room("GHIJKL", {"n": 1})
+        s.delete_rooms(["GHIJKL"])
+        connections = {"loop": s._db, "writer": s._wdb, "sweep": s._sdb}
+        assert all(db is not None for db in connections.values()), connections
+        for name, db in connections.items():
+            assert db.execute("PRAGMA synchronous").fetchone()[0] == level, name
+    finally:
+        s.close()
+
+
 def test_data_survives_reopening_and_uses_wal(tmp_path):
     path = tmp_path / "y.sqlite3"
     s = SQLiteStore(path)
