@@ -527,3 +527,42 @@ def test_a_short_clocks_setting_is_its_games_own():
     assert st.short_clock("color-clash", "drawn", 6.0) == 2.5
     assert st.short_clock("nim", "window", 5.0) == 5.0
     assert st.short_clock("coloretto", "drawn", 4.0) == 4.0
+
+
+@pytest.mark.asyncio
+async def test_a_card_drawn_in_a_turns_last_seconds_has_no_more_than_they(tmp_path):
+    """The drawn card's choice follows a turn and never ends after it: without that, a
+    player who drew with 1 s left had the whole choice (6 s) again at every turn while the
+    others waited, and no test said so (a mutation review). The choice ends with the turn,
+    and the table then plays the card as at any choice's end."""
+    from colorclash.server.hub import Hub
+    from colorclash.store.sqlite import SQLiteStore
+
+    now = [5000.0]
+
+    def rigged(*, preset, seats, seed, options):
+        return new_game("color-clash", preset=preset, seats=seats, options=options,
+                        setup=setup_for(["G2", "B3"], ["G4", "B5"], draw=("R5", "Y1", "Y2")))
+
+    hub = Hub(SQLiteStore(tmp_path / "rooms.sqlite3"),
+              Settings(**LIFTED_LIMITS, bot_delay=0, bot_workers=0, drawn_choice=6.0),
+              clock=lambda: now[0], game_factory=rigged)
+    room, host, _ = hub.create_private("Ana", seats=2, preset="classic-table", clock=30)
+    _, guest, _ = hub.join(room.code, "Bo")
+    hub.lobby.ready(room, guest, True)
+    hub.start(room, host)
+    turn_deadline = room.clock["deadline"]
+    assert room.clock["kind"] == "turn" and turn_deadline == now[0] + 30
+    now[0] = turn_deadline - 1.0  # a second left
+    hub.apply(room, host, {"type": "draw"})
+    assert room.game.phase == "drawn"
+    assert room.clock["kind"] == "drawn" and room.clock["deadline"] == turn_deadline
+    now[0] = turn_deadline
+    hub.clocks.tick_room(room)
+    assert room.game.phase == "play" and room.game.turn == guest
+    assert room.game.discard[-1] == "R5"  # (classic-table: played for the player)
+    for r in hub.rooms.values():
+        if r.timer:
+            r.timer.cancel()
+    await hub.shutdown()
+    hub.store.close()
