@@ -85,3 +85,41 @@ def test_the_network_budget_is_shared_over_redis(redis_db):
         assert 0 < total <= NETWORK_SHARE["lookup"] * 2
     finally:
         r.close()
+
+
+def test_a_steady_guesser_pays_a_miss_in_full_however_long_it_goes_on():
+    """A miss costs ``MISS_COST`` so that guessing runs dry that many times sooner; had the
+    debt of a miss stopped at an empty bucket, a guess a second would go on for ever at
+    full speed (600 in 10 minutes, not 132) and no test said so (a mutation review)."""
+    now = [0.0]
+    settings = Settings()
+    limits = AddressLimits(settings, clock=lambda: now[0])
+    burst, per_s = settings.limit_lookup_burst, settings.limit_lookup_per_min / 60
+    accepted = 0
+    for second in range(600):
+        now[0] = float(second)
+        try:
+            limits.take("lookup", "198.51.100.7")
+        except ProtocolError:
+            continue
+        limits.charge("lookup", "198.51.100.7", MISS_COST - 1)
+        accepted += 1
+    assert accepted <= (burst + per_s * 600) / MISS_COST + 1, accepted
+
+
+def test_a_budget_left_alone_fills_up_to_its_burst_and_no_more():
+    """(A bucket refilled past its burst let 61 look-ups through after a pause, not 51.)"""
+    now = [0.0]
+    settings = Settings(limit_lookup_burst=10, limit_lookup_per_min=60)
+    limits = AddressLimits(settings, clock=lambda: now[0])
+    for _ in range(3):
+        limits.take("lookup", "198.51.100.7")
+        now[0] += 30.0  # 30 tokens' time, for a bucket that holds 10
+    taken = 0
+    while taken < 100:
+        try:
+            limits.take("lookup", "198.51.100.7")
+        except ProtocolError:
+            break
+        taken += 1
+    assert taken == 10

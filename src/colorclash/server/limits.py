@@ -96,14 +96,16 @@ class AddressLimits:
     def _bucket(self, kind: str, address: str) -> tuple[_Bucket, float, float]:
         burst, rate = self.rules[kind]
         now = self.clock()
+        # (before the bucket is fetched: a sweep after it dropped the full bucket about to
+        # be spent from, and the next request found a full one again: a test found it)
+        if now - self._last_sweep > 60:
+            self._sweep(now)
         b = self.buckets.get((kind, address))
         if b is None:
             b = self.buckets[(kind, address)] = _Bucket(float(burst), now)
         else:
             b.tokens = min(burst, b.tokens + (now - b.last) * rate)
             b.last = now
-        if now - self._last_sweep > 60:
-            self._sweep(now)
         return b, burst, rate
 
     def take(self, kind: str, address: str, cost: float = 1.0) -> None:
