@@ -138,6 +138,24 @@ def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_pat
             assert "its stored document is damaged" in lines[0].getMessage()
             assert lines[0].exc_info is None  # one line, no traceback
             assert hub.code_taken(code)
+            # its players are told why, not "no room with code" (an upgrade review)
+            status, body = _get(f"{srv.url}/api/rooms/{code}")
+            assert status == 404 and body["error"]["reason"] == "not_restored", body
+            assert "could not be restored" in body["error"]["message"]
+        status, body = _get(f"{srv.url}/api/rooms/ZZZZZZ")
+        assert status == 404 and "reason" not in body["error"], body
+
+
+def _get(url: str) -> tuple[int, dict]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
 
 
 def test_a_damaged_room_held_elsewhere_is_no_room_to_a_token_check(caplog):

@@ -67,6 +67,9 @@ class Hub:
         self.now = clock
         self.rooms: dict[str, Room] = {}
         self.closed: OrderedDict[str, float] = OrderedDict()  # note_closed()
+        # rooms in the store this process could not restore (load_room): their players are
+        # told why, not "no room with code" (an upgrade review)
+        self.unrestored: set[str] = set()
         self.lobby = Lobby(self)
         self.table = Table(self)
         self.clocks = Clocks(self)
@@ -132,10 +135,13 @@ class Hub:
             self.rebuild_game(room)
         except StoreError as exc:  # a damaged room: the store's one line names it
             log.error("room %s could not be restored: %s", code, exc)
+            self.unrestored.add(code)
             return None
         except Exception:  # noqa: BLE001 - one broken room must not stop the server
             log.exception("room %s could not be restored", code)
+            self.unrestored.add(code)
             return None
+        self.unrestored.discard(code)
         if room.abandoned_lobby:
             # A lobby its last person left whose delete did not happen (refused, or the
             # process stopped or died first: it is stored emptied, Hub.close_room): deleted
@@ -599,6 +605,11 @@ class Hub:
         if closed:
             return ProtocolError("room_not_found", f"room {code!r} was closed: everyone left "
                                  "it before its game started", status=404, reason="closed")
+        if code in self.unrestored:  # (its players found "no room", and no word why)
+            return ProtocolError("room_not_found", f"room {code!r} could not be restored "
+                                 "when the site started again (updated, or its stored game "
+                                 "damaged): its game cannot go on; start a new one",
+                                 status=404, reason="not_restored")
         if not valid_code(code):  # "/ws/QUICK-MATCH" was "no room with code 'QUICK-MATC'"
             shown = code if len(code) <= 12 else code[:12] + "..."
             return ProtocolError("room_not_found", f"{shown!r} is not a room code: a room code "
