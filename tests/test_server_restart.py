@@ -144,6 +144,9 @@ def test_a_damaged_room_is_named_in_one_line_at_start_and_keeps_its_code(tmp_pat
             assert "could not be restored" in body["error"]["message"]
         status, body = _get(f"{srv.url}/api/rooms/ZZZZZZ")
         assert status == 404 and "reason" not in body["error"], body
+        srv.hub.store.delete_rooms(["SEATSN"])  # (`colorclash delete-rooms`)
+        status, body = _get(f"{srv.url}/api/rooms/SEATSN")
+        assert status == 404 and "reason" not in body["error"], body
 
 
 def _get(url: str) -> tuple[int, dict]:

@@ -61,6 +61,26 @@ def test_a_person_away_from_a_game_gets_the_whole_grace_again_after_a_restart(tm
     asyncio.run(run())
 
 
+def test_a_room_taken_back_after_a_refused_write_keeps_when_a_person_went_away(tmp_path):
+    """(Nothing was down: each refused write gave the grace again, and a substitute whose
+    own write was refused would never have come: a diff review.)"""
+    now = [1000.0]
+
+    async def run() -> None:
+        code, guest = _away_at_the_stop(tmp_path, now, start=True)
+        again = _hub(tmp_path / "rooms.sqlite3", now)
+        again.load_all()
+        room = again.get(code)
+        loaded_at = room.seats[guest].away_since
+        now[0] += 85.0
+        again.table._rebuild(room)
+        assert room.seats[guest].away_since == loaded_at
+        assert again.clocks.substitute_due(room, guest) == loaded_at + GRACE
+        _stop(again)
+
+    asyncio.run(run())
+
+
 def test_between_games_a_restart_keeps_when_a_person_went_away(tmp_path):
     """(The lobby's mark dates its idleness and the host's absence: kept.)"""
     now = [1000.0]

@@ -309,9 +309,11 @@ class Cluster:
         the others watch (again at every beat: a Redis restarted without its data lost
         the set, and no process's death was noticed after that)."""
         pipe = self.r.pipeline(transaction=False, probe=True)  # (even while "unavailable")
+        # (its build first: a process the others can see alive has said its build, so
+        # that say_other_builds does not take one starting at that moment for an old one)
+        pipe.hset(self.key("builds"), self.id, build_id())
         pipe.set(self.key("proc", self.id), str(time.time()), px=self.ttl_ms)
         pipe.sadd(self.key("procs"), self.id)
-        pipe.hset(self.key("builds"), self.id, build_id())  # (say_other_builds)
         pipe.get(self.key("mark"))
         mark = pipe.execute()[-1]
         self.seen_mark = mark.decode() if mark else None
@@ -326,8 +328,9 @@ class Cluster:
         mine = build_id()
         others: dict[str, str] = {}
         gone: list[str] = []
+        procs = self.r.smembers(self.key("procs"))  # (before the builds: see beat)
         builds = {k.decode(): v.decode() for k, v in self.r.hgetall(self.key("builds")).items()}
-        for raw in self.r.smembers(self.key("procs")):
+        for raw in procs:
             pid = raw.decode()
             if pid == self.id:
                 continue

@@ -154,7 +154,7 @@ class Hub:
             self.note_closed(code)
             return None
         now = self.now()
-        self.mark_absent(room, now)
+        self.mark_absent(room, now, loaded=True)
         if room.status == "finished" and room.game is not None and not any(
                 h["match"] == room.match_no for h in room.history):
             room.add_record(self.table.match_record(room))  # stored before records
@@ -177,7 +177,7 @@ class Hub:
         return room
 
     @staticmethod
-    def mark_absent(room: Room, now: float) -> None:
+    def mark_absent(room: Room, now: float, loaded: bool = False) -> None:
         """Every person with a socket to the room is present; every person without one is
         away from ``now`` on (a restart: nobody is connected yet; a rebuild from the
         store: the stored seats may be from before someone left, or from a start whose
@@ -185,12 +185,15 @@ class Hub:
         counted as present: no substitute, the idle clock's leniency, and the room's idle
         time taken from its creation).
 
-        In a game, a person already away before gets the whole grace again, as those at
-        the table when the site stopped do: the time the site was down counted as time
-        away, and an upgrade of a few minutes gave every seat left a moment before it a
-        computer substitute two seconds after the start, which played for them (an
-        upgrade review). Between games (the lobby, the results) the mark is kept: it
-        dates the room's idleness and a host's absence, which a restart does not end."""
+        A room ``loaded`` (a start, another process taking it over) gives a person
+        already away from its game the whole grace again, as those at the table when the
+        site stopped get: the time the site was down counted as time away, and an upgrade
+        of a few minutes gave every seat left a moment before it a computer substitute two
+        seconds after the start, which played for them (an upgrade review). Not a room
+        taken back to what the store holds after a refused write (nothing was down: each
+        refusal would give the grace again, and a substitute whose own write was refused
+        would never come: diff review); nor between games (the lobby, the results),
+        where the mark dates the room's idleness and a host's absence."""
         for i, s in enumerate(room.seats):
             if s.kind != "human":
                 continue
@@ -199,7 +202,8 @@ class Hub:
                 # stored seat may say away since it last left: a rebuild gave a person at
                 # the table a computer substitute at once)
                 s.away_since = None
-            elif s.away_since is None or (room.status == "playing" and not s.substitute):
+            elif s.away_since is None or (loaded and room.status == "playing"
+                                          and not s.substitute):
                 s.away_since = now
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
@@ -605,16 +609,24 @@ class Hub:
         if closed:
             return ProtocolError("room_not_found", f"room {code!r} was closed: everyone left "
                                  "it before its game started", status=404, reason="closed")
+        if code in self.unrestored and not self._still_stored(code):
+            self.unrestored.discard(code)  # (deleted since: `colorclash delete-rooms`)
         if code in self.unrestored:  # (its players found "no room", and no word why)
             return ProtocolError("room_not_found", f"room {code!r} could not be restored "
-                                 "when the site started again (updated, or its stored game "
-                                 "damaged): its game cannot go on; start a new one",
-                                 status=404, reason="not_restored")
+                                 "from the store (a game the rules of this version refuse "
+                                 "after an update, or a damaged record): its game cannot go "
+                                 "on; start a new one", status=404, reason="not_restored")
         if not valid_code(code):  # "/ws/QUICK-MATCH" was "no room with code 'QUICK-MATC'"
             shown = code if len(code) <= 12 else code[:12] + "..."
             return ProtocolError("room_not_found", f"{shown!r} is not a room code: a room code "
                                  f"is {CODE_LENGTH} letters", status=404, reason="not_a_code")
         return ProtocolError("room_not_found", f"no room with code {code!r}", status=404)
+
+    def _still_stored(self, code: str) -> bool:
+        try:
+            return self.store.load_room(code) is not None
+        except StoreError:  # (damaged, as it was)
+            return True
 
     def code_taken(self, code: str) -> bool:
         if self.cluster is not None:  # one code space for every process
