@@ -625,8 +625,12 @@ function onClosed(code, info) {
   // (taken off by the host: the link lets them join again while a seat is free, said
   // and offered here, at the table's own address, not only Home)
   const joinAgain = () => openRoom(code);
+  // (a room's own reason, such as "not_restored" or "closed", in its words: a player at
+  // a table found "There is no room with this code" and no word why; diff review)
+  const reason = info.error && info.error.reason;
+  const notFound = reason && has(`error.room_not_found.${reason}`) ? `error.room_not_found.${reason}` : "error.room_not_found";
   const kind = {
-    4404: ["error.room_not_found", null],
+    4404: [notFound, null],
     4409: ["error.replaced", retry],
     4410: ["error.removed", joinAgain, "join.again"],
     4403: ["error.bad_origin", null],

@@ -138,10 +138,13 @@ const PONG_MS = 4000;
 // all that time while the other processes would have taken it at once.
 const OPEN_MS = 10000;
 // A clock's remaining_ms is what was left when the server sent it: the page takes off the
-// time the message took on the way (half the round trip of its pings), at most LAG_MAX_MS.
-// Without it a link of 1.5 s each way showed "2 s" when 0.3 s were left, and cards still
-// playable after the server had run the turn out (a bad network review).
-const LAG_MAX_MS = 3000;
+// time the message took on the way (half the round trip of its pings: the median of the
+// last TRIPS_KEPT), at most LAG_MAX_MS. Without it a link of 1.5 s each way showed "2 s"
+// when 0.3 s were left, and cards still playable after the server had run the turn out (a
+// bad network review). A round trip longer than the watchdog allows is no link's (a page
+// frozen on a phone): left out, or one such answer took 2.5 s off every clock (diff review).
+const LAG_MAX_MS = 2500;
+const TRIPS_KEPT = 5;
 // A socket given up while it was opening may still reach the server (its handshake was on
 // the way): within STRAY_MS its taking the seat ("replaced", 4409) is not another tab's.
 const STRAY_MS = 30000;
@@ -166,7 +169,8 @@ export class Connection {
     this.strays = []; // when sockets still opening were given up (STRAY_MS)
     this.openedAt = 0; // when the current socket was made (FRESH_OPEN_MS)
     this.online = false;
-    this.roundTrip = null; // ms, smoothed (lagMs)
+    this.roundTrip = null; // ms, the median of the last trips (lagMs)
+    this.trips = [];
     this._onVisible = () => {
       if (document.visibilityState === "visible" && !this.online && !this.closedByUs) {
         this._reconnectNow();
@@ -219,10 +223,11 @@ export class Connection {
       }
       if (msg.type === "pong") {
         this.pongDeadline = 0;
-        const trip = Date.now() - msg.t;
-        // (a smoothed round trip: one slow answer does not move the clocks by itself)
-        if (Number.isFinite(trip) && trip >= 0 && trip < 60000) {
-          this.roundTrip = this.roundTrip === null ? trip : 0.75 * this.roundTrip + 0.25 * trip;
+        const trip = performance.now() - msg.t;
+        if (Number.isFinite(trip) && trip >= 0 && trip <= PONG_MS + WATCH_MS) {
+          this.trips = [...this.trips, trip].slice(-TRIPS_KEPT);
+          const sorted = [...this.trips].sort((a, b) => a - b);
+          this.roundTrip = sorted[Math.floor(sorted.length / 2)];
         }
         return;
       }
@@ -297,7 +302,8 @@ export class Connection {
 
   _ping() {
     const now = Date.now();
-    if (this.send({ type: "ping", t: now })) this.pongDeadline = now + PONG_MS;
+    // (t in the page's monotonic time: a step of the wall clock is no round trip)
+    if (this.send({ type: "ping", t: performance.now() })) this.pongDeadline = now + PONG_MS;
   }
 
   // Is the link alive? (A move unanswered for a while: asked at once, not after 4 s of
