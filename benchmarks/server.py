@@ -48,6 +48,23 @@ from typing import Any
 ROOM = 4
 
 
+#: the letters of a load player's name: no vowel, and nothing that reads as one of "bot",
+#: "cpu" or "computer", which a name may not spell ("P2807" was refused: 807 reads BOT, and
+#: the idle benchmark stopped at its 308th room)
+_NAME_LETTERS = "DFGHJKLMNRSVWXYZ"
+
+
+def person(prefix: str, index: int, seat: int | None = None) -> str:
+    """A load player's name, ``Host KD`` or ``Player KD-2``: one per index and seat."""
+    letters = ""
+    while True:
+        index, digit = divmod(index, len(_NAME_LETTERS))
+        letters = _NAME_LETTERS[digit] + letters
+        if index == 0:
+            break
+    return f"{prefix} {letters}" + ("" if seat is None else f"-{seat}")
+
+
 # ------------------------------------------------------------------ process figures
 def _proc_cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
@@ -101,8 +118,8 @@ class Load:
 
         urls = self.urls
         async with sem:  # a bounded number of rooms opening at once
-            host = await client.create_room(f"H{index}", preset="classic-table", seats=ROOM)
-            tickets = [host] + [await client.join(host["code"], f"P{index}x{i}")
+            host = await client.create_room(person("Host", index), preset="classic-table", seats=ROOM)
+            tickets = [host] + [await client.join(host["code"], person("Player", index, i))
                                 for i in range(1, ROOM)]
             # with several processes, the players of a room are spread over them
             # (a ping every 20 s, websockets' default, as the echo's clients send: the
@@ -273,7 +290,7 @@ async def _run_practice(url: str, tables: int, duration: float, pid: int) -> dic
 
     async def table(i: int) -> None:
         while time.monotonic() < stop:
-            t = await client.practice(f"P{i}", bots=3, level="easy", preset="classic-table")
+            t = await client.practice(person("Player", i), bots=3, level="easy", preset="classic-table")
             async with await client.connect(t["code"], t["token"]) as conn:
                 last = 0
 
@@ -462,10 +479,10 @@ async def _run_idle(url: str, pid: int, n: int) -> dict[str, Any]:
     rss0 = _proc_rss_kb(pid)
     conns = []
     for i in range(max(1, n // ROOM)):
-        t = await client.create_room(f"I{i}", preset="classic-table", seats=ROOM)
+        t = await client.create_room(person("Idle", i), preset="classic-table", seats=ROOM)
         conns.append(await client.connect(t["code"], t["token"]))
         for j in range(1, ROOM):
-            tj = await client.join(t["code"], f"I{i}x{j}")
+            tj = await client.join(t["code"], person("Idle", i, j))
             conns.append(await client.connect(t["code"], tj["token"]))
     await asyncio.sleep(2)
     rss1 = _proc_rss_kb(pid)
@@ -489,7 +506,7 @@ async def _run_thinking(url: str, rooms: int, duration: float) -> dict[str, Any]
 
     async def table(i: int) -> None:
         while time.monotonic() < stop:
-            t = await client.practice(f"T{i}", bots=3, level="hard", preset="classic-table")
+            t = await client.practice(person("Table", i), bots=3, level="hard", preset="classic-table")
             async with await client.connect(t["code"], t["token"]) as conn:
                 try:
                     await conn.play(make_bot("easy", seed=i), timeout=max(1, stop -

@@ -69,3 +69,21 @@ def test_the_loop_benchmark_times_actions_against_its_baselines() -> None:
         assert run["loop_us"] > run["engine_us"] > 0 and run["yardstick_us"] > 0
         assert abs(run["overhead"] - run["loop_us"] / run["engine_us"]) < 0.1
     assert summary["median_overhead"] > 1
+
+
+def test_every_load_players_name_is_one_the_site_takes() -> None:
+    """The idle benchmark stopped at its 308th room: "I307" was refused as a name that
+    reads as a computer player's (307 spells BOT upside down), as would "P2807" at 2,808
+    Practice tables. The load's names are letters no such word is made of."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from benchmarks.server import person
+    finally:
+        sys.path.remove(str(ROOT))
+    from colorclash.server.protocol import clean_name
+
+    names = {person(prefix, i, seat) for prefix in ("Host", "Player", "Idle", "Table")
+             for i in range(3_000) for seat in (None, 1, 2, 3)}
+    assert len(names) == 4 * 3_000 * 4
+    for name in names:
+        assert clean_name(name) == name, name
