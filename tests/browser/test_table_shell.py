@@ -1587,16 +1587,22 @@ def test_a_move_lost_with_the_socket_is_said_when_it_opens_again(open_page):
     assert page.locator(".hand .card[data-card='R7']").count() == 1
 
 
-def test_a_move_waiting_for_its_answer_shows_it(open_page):
-    """A card tapped on a slow link showed nothing until the answer came, and a second tap
-    was ignored without a word (a player review): after 0.4 s without an answer the hand
-    waits visibly (dimmed, the cursor busy); a second tap sends nothing; the answer ends it."""
+def _unanswered_table(open_page) -> ScriptedTable:
+    """Our turn with R7 and R9 playable, and no answer to what the page sends."""
     setup = {"hands": [["R7", "G1", "R9"], ["B2", "B3"]], "top": "R3",
              "draw": ["Y5", "Y6", "Y7"], "first": 0}
     table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
                           answer=False)
+    table.page.wait_for_selector(".hand .card[data-card='R7']")
+    return table
+
+
+def test_a_move_waiting_for_its_answer_shows_it(open_page):
+    """A card tapped on a slow link showed nothing until the answer came, and a second tap
+    was ignored without a word (a player review): after 0.4 s without an answer the hand
+    waits visibly (dimmed, the cursor busy); a second tap sends nothing; the answer ends it."""
+    table = _unanswered_table(open_page)
     page = table.page
-    page.wait_for_selector(".hand .card[data-card='R7']")
     assert page.evaluate("document.body.dataset.sending") is None
     page.click(".hand .card[data-card='R7']")
     page.wait_for_function("() => document.body.dataset.sending === '1'", timeout=2000)
@@ -1617,12 +1623,8 @@ def test_a_move_stays_waiting_until_its_own_answer_on_a_slow_link(open_page):
     was refused as stale, and that refusal cleared the wait of a later move (a bad network
     review). It lasts until the move's own answer: not a state of the same seq (a seat
     coming back), not a refusal of something else (a room change)."""
-    setup = {"hands": [["R7", "G1", "R9"], ["B2", "B3"]], "top": "R3",
-             "draw": ["Y5", "Y6", "Y7"], "first": 0}
-    table = ScriptedTable(open_page, preset="classic-table", seats=2, setup=setup,
-                          answer=False)
+    table = _unanswered_table(open_page)
     page = table.page
-    page.wait_for_selector(".hand .card[data-card='R7']")
     page.click(".hand .card[data-card='R7']")
     page.wait_for_function("() => document.body.dataset.sending === '1'")
     page.wait_for_timeout(3000)
