@@ -34,7 +34,7 @@ function rulesOf(preset, def, view) {
     clock: o.timeout_policy,
     // over a running table of several rounds or points: its own length (the page said
     // "one round by default" over a table of three: stop review)
-    thisMatch: own && matches.length > 1 ? (o.rounds === 0 ? `to:${o.target}` : `rounds:${o.rounds}`) : null,
+    thisMatch: own && matches.length > 1 ? { rounds: o.rounds, target: o.target } : null,
   };
 }
 
@@ -42,9 +42,9 @@ function rulesOf(preset, def, view) {
 // loses their turn"; on these tables it waits for an answer first: see Penalties)
 const ANSWERED = { classic: ["plus2"], ranked: ["plus2", "wild4"], same: ["plus1", "plus5"] };
 
-function thisMatchLine(m) {
-  const [kind, n] = m.split(":");
-  const length = kind === "to" ? t("room.firstTo", { n: Number(n) }) : t("room.rounds", { n: Number(n) });
+// (rounds 0: a match to `target` points, as the engine's options say it)
+function thisMatchLine({ rounds, target }) {
+  const length = rounds === 0 ? t("room.firstTo", { n: target }) : t("room.rounds", { n: rounds });
   return p("howto.length.thisTable", { length });
 }
 
