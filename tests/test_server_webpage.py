@@ -235,6 +235,37 @@ def test_a_browser_that_takes_gzip_gets_the_text_files_gzipped(server, path):
     assert status == 206 and part == plain[:100] and "content-encoding" not in ranged
 
 
+def test_the_page_itself_goes_gzipped_to_a_browser_that_takes_it(server):
+    """The client's files went gzipped but the page itself did not (8.6 KB, the first
+    thing a visit waits for: a bad network review). It goes gzipped too, at its every
+    address and as the 404 page, with the same headers, and a revisit with its tag gets
+    a 304."""
+    import gzip
+
+    status, plain_headers, plain = _get(server.url + "/")
+    assert status == 200 and "content-encoding" not in plain_headers
+    assert plain_headers["vary"] == "Accept-Encoding"
+    for path in ("/", "/r/ABCDEF"):
+        status, headers, body = _get(server.url + path, {"Accept-Encoding": "gzip, br"})
+        assert status == 200 and headers["content-encoding"] == "gzip", path
+        assert gzip.decompress(body) == plain and len(body) < len(plain) / 2
+        assert int(headers["content-length"]) == len(body)
+        assert headers["etag"] == "W/" + plain_headers["etag"]
+        for same in ("cache-control", "content-security-policy", "content-type", "vary"):
+            assert headers[same] == plain_headers[same], same
+    status, again, empty = _get(server.url + "/", {"Accept-Encoding": "gzip",
+                                                   "If-None-Match": headers["etag"]})
+    assert status == 304 and empty == b"" and again["etag"] == headers["etag"]
+    status, again, empty = _get(server.url + "/", {"If-None-Match": "*"})
+    assert status == 304 and empty == b""
+    status, headers, _ = _get(server.url + "/", {"Accept-Encoding": "gzip;q=0"})
+    assert status == 200 and "content-encoding" not in headers
+    html = {"Accept": "text/html", "Accept-Encoding": "gzip"}
+    status, headers, body = _get(server.url + "/nope", html)
+    assert status == 404 and headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == plain and "etag" not in headers
+
+
 def test_a_file_is_gzipped_once_for_each_content_it_has(tmp_path, monkeypatch):
     """Compressed at each request, ``app.js`` cost 4 ms of CPU a time, which anyone could
     ask for again and again: each content is compressed once and kept."""

@@ -21,10 +21,9 @@ import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from redis import exceptions as redis_errors
-from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.websockets import WebSocketState
@@ -59,7 +58,7 @@ from colorclash.server.protocol import (
     parse_client_message,
 )
 from colorclash.server.web_guard import CrossSiteGuard, origin_allowed
-from colorclash.server.webpage import REVALIDATE, ClientPage, FingerprintedStaticFiles
+from colorclash.server.webpage import ClientPage, FingerprintedStaticFiles
 from colorclash.store import DamagedRoom, Store, open_store
 
 log = logging.getLogger("colorclash.server")
@@ -359,7 +358,7 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if exc.status_code == 404 and _wants_a_page(request):
             # a mistyped address opened in a browser: the site's page, which says so in
             # the visitor's language with the way home (it was raw JSON)
-            return not_found_page()
+            return not_found_page(request)
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 400 and "pars" in message.lower():
@@ -900,19 +899,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if static is None or not index.exists():
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
-        page, policy, etag = client.page()
-        headers = {**REVALIDATE, "ETag": etag, "Content-Security-Policy": policy}
-        # (the static files' own test of If-None-Match: a revisit gets a bodiless 304)
-        if static.is_not_modified(Headers(headers), request.headers):
-            return Response(status_code=304, headers=headers)
-        return HTMLResponse(page, headers=headers)
+        return client.response(request.headers)
 
-    def not_found_page() -> Response:
+    def not_found_page(request: Request) -> Response:
         if static is None or not index.exists():
             return JSONResponse({"error": {"code": "not_found", "message": "Not Found"}}, 404)
-        page, policy, _etag = client.page()
-        return HTMLResponse(page, status_code=404, headers={
-            **REVALIDATE, "Content-Security-Policy": policy})
+        return client.response(request.headers, status_code=404)
 
     @app.get("/", include_in_schema=False)
     async def home_page(request: Request) -> Response:

@@ -43,7 +43,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from colorclash.server.web_guard import CSP
@@ -116,7 +116,8 @@ class ClientPage:
     def __init__(self, web_dir: Path) -> None:
         self.web_dir = web_dir
         self.fingerprints = Fingerprints(web_dir)
-        self._made: tuple[Any, str, str, str] | None = None  # (stamp, page, policy, etag)
+        # (stamp, page, policy, etag, the page gzipped)
+        self._made: tuple[Any, str, str, str, bytes] | None = None
 
     def _stamp(self) -> tuple[Any, ...]:
         files = [self.web_dir / "index.html", *sorted((self.web_dir / "js").rglob("*.js")),
@@ -131,8 +132,27 @@ class ClientPage:
         if self._made is None or self._made[0] != stamp:
             page, policy = self._make()
             digest = hashlib.sha256(f"{page}\0{policy}".encode()).hexdigest()[:32]
-            self._made = (stamp, page, policy, f'"{digest}"')
+            packed = gzip.compress(page.encode(), compresslevel=9, mtime=0)
+            self._made = (stamp, page, policy, f'"{digest}"', packed)
         return self._made[1], self._made[2], self._made[3]
+
+    def response(self, request_headers: Headers, status_code: int = 200) -> Response:
+        """The page as answered to a request with ``request_headers``: gzipped when it
+        takes gzip (8.6 KB, 2.2 KB so), a bodiless 304 when it holds the current page."""
+        page, policy, etag = self.page()
+        packed = takes_gzip(request_headers.get("accept-encoding", ""))
+        headers = {**REVALIDATE, "Content-Security-Policy": policy, "Vary": "Accept-Encoding"}
+        if status_code == 200:
+            headers["ETag"] = f"W/{etag}" if packed else etag
+            asked = request_headers.get("if-none-match", "")
+            if asked.strip() == "*" or etag in (tag.strip().removeprefix("W/")
+                                                for tag in asked.split(",")):
+                return Response(status_code=304, headers=headers)
+        if not packed:
+            return HTMLResponse(page, status_code=status_code, headers=headers)
+        assert self._made is not None
+        return Response(self._made[4], status_code=status_code, media_type="text/html",
+                        headers={**headers, "Content-Encoding": "gzip"})
 
     def _make(self) -> tuple[str, str]:
         page = (self.web_dir / "index.html").read_text(encoding="utf-8")
