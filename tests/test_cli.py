@@ -202,3 +202,14 @@ def test_bench_bots_fits_a_game_of_two_and_says_when_there_is_nothing_to_compare
         bots.main(["--game", "rainbow", "--games", "1"])
     assert end.value.code == 2
     assert "has one computer level (random): nothing to compare" in capsys.readouterr().err
+
+
+def test_simulate_help_names_every_game_the_engine_hosts(monkeypatch):
+    """The list was written by hand: a game added to the engine went unnamed in
+    ``simulate --help``. It is the engine's list now."""
+    from colorclash import cli, engine
+
+    text = " ".join(_text(runner.invoke(app, ["simulate", "-h"]).output).split())
+    assert "Game: color-clash, coloretto or rainbow." in text
+    monkeypatch.setattr(engine, "GAMES", {**engine.GAMES, "fourth-game": None})
+    assert cli._game_keys() == "color-clash, coloretto, rainbow or fourth-game"
