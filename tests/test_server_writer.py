@@ -752,12 +752,16 @@ async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_p
         told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
         assert (told["code"], told["ref"]) == ("stale_action", "action")
         assert f"seq {seq}, now {seq + 1}" in told["message"]
+        # the refusal names the move's seq: a client waiting for the answer to a later move
+        # knows this one is not it (a bad network review)
+        assert told["seq"] == seq
         assert srv.hub.rooms[t["code"]].seq == seq + 1 and me.state is drawn
         # a seq from the future is not said to be one the table moved on from (bot
         # author's review: "moved on since ... seq 8, now 5")
         await me.act({"type": "draw"}, seq=seq + 5)
         told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
         assert told["code"] == "stale_action" and "moved on" not in told["message"]
+        assert told["seq"] == seq + 5
         assert f"seq {seq + 5} is not the table's state (it is at seq {seq + 1} of match 1"  \
             in told["message"]
         await me.close()
@@ -766,7 +770,10 @@ async def test_an_action_chosen_on_an_old_state_is_refused_when_it_says_so(tmp_p
         async with await Client(srv.url).connect(lobby["code"], lobby["token"]) as bo:
             await bo.act({"type": "draw"}, seq=5)
             told = await bo.wait_for(lambda m: m["type"] == "error", timeout=5)
-            assert told["code"] == "not_playing", told
+            assert told["code"] == "not_playing" and told["seq"] == 5, told
+            await bo.act({"type": "draw"})  # (no seq sent, none said)
+            told = await bo.wait_for(lambda m: m["type"] == "error", timeout=5)
+            assert told["code"] == "not_playing" and "seq" not in told, told
 
 
 @pytest.mark.asyncio

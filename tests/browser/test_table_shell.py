@@ -1643,6 +1643,28 @@ def test_a_move_stays_waiting_until_its_own_answer_on_a_slow_link(open_page):
     page.wait_for_function("() => document.body.dataset.sending === undefined")
 
 
+def test_the_refusal_of_a_move_sent_before_does_not_end_a_later_moves_wait(open_page):
+    """A move refused as stale after a state that came between (its refusal on its way
+    when the player moved again) ended the wait of the later move: a third tap then went.
+    A refusal names the move's ``seq``: one of another seq leaves the wait; the move's own
+    ends it."""
+    table = _unanswered_table(open_page)
+    page = table.page
+    page.click(".hand .card[data-card='R7']")
+    page.wait_for_function("() => window.__cc.pending === true")
+    seq = table.sent[-1]["seq"]
+    table._push({"type": "error", "code": "stale_action", "ref": "action", "seq": seq - 1,
+                 "message": "x"})
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__cc.pending") is True
+    page.click(".hand .card[data-card='R9']", force=True)
+    page.wait_for_timeout(200)
+    assert [m["action"]["card"] for m in table.sent if m["type"] == "action"] == ["R7"]
+    table._push({"type": "error", "code": "illegal_action", "ref": "action", "seq": seq,
+                 "message": "x"})
+    page.wait_for_function("() => window.__cc.pending === false")
+
+
 @pytest.mark.parametrize("lag_ms, shown", [(0, ("9 s", "8 s")), (4000, ("7 s", "6 s"))])
 def test_a_clock_takes_off_the_time_its_message_took_on_the_way(open_page, lag_ms, shown):
     """A clock's ``remaining_ms`` is what was left when the server sent it: on a link of

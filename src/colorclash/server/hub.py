@@ -985,6 +985,11 @@ class Hub:
             self._timing = self.frame_at if self.frame_at is not None else time.perf_counter()
             try:
                 self.table.human_action(room, seat, msg.action.to_engine(), msg.seq)
+            except ProtocolError as exc:
+                # (the refusal of a move sent before is not the answer to one sent since:
+                # a stale move's refusal cleared a later move's wait: a bad network review)
+                exc.seq = msg.seq
+                raise
             finally:
                 self._timing = None
         elif t == "ready":

@@ -46,6 +46,9 @@ class ProtocolError(Exception):
         self.status = status
         self.retry_after = retry_after
         self.reason = reason  # which case of the code (a page words each in its language)
+        # an action's refusal: the ``seq`` the action carried (Hub.handle), so that a client
+        # waiting for the answer to a later action knows this one is not it
+        self.seq: int | None = None
 
     def to_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"v": VERSION, "type": "error", "code": self.code,
@@ -56,6 +59,8 @@ class ProtocolError(Exception):
             msg["retry_after"] = self.retry_after
         if self.reason:
             msg["reason"] = self.reason
+        if self.seq is not None:
+            msg["seq"] = self.seq
         return msg
 
 

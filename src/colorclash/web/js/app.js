@@ -684,8 +684,11 @@ function handleMessage(msg) {
     return;
   }
   if (msg.type === "error") {
-    // (a refusal of a room change, such as a preset, is not the answer to an action)
-    if (!msg.ref || msg.ref === "action") {
+    // (a refusal of a room change, such as a preset, is not the answer to an action; nor
+    // the refusal of a move chosen on another state than the one waiting: its seq says
+    // which, and a stale move's refusal cleared a later move's wait: a bad network review)
+    const earlier = typeof msg.seq === "number" && state.unanswered !== null && msg.seq !== state.unanswered;
+    if ((!msg.ref || msg.ref === "action") && !earlier) {
       setPending(false);
       state.unanswered = null;
     }
