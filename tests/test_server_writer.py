@@ -1015,3 +1015,35 @@ async def test_a_closed_lobby_left_stored_is_deleted_at_the_next_start(tmp_path,
         with pytest.raises(ClientError) as closed:
             await Client(srv.url).join(t["code"], "Cem")
         assert closed.value.code == "room_not_found" and "closed" in closed.value.message
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path):
+    """Quick Match told each ticket its seat as the table was made, before the store had
+    it: a first write the store refused dropped the room, and the tickets stayed
+    "matched" to a code that was no room, with no way back into the queue (a race
+    review). A seat is told once stored; refused, they wait again and get the next table."""
+    settings = Settings(**LIFTED_LIMITS, quick_match_wait=0.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'q.sqlite3'}", settings) as srv:
+        real = srv.hub.writer._save_many
+        refused: list[str] = []
+
+        def refuse_the_first_table(writes):
+            if not refused:
+                refused.extend(w[0] for w in writes)
+                raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+            return real(writes)
+
+        srv.hub.writer._save_many = refuse_the_first_table
+        c = Client(srv.url)
+        tickets = await asyncio.gather(*(c.quick_match("standard") for _ in range(2)))
+        matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=10)
+                                         for t in tickets))
+        assert refused, "the first table's write was never refused"
+        code = matched[0]["code"]
+        assert matched[1]["code"] == code and code not in refused
+        assert srv.hub.store.load_room(code) is not None
+        for t in tickets:
+            assert (await c.quick_match_status(t["ticket"]))["code"] == code
+        async with await c.connect(code, matched[0]["token"]) as me:
+            assert me.room["kind"] == "quick-match"

@@ -365,15 +365,47 @@ class QuickMatch:
         hub = self.hub
         settings = games.check_settings(game, preset, len(people), {}, guest=False)
         room = hub.new_room("quick-match", settings)
+        seats = []
         for i, t in enumerate(people):
             token = hub.lobby.seat_human(room, i, t["name"])
             room.seats[i].ready = True
-            t["matched"] = {"code": room.code, "seat": i, "token": token, "name": t["name"],
-                            "ws": f"/ws/{room.code}?token={token}"}
+            seats.append({"code": room.code, "seat": i, "token": token, "name": t["name"],
+                          "ws": f"/ws/{room.code}?token={token}"})
             self.queue.pop(t["ticket"], None)
         room.host = None
         room.never_came = set(range(len(people)))  # (each one's page opens its seat at once)
         hub.table.deal(room)
-        for t in people:
-            for conn in t["conns"]:
-                conn.send({"v": VERSION, "type": "matched", **t["matched"]})
+        # Each seat is told once the table is stored, as POST /api/rooms answers then: told
+        # at once, a first write the store refused left every ticket "matched" to a room
+        # that was dropped ("no room with code", and no way back into the queue: a race
+        # review). Refused, they wait in the queue again, in their places.
+        written, restores = room.last_write, room.restores
+
+        def stored(_: object = None) -> None:
+            if written is not None and (written.cancelled() or written.exception()) \
+                    and room.restores == restores:
+                self._queue_again(people, room.code)
+                return
+            for t, seat in zip(people, seats, strict=True):
+                if self.tickets.get(t["ticket"]) is t:  # (not left meanwhile)
+                    t["matched"] = seat
+                    for conn in t["conns"]:
+                        conn.send({"v": VERSION, "type": "matched", **seat})
+
+        if written is None or written.done():
+            stored()
+        else:
+            written.add_done_callback(stored)
+
+    def _queue_again(self, people: list[dict[str, Any]], code: str) -> None:
+        """``people``'s table could not be stored: they wait again, first in their queue,
+        and it is tried again in a moment (at once, a store that refuses would refuse it
+        again)."""
+        back = {t["ticket"]: t for t in people if self.tickets.get(t["ticket"]) is t}
+        log.warning("quick match: table %s could not be stored; %d wait again", code, len(back))
+        self.queue = {**back, **self.queue}
+        for t in back.values():
+            t.pop("told", None)  # (told the count again: still waiting)
+        self.notify()
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.RETRY, self._tick)
