@@ -1665,6 +1665,38 @@ async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
     again.store.close()
 
 
+@pytest.mark.asyncio
+async def test_a_clock_loaded_again_never_has_more_than_its_length_left(tmp_path):
+    """Deadlines are stored in the time of the process that set them: after the system
+    clock stepped back 10 minutes (or taken over by a process on a machine whose clock is
+    behind) a 20 s turn came back with 620 s left and the table waited (a time review).
+    A clock loaded again has at most its length left, and a short clock within a turn at
+    most the turn's."""
+    from colorclash.server.rooms import Hub
+    from colorclash.store import open_store
+
+    now = [1000.0]
+    url = _store(tmp_path)
+    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
+    short, _, _ = hub.create_private("Ana", seats=2, clock=20)
+    long, _, _ = hub.create_private("Bo", seats=2, clock=600)
+    for room in (short, long):
+        hub.lobby.seat_bot(room, 1, "easy")
+        hub.table.deal(room)
+    hub.store.close()
+    now[0] = 400.0  # the clock stepped back 600 s
+    again = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
+    assert again.load_room(short.code).clock["deadline"] == 420.0
+    assert again.load_room(long.code).clock["deadline"] == 1000.0
+    assert again.store.load_room(short.code)["clock"]["deadline"] == 420.0
+    room = again.rooms[short.code]
+    room.clock = {**room.clock, "kind": "drawn", "seconds": 6.0, "deadline": 1006.0,
+                  "turn_deadline": 1020.0}
+    again.give_time_back(room, 400.0)
+    assert (room.clock["deadline"], room.clock["turn_deadline"]) == (406.0, 420.0)
+    again.store.close()
+
+
 def test_the_lines_of_a_store_away_are_written_once_a_while_and_counted_at_its_end():
     """A Redis outage wrote a retry line per room each second and the subscription's line
     twice a second: each kind of line (whatever its room) is written once per window,

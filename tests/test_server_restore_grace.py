@@ -94,3 +94,20 @@ def test_between_games_a_restart_keeps_when_a_person_went_away(tmp_path):
         _stop(again)
 
     asyncio.run(run())
+
+
+def test_between_games_a_mark_later_than_now_is_taken_as_now(tmp_path):
+    """A mark stored in another time (a process whose clock was ahead, or the system
+    clock stepped back since) put a host's hand-on off by the difference (a time review):
+    a mark later than now is now."""
+    now = [1000.0]
+
+    async def run() -> None:
+        code, guest = _away_at_the_stop(tmp_path, now, start=False)
+        now[0] -= 600.0  # the clock stepped back
+        again = _hub(tmp_path / "rooms.sqlite3", now)
+        again.load_all()
+        assert again.get(code).seats[guest].away_since == 480.0  # (stopped at 1080)
+        _stop(again)
+
+    asyncio.run(run())

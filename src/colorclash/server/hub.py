@@ -202,13 +202,16 @@ class Hub:
                 # stored seat may say away since it last left: a rebuild gave a person at
                 # the table a computer substitute at once)
                 s.away_since = None
-            elif s.away_since is None or (loaded and room.status == "playing"
-                                          and not s.substitute):
+            elif s.away_since is None or s.away_since > now or (
+                    loaded and room.status == "playing" and not s.substitute):
+                # (a mark later than now is another time's: a process whose clock was
+                # ahead, or a system clock stepped back since; it put off a host's hand-on)
                 s.away_since = now
 
     #: seconds a running clock has at least once its room is loaded again (a restart, or
     #: another process taking it over): the players' time must not run out, nor a move be
-    #: made for them, while the site itself was down (a 20 s turn came back spent)
+    #: made for them, while the site itself was down (a 20 s turn came back spent); and
+    #: never more than its length (give_time_back)
     RESTORED_CLOCK_AT_LEAST = 15.0
 
     def give_time_back(self, room: Room, now: float) -> None:
@@ -217,11 +220,20 @@ class Hub:
         # round was dealt before anyone could come back to the last one's results)
         if not clock or not clock.get("deadline"):
             return
-        least = now + min(self.RESTORED_CLOCK_AT_LEAST, float(clock.get("seconds") or 0))
-        if clock["deadline"] < least:
-            room.clock = dict(clock, deadline=least)
-            if clock.get("turn_deadline") is not None:
-                room.clock["turn_deadline"] = max(clock["turn_deadline"], least)
+        seconds = float(clock.get("seconds") or 0)
+        least = now + min(self.RESTORED_CLOCK_AT_LEAST, seconds)
+        # ... and never more than its length: a deadline stored by a process whose time is
+        # not this one's (the system clock stepped back since it started, or another
+        # machine's clock behind ours) gave a 30 s turn ten minutes (a time review)
+        deadline = max(least, min(clock["deadline"], now + seconds) if seconds
+                       else clock["deadline"])
+        turn = clock.get("turn_deadline")
+        if turn is not None:
+            turn = max(deadline, min(turn, now + self.clocks.turn_seconds(room, clock.get("seat"))))
+        if (deadline, turn) != (clock["deadline"], clock.get("turn_deadline")):
+            room.clock = dict(clock, deadline=deadline)
+            if turn is not None:
+                room.clock["turn_deadline"] = turn
 
     def start_writer(self) -> None:
         """Group commit (with a running loop): before :meth:`load_all`, so that the rooms
