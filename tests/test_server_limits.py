@@ -87,6 +87,28 @@ def test_the_network_budget_is_shared_over_redis(redis_db):
         r.close()
 
 
+def test_a_shared_bucket_is_not_emptied_by_the_redis_hosts_clock_stepping_back(redis_db):
+    """A bucket's time is the Redis host's: stepped back 10 minutes, the time since its
+    last use went negative and took 600 s of tokens away ("try again in 546 s" for a seat
+    reconnecting: a time review). Time going back adds and takes nothing."""
+    import redis
+
+    r = redis.Redis.from_url(redis_db)
+    try:
+        limits = SharedLimits(Settings(limit_reconnect_burst=3, limit_reconnect_per_min=1),
+                              r, "cc:step:")
+        limits.take("reconnect", "198.51.100.9")
+        key = "cc:step:limit:reconnect:198.51.100.9"
+        later = float(r.hget(key, "ts")) + 600  # as the host sees it after the step
+        r.hset(key, "ts", str(later))
+        limits.take("reconnect", "198.51.100.9")
+        limits.take("reconnect", "198.51.100.9")
+        assert 0.0 <= float(r.hget(key, "tokens")) < 0.01  # (what a few ms brought back)
+        assert r.pttl(key) < 200_000  # (kept as long as a full bucket takes, not 10 min more)
+    finally:
+        r.close()
+
+
 def test_a_steady_guesser_pays_a_miss_in_full_however_long_it_goes_on():
     """A miss costs ``MISS_COST`` so that guessing runs dry that many times sooner; had the
     debt of a miss stopped at an empty bucket, a guess a second would go on for ever at

@@ -155,6 +155,7 @@ local burst, rate, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
 local tokens = tonumber(b[1]) or burst
 local ts = tonumber(b[2]) or now
+if now < ts then ts = now end  -- (the Redis host's clock stepped back: no time has passed)
 tokens = math.min(burst, tokens + (now - ts) * rate)
 local ok = 1
 if ARGV[4] == 'take' then
