@@ -440,7 +440,9 @@ def test_a_socket_given_up_while_opening_that_still_arrives_is_not_another_tab(o
 
 def test_a_silent_link_is_given_up_in_seconds(open_page):
     """A link that dies without the browser knowing (no offline event, no close: the
-    answers just stop) is noticed by the watchdog's unanswered ping within seconds."""
+    answers just stop) is noticed by the watchdog's unanswered ping within seconds, also
+    when the device's clock steps back meanwhile (10 minutes: the pings stopped for 10
+    minutes, a time review)."""
     page = open_page(PHONE)
     page.click("#btn-play-now")
     wait_table(page)
@@ -454,7 +456,9 @@ def test_a_silent_link_is_given_up_in_seconds(open_page):
     # the server's answers stop reaching the page: every frame from now on is dropped
     started = time.monotonic()
     page.evaluate("""() => { const ws = window.__cc.conn.ws;
-                             ws.onmessage = null; ws.onclose = null; }""")
+                             ws.onmessage = null; ws.onclose = null;
+                             const real = Date.now.bind(Date);
+                             Date.now = () => real() - 600000; }""")
     # silent 4 s, then a ping left unanswered 4 s, checked every second: about 10 s
     page.wait_for_function("() => window.__barShown", timeout=15_000)
     assert time.monotonic() - started < 12.5

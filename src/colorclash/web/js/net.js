@@ -132,6 +132,23 @@ export function completeState(msg, before) {
 const WATCH_MS = 1000;
 const QUIET_MS = 4000;
 const PONG_MS = 4000;
+
+// The time the watchdog measures by: the wall clock (a phone asleep stops the page's
+// performance.now(), and a link dead across a sleep must be noticed at the waking), kept
+// from going back: the device's clock stepped back 10 minutes stopped the pings for 10
+// minutes, a dead link unnoticed all that time (a time review). A step forward is one
+// ping too many.
+let wallAhead = 0;
+let wallSeen = 0;
+function steadyNow() {
+  const now = Date.now() + wallAhead;
+  if (now < wallSeen) {
+    wallAhead += wallSeen - now;
+    return wallSeen;
+  }
+  wallSeen = now;
+  return now;
+}
 // A socket whose opening is not answered in OPEN_MS is given up and another tried: a
 // process that hangs (stopped, not dead) still takes connections, and a proxy waits for
 // its answer as long as a WebSocket may be quiet (an hour): the page said "reconnecting"
@@ -198,7 +215,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
-    this.openedAt = Date.now();
+    this.openedAt = steadyNow();
     const openTimer = setTimeout(() => {
       if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this._linkDead();
     }, OPEN_MS);
@@ -214,7 +231,7 @@ export class Connection {
     };
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
-      this.lastHeard = Date.now();
+      this.lastHeard = steadyNow();
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -245,7 +262,7 @@ export class Connection {
       // way (a slow network), which the server took after this one: not another tab. As
       // many times as sockets were so given up; another tab's taking the seat would
       // otherwise go back and forth.
-      const now = Date.now();
+      const now = steadyNow();
       this.strays = this.strays.filter((at) => now - at < STRAY_MS);
       if (ev.code === 4409 && this.strays.length) {
         this.strays.shift();
@@ -279,7 +296,7 @@ export class Connection {
     // a socket opening for a moment is waited for: a second one opened beside it was
     // taken by the server after it, and the page was told its seat was opened elsewhere;
     // one opening for longer (on the network just left) is given up for a new one
-    if (this.ws && this.ws.readyState === WebSocket.CONNECTING && Date.now() - this.openedAt < FRESH_OPEN_MS) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING && steadyNow() - this.openedAt < FRESH_OPEN_MS) return;
     clearTimeout(this.retryTimer);
     this.attempt = Math.max(this.attempt, 1);
     this._open();
@@ -287,10 +304,10 @@ export class Connection {
 
   _startPing() {
     this._stopPing();
-    this.lastHeard = Date.now();
+    this.lastHeard = steadyNow();
     this.pingTimer = setInterval(() => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-      const now = Date.now();
+      const now = steadyNow();
       if (this.pongDeadline && now > this.pongDeadline) {
         // No answer to the last ping: the link is dead even if the socket looks open.
         this._linkDead();
@@ -301,7 +318,7 @@ export class Connection {
   }
 
   _ping() {
-    const now = Date.now();
+    const now = steadyNow();
     // (t in the page's monotonic time: a step of the wall clock is no round trip)
     if (this.send({ type: "ping", t: performance.now() })) this.pongDeadline = now + PONG_MS;
   }
@@ -323,7 +340,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     if (!ws) return;
-    if (ws.readyState === WebSocket.CONNECTING) this.strays.push(Date.now());
+    if (ws.readyState === WebSocket.CONNECTING) this.strays.push(steadyNow());
     try {
       ws.close();
     } catch {
