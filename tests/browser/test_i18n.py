@@ -191,6 +191,32 @@ def test_language_switch_is_remembered(open_page):
     assert page.inner_text("#btn-play-now").strip() == catalog("tr")["home.playNow"]
 
 
+def test_the_language_menu_walked_with_the_arrow_keys_switches_once_they_rest(open_page):
+    """A closed select changes at each arrow key: English to Turkish drew the whole page in
+    Spanish on the way (an accessibility review). With the keys the choice is taken once
+    they rest, at once with Enter."""
+    page = open_page(DESKTOP, locale="en-US")
+    page.wait_for_selector("#btn-play-now")
+    page.evaluate("""() => { window.__langs = [];
+      new MutationObserver(() => window.__langs.push(document.documentElement.lang))
+        .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] }); }""")
+    page.focus("#lang-select")
+    page.keyboard.press("ArrowDown")  # Español
+    page.keyboard.press("ArrowDown")  # Türkçe
+    assert page.input_value("#lang-select") == "tr"
+    page.wait_for_timeout(300)
+    assert page.get_attribute("html", "lang") == "en"
+    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=3000)
+    assert page.evaluate("window.__langs") == ["tr"]  # not through Spanish
+    assert page.inner_text("#btn-play-now").strip() == catalog("tr")["home.playNow"]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.documentElement.lang === 'es'", timeout=500)
+    page.reload()  # (remembered, as a choice of the pointer is)
+    page.wait_for_selector("#btn-play-now")
+    assert page.get_attribute("html", "lang") == "es"
+
+
 CARD_NAMES = """async () => {
   const { cardLabel } = await import('/js/games/color-clash/cards.js');
   const { describeEvent } = await import('/js/games/color-clash/events.js');

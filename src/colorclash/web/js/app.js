@@ -1445,7 +1445,34 @@ document.getElementById("leave-table").addEventListener("click", () => tableActs
 document.getElementById("rules-btn").addEventListener("click", () => tableActs.openRules());
 
 const langSelect = document.getElementById("lang-select");
-langSelect.addEventListener("change", () => setLang(langSelect.value, { remember: true }));
+// A closed select changes at each arrow key: the page was drawn again in each language on
+// the way (English to Turkish went through Spanish; an accessibility review). A choice
+// made with the keys is taken once they rest (LANG_REST_MS), or at once with Enter or on
+// leaving the menu; one made with the pointer or the open list, at once.
+const LANG_REST_MS = 800;
+let langKeyed = false;
+let langTimer = null;
+function takeLang() {
+  clearTimeout(langTimer);
+  langTimer = null;
+  langKeyed = false;
+  if (langSelect.value !== getLang()) setLang(langSelect.value, { remember: true });
+}
+langSelect.addEventListener("keydown", (e) => {
+  if (e.key === "Enter") takeLang();
+  else if (e.key !== "Tab" && e.key !== "Escape") langKeyed = true; // (arrows, a letter)
+});
+langSelect.addEventListener("change", () => {
+  if (!langKeyed) {
+    takeLang();
+    return;
+  }
+  clearTimeout(langTimer);
+  langTimer = setTimeout(takeLang, LANG_REST_MS);
+});
+langSelect.addEventListener("blur", () => {
+  if (langTimer !== null) takeLang();
+});
 
 // Everything on screen follows the language at once: the screen is redrawn from data,
 // the banner and the toast on screen are reworded.
