@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from browser_helpers import (
@@ -72,6 +73,31 @@ def test_play_now_full_game_then_play_again(open_page):
         assert row[0] == (rows[i - 1][0] if tied else str(i + 1)), rows
     assert [int(r[-1]) for r in rows] == sorted((int(r[-1]) for r in rows), reverse=True)
     assert any("Ana" in r[1] for r in rows)
+    # The record of the game a click away, with the log hash the table showed, which the
+    # record verifies against (the page offered neither: a fairness review)
+    fair = dialog.locator("details.fair-play")
+    assert fair.get_attribute("open") is None  # (folded)
+    fair.locator("summary").click()
+    shown = fair.locator(".log-hash").inner_text().strip()
+    assert shown == page.evaluate("window.__cc.logHash") and len(shown) == 64
+    link = fair.locator("a[download]")
+    href = link.get_attribute("href")
+    code = page.evaluate("window.__cc.room.code")
+    assert href == f"/api/rooms/{code}/record/1", href
+    with page.expect_download() as got:
+        link.click()
+    record = json.loads(Path(got.value.path()).read_text())
+    from colorclash.verify import verify_record
+
+    ok, notes = verify_record(record, shown)
+    assert ok, notes
+    assert fair.get_attribute("open") is not None  # (still open: drawn again meanwhile)
+    # reached with the keys: Tab went past a <details>' summary (the dialog's own order)
+    page.focus("button[data-focus-key='res:again']")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.hasAttribute('download')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
     shot(page, "results-desktop")
     axe_check(page, "results")
     # Play again deals a new game at the same table; a double click sends one "start"

@@ -67,6 +67,7 @@ const state = {
   pending: false,
   nextReady: false,
   fresh: false, // the table has not been drawn since the latest state
+  logHash: null, // the latest state's log_hash
   moments: [], // the events of the last few moments of this game (move history)
   historyOpen: false,
   confirmLeave: false,
@@ -154,6 +155,7 @@ function tableModel() {
     view: state.view,
     me: state.me,
     clock: state.clock,
+    logHash: state.logHash, // (the fairness record's tie to this table: shell/results.js)
     fresh: state.fresh,
     nextReady: state.nextReady,
     // the server names who may hold the pause between rounds (clock.hold: Table.holders)
@@ -724,6 +726,7 @@ function handleMessage(msg) {
   state.room = msg.room;
   state.view = msg.view;
   state.seq = msg.seq;
+  state.logHash = msg.log_hash || null;
   // the answer to an action sent is a state of another seq (a state of the same one, such
   // as a seat coming back, is not: a second tap sent then was refused as stale)
   if (state.unanswered === null) setPending(false);

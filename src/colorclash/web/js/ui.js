@@ -349,8 +349,9 @@ function patch(o, n) {
     if (o.getAttributeNS(a.namespaceURI, a.localName) !== a.value) o.setAttributeNS(a.namespaceURI, a.name, a.value);
   }
   for (const a of [...o.attributes]) {
-    // (a <dialog> opened with showModal() stays open: its `open` is not the drawing's)
-    if (o.tagName === "DIALOG" && a.name === "open") continue;
+    // (a <dialog> opened with showModal() stays open: its `open` is not the drawing's;
+    // nor a <details> the player opened)
+    if ((o.tagName === "DIALOG" || o.tagName === "DETAILS") && a.name === "open") continue;
     if (!n.hasAttributeNS(a.namespaceURI, a.localName)) o.removeAttributeNS(a.namespaceURI, a.localName);
   }
   // listeners: the new node's, through the dispatcher; none of the old ones
@@ -441,4 +442,10 @@ export function morph(root, nodes) {
       }
     }
   }
+}
+
+// Drawn and not folded away: a closed <details>' content keeps its boxes in Chrome (it is
+// skipped content, which checkVisibility() knows, where there is one)
+export function shown(e) {
+  return e.checkVisibility ? e.checkVisibility() : e.getClientRects().length > 0;
 }

@@ -1,7 +1,7 @@
 // The site's own modal dialogs (never the browser's confirm()/alert()): a title, content,
 // a row of equal buttons. Tab stays inside the dialog, Escape closes it when it may be
 // closed, and shell/focus.js moves the focus in when it opens and back when it closes.
-import { h, on } from "../ui.js";
+import { h, on, shown } from "../ui.js";
 
 // modal({title, content, actions, onClose, cls, overlayCls, id, label})
 //   title: the heading (also the dialog's accessible name), content: nodes,
@@ -63,8 +63,9 @@ export function dialogButton(label, onclick, { primary = false, focusKey = null,
 }
 
 function focusables(root) {
-  return [...root.querySelectorAll("button, [href], input, select, textarea, [tabindex]")].filter(
-    (e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length,
+  // (a <details>' summary too: the results' Fair play was skipped by Tab)
+  return [...root.querySelectorAll("button, [href], input, select, textarea, summary, [tabindex]")].filter(
+    (e) => !e.disabled && e.tabIndex >= 0 && shown(e),
   );
 }
 

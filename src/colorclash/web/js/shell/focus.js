@@ -9,6 +9,7 @@
 // - A control that had the focus and is gone after a redraw (Rainbow's End turn, once
 //   pressed) hands it to the screen's most useful control: never the page body, where
 //   the next Tab would start again from the top of the page.
+import { shown } from "../ui.js";
 
 // How the person last gave input, on <html data-input>: "touch", "pointer" or "keys". A
 // finger's second tap is told from a deliberate one (app.js), and a touch screen shows
@@ -80,10 +81,10 @@ export function settleFocus(main, { newScreen = false } = {}) {
       if (!returnTo && a && a !== document.body && a !== main) {
         returnTo = { id: a.id || null, focusKey: a.dataset ? a.dataset.focusKey || null : null };
       }
-      focusIn(
-        dialog.querySelector("[data-autofocus]:not([disabled])") ||
-          dialog.querySelector("button:not([disabled]), [href], input, select"),
-      );
+      // (one shown: the results' record link, folded away, came first and took nothing)
+      const first = [...dialog.querySelectorAll("button:not([disabled]), [href], input, select")]
+        .find(shown);
+      focusIn(dialog.querySelector("[data-autofocus]:not([disabled])") || first);
     }
     // (the dialog's control is what the focus is on now: when a press closes the dialog
     // with nothing to go back to (Play again, after the results took the focus from

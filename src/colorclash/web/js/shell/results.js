@@ -89,13 +89,31 @@ export function rankRows(rows, compare, tied = (a, b) => compare(a, b) === 0) {
   });
 }
 
+// A finished match's fairness record, a download away, and the log hash its table showed,
+// which ties the record to the game played (`colorclash verify --log-hash`): How to play
+// promised a record anyone could download, and the page offered none nor showed the hash
+// (a fairness review). Folded: a player who does not look for it is not shown a hash.
+export function fairPlay(model) {
+  const room = model && model.room;
+  if (!room || room.status !== "finished" || !model.logHash || !room.code || !room.match) return null;
+  const href = `/api/rooms/${encodeURIComponent(room.code)}/record/${room.match}`;
+  return h(
+    "details.fair-play",
+    h("summary", t("howto.h.fair")),
+    h("p", t("results.fairText")),
+    h("p", h("a", { href, download: `record-${room.code}-${room.match}.json` }, t("results.fairRecord"))),
+    h("p", t("results.fairHash"), " ", h("code.log-hash", model.logHash)),
+  );
+}
+
 // resultsDialog({phase, title, headline, placeLabel, playerLabel, columns, rows, note,
-//                status, actions})
+//                status, actions, model}): `model`, the table's, for the fairness record
+//                of a finished match (fairPlay)
 //   columns: [{label}] after the player's name; rows: ranked rows, each
 //   {place, name: [nodes], cells: [text or nodes], winner, winnerText}; details: nodes
 //   after the table (how each player's points were made), note: lines of text.
 export function resultsDialog({ phase, title, headline, placeLabel, playerLabel, columns, rows, note = [],
-  details = null, status = null, actions = [], cls = "" }) {
+  details = null, status = null, actions = [], cls = "", model = null }) {
   const table = h(
     "table.results-table",
     h(
@@ -138,6 +156,7 @@ export function resultsDialog({ phase, title, headline, placeLabel, playerLabel,
       status,
       details,
       note.length ? h("div.results-note", note.map((line) => h("p", line))) : null,
+      fairPlay(model),
     ],
     actions,
   });

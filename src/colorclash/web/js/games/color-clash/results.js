@@ -175,5 +175,6 @@ export function colorClashResults(model, act) {
     note: pointsNote(view, points, roundWinners),
     status,
     actions,
+    model,
   });
 }

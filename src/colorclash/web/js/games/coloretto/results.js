@@ -107,5 +107,6 @@ export function colorettoResults(model, act) {
     ],
     status,
     actions,
+    model,
   });
 }

@@ -41,6 +41,7 @@ export function rainbowResults(model, act) {
     note,
     status,
     actions,
+    model,
   });
 }
 
