@@ -687,7 +687,7 @@ class Hub:
         if method == "qm_join":
             return self.qm_join(*args)
         if method == "qm_status":
-            return self.qm_status(*args)
+            return await self.quick.status_when_stored(*args)
         if method == "qm_leave":
             self.qm_leave(*args)
             return {"ok": True}

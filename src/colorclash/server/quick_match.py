@@ -194,10 +194,11 @@ class QuickMatch:
             return
         if not there:
             self._arrived(t, now)
-            if t["matched"] or ticket not in self.tickets:
-                # (the table made now told every socket of the ticket, this one too; or
-                # the queue was given up: this socket is closed, told to queue again)
-                return
+        if t["matched"] or t.get("seating") or ticket not in self.tickets:
+            # (the table made now told every socket of the ticket, this one too, or will
+            # once it is stored; or the queue was given up: this socket is closed, told
+            # to queue again)
+            return
         told = t.get("told")
         self.notify()  # every socket, if the count changed (a reload counts again)
         if t.get("told") == told:  # it did not: the new socket alone is told the count
@@ -382,6 +383,8 @@ class QuickMatch:
         written, restores = room.last_write, room.restores
 
         def stored(_: object = None) -> None:
+            for t in people:
+                t.pop("seating", None)
             if written is not None and (written.cancelled() or written.exception()) \
                     and room.restores == restores:
                 self._queue_again(people, room.code)
@@ -395,7 +398,22 @@ class QuickMatch:
         if written is None or written.done():
             stored()
         else:
+            for t in people:
+                t["seating"] = written  # (out of the queue, told nothing meanwhile)
             written.add_done_callback(stored)
+
+    async def status_when_stored(self, ticket: str) -> dict[str, Any]:
+        """A poll's answer (``status``), once the table it may have just made for the
+        ticket is stored: the seat it is told is one the store has."""
+        answer = self.status(ticket)
+        t = self.tickets.get(ticket)
+        written = t.get("seating") if t else None
+        if written is not None:
+            await asyncio.wait([written], timeout=10)
+            await asyncio.sleep(0)  # (its own callback, ``stored``, has run)
+            if self.tickets.get(ticket) is t and not t.get("seating"):
+                answer = self.status(ticket)
+        return answer
 
     def _queue_again(self, people: list[dict[str, Any]], code: str) -> None:
         """``people``'s table could not be stored: they wait again, first in their queue,
