@@ -1018,23 +1018,37 @@ async def test_a_closed_lobby_left_stored_is_deleted_at_the_next_start(tmp_path,
 
 
 @pytest.mark.asyncio
-async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path):
+@pytest.mark.parametrize("group_commit", [True, False])
+async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path, group_commit):
     """Quick Match told each ticket its seat as the table was made, before the store had
     it: a first write the store refused dropped the room, and the tickets stayed
     "matched" to a code that was no room, with no way back into the queue (a race
-    review). A seat is told once stored; refused, they wait again and get the next table."""
-    settings = Settings(**LIFTED_LIMITS, quick_match_wait=0.0)
+    review). A seat is told once stored; refused, they wait again and get the next table
+    (without group commit too, where the refusal came out of the socket's opening, which
+    closed, and the tickets waited in no queue: diff review)."""
+    settings = Settings(**LIFTED_LIMITS, quick_match_wait=0.0, group_commit=group_commit)
     with InProcessServer(f"sqlite:///{tmp_path / 'q.sqlite3'}", settings) as srv:
-        real = srv.hub.writer._save_many
         refused: list[str] = []
+        if group_commit:
+            real = srv.hub.writer._save_many
 
-        def refuse_the_first_table(writes):
-            if not refused:
-                refused.extend(w[0] for w in writes)
-                raise StoreError("SQLite did not take 1 write(s): database or disk is full")
-            return real(writes)
+            def refuse_the_first_table(writes):
+                if not refused:
+                    refused.extend(w[0] for w in writes)
+                    raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+                return real(writes)
 
-        srv.hub.writer._save_many = refuse_the_first_table
+            srv.hub.writer._save_many = refuse_the_first_table
+        else:
+            real_one = srv.hub.store.save_room
+
+            def refuse_the_first_room(code, *args, **kwargs):
+                if not refused:
+                    refused.append(code)
+                    raise StoreError("SQLite did not take the write: database or disk is full")
+                return real_one(code, *args, **kwargs)
+
+            srv.hub.store.save_room = refuse_the_first_room
         c = Client(srv.url)
         tickets = await asyncio.gather(*(c.quick_match("standard") for _ in range(2)))
         matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=10)
@@ -1047,3 +1061,34 @@ async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path):
             assert (await c.quick_match_status(t["ticket"]))["code"] == code
         async with await c.connect(code, matched[0]["token"]) as me:
             assert me.room["kind"] == "quick-match"
+
+
+@pytest.mark.asyncio
+async def test_a_quick_match_table_the_store_refused_is_tried_again_in_a_second(tmp_path):
+    """The retry waited for the queue's timer when one was set: another queue's wait for
+    more people (8 s here, 20 s by default) held a refused pair that long (diff review)."""
+    settings = Settings(**LIFTED_LIMITS, quick_match_wait=8.0)
+    with InProcessServer(f"sqlite:///{tmp_path / 'q.sqlite3'}", settings) as srv:
+        c = Client(srv.url)
+        base = srv.url.replace("http", "ws")
+        waiting = [await c.quick_match("standard") for _ in range(2)]  # 2 of 4: they wait
+        async with contextlib.AsyncExitStack() as stack:
+            for t in waiting:
+                ws = await stack.enter_async_context(websockets.connect(base + t["ws"]))
+                assert json.loads(await ws.recv())["type"] == "queue"
+            real = srv.hub.writer._save_many
+            refused: list[str] = []
+
+            def refuse_the_first_table(writes):
+                if not refused:
+                    refused.extend(w[0] for w in writes)
+                    raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+                return real(writes)
+
+            srv.hub.writer._save_many = refuse_the_first_table
+            pair = [await c.quick_match(game="rainbow") for _ in range(2)]  # a full table
+            began = time.monotonic()
+            matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=6)
+                                             for t in pair))
+            assert refused and time.monotonic() - began < 4
+            assert matched[0]["code"] == matched[1]["code"] not in refused

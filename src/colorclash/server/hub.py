@@ -229,7 +229,9 @@ class Hub:
                        else clock["deadline"])
         turn = clock.get("turn_deadline")
         if turn is not None:
-            turn = max(deadline, min(turn, now + self.clocks.turn_seconds(room, clock.get("seat"))))
+            # (the room's whole turn: a seat's away clock, read after everyone was marked
+            # away by the load, would cut a turn it did not run under)
+            turn = max(deadline, min(turn, now + self.clocks.turn_seconds(room, None)))
         if (deadline, turn) != (clock["deadline"], clock.get("turn_deadline")):
             room.clock = dict(clock, deadline=deadline)
             if turn is not None:
@@ -552,12 +554,19 @@ class Hub:
         restores = room.restores
         if future is not None and not future.done():
             await asyncio.wait([future])  # its failure is answered below, not raised
-        if future is not None and future.exception() is not None:
-            if room.restores != restores:
-                return  # refused as Redis had lost the room, which was then stored again
-                # from memory, this change with it (Table.restore): durable after all
+        if self.refused(room, future, restores):
             raise ProtocolError("internal", "the room could not be stored; try again",
                                 status=503)
+
+    @staticmethod
+    def refused(room: Room, future: asyncio.Future[Any] | None, restores: int) -> bool:
+        """Whether the done write ``future`` of ``room`` (``room.restores`` being
+        ``restores`` when it was made) was refused for good: not one refused as Redis had
+        lost the room, which was then stored again from memory with this change
+        (Table.restore), which is durable after all."""
+        if future is None or not (future.cancelled() or future.exception() is not None):
+            return False
+        return room.restores == restores
 
     _persist = persist  # the name tests and older callers use
 

@@ -63,10 +63,15 @@ class QuickMatch:
         self.queue: dict[str, dict[str, Any]] = {}   # tickets waiting, in arrival order
         self.tickets: dict[str, dict[str, Any]] = {}  # every live ticket (queued or matched)
         self._timer: asyncio.TimerHandle | None = None
+        self.stopped = False
+        self._retry: asyncio.TimerHandle | None = None  # a table the store refused: again
 
     def stop(self) -> None:
+        self.stopped = True  # (a table's write answered after this makes nothing more)
         if self._timer:
             self._timer.cancel()
+        if self._retry:
+            self._retry.cancel()
 
     def join(self, game: str | None, preset: str | None,
              address: str | None = None) -> dict[str, Any]:
@@ -349,6 +354,13 @@ class QuickMatch:
 
     def _tick(self) -> None:
         self._timer = None
+        self._check_now()
+
+    def _retry_tick(self) -> None:
+        self._retry = None
+        self._check_now()
+
+    def _check_now(self) -> None:
         try:
             self.check()
             self.notify()
@@ -375,7 +387,11 @@ class QuickMatch:
             self.queue.pop(t["ticket"], None)
         room.host = None
         room.never_came = set(range(len(people)))  # (each one's page opens its seat at once)
-        hub.table.deal(room)
+        try:
+            hub.table.deal(room)
+        except Exception:  # noqa: BLE001 - without group commit the store refused it at once
+            self._queue_again(people, room.code)  # (the room is dropped: its first write)
+            return
         # Each seat is told once the table is stored, as POST /api/rooms answers then: told
         # at once, a first write the store refused left every ticket "matched" to a room
         # that was dropped ("no room with code", and no way back into the queue: a race
@@ -385,8 +401,9 @@ class QuickMatch:
         def stored(_: object = None) -> None:
             for t in people:
                 t.pop("seating", None)
-            if written is not None and (written.cancelled() or written.exception()) \
-                    and room.restores == restores:
+            if self.stopped:
+                return
+            if hub.refused(room, written, restores):
                 self._queue_again(people, room.code)
                 return
             for t, seat in zip(people, seats, strict=True):
@@ -420,10 +437,13 @@ class QuickMatch:
         and it is tried again in a moment (at once, a store that refuses would refuse it
         again)."""
         back = {t["ticket"]: t for t in people if self.tickets.get(t["ticket"]) is t}
-        log.warning("quick match: table %s could not be stored; %d wait again", code, len(back))
+        self.hub.trouble.warning(log, "quick match: table %s could not be stored; %d wait "
+                                 "again", code, len(back))
         self.queue = {**back, **self.queue}
         for t in back.values():
             t.pop("told", None)  # (told the count again: still waiting)
         self.notify()
-        if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(self.RETRY, self._tick)
+        # (a timer of its own: check(), which may have called this, sets the queue's timer
+        # for the waits for more people, which may be far later)
+        if self._retry is None and not self.stopped:
+            self._retry = asyncio.get_running_loop().call_later(self.RETRY, self._retry_tick)
