@@ -91,7 +91,13 @@ def test_play_now_full_game_then_play_again(open_page):
 
     ok, notes = verify_record(record, shown)
     assert ok, notes
-    assert fair.get_attribute("open") is not None  # (still open: drawn again meanwhile)
+    # drawn again (here by a language switch), it stays open
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    assert fair.locator("summary").inner_text().strip() == catalog("es")["howto.h.fair"]
+    assert fair.get_attribute("open") is not None
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
     # reached with the keys: Tab went past a <details>' summary (the dialog's own order)
     page.focus("button[data-focus-key='res:again']")
     page.keyboard.press("Shift+Tab")

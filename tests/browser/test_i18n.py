@@ -215,6 +215,11 @@ def test_the_language_menu_walked_with_the_arrow_keys_switches_once_they_rest(op
     page.reload()  # (remembered, as a choice of the pointer is)
     page.wait_for_selector("#btn-play-now")
     assert page.get_attribute("html", "lang") == "es"
+    # a key that moves nothing (Shift of a Shift+Tab) does not delay a pointer's choice
+    page.focus("#lang-select")
+    page.keyboard.press("Shift")
+    page.select_option("#lang-select", "tr")
+    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=500)
 
 
 CARD_NAMES = """async () => {

@@ -1461,9 +1461,14 @@ function takeLang() {
   langKeyed = false;
   if (langSelect.value !== getLang()) setLang(langSelect.value, { remember: true });
 }
+// (only keys that move the choice: Shift of a Shift+Tab delayed the next pointer choice)
+const LANG_MOVES = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
 langSelect.addEventListener("keydown", (e) => {
   if (e.key === "Enter") takeLang();
-  else if (e.key !== "Tab" && e.key !== "Escape") langKeyed = true; // (arrows, a letter)
+  else if (LANG_MOVES.has(e.key) || (e.key.length === 1 && e.key !== " ")) langKeyed = true;
+});
+langSelect.addEventListener("pointerdown", () => {
+  if (langTimer === null) langKeyed = false;
 });
 langSelect.addEventListener("change", () => {
   if (!langKeyed) {
@@ -1475,6 +1480,7 @@ langSelect.addEventListener("change", () => {
 });
 langSelect.addEventListener("blur", () => {
   if (langTimer !== null) takeLang();
+  langKeyed = false;
 });
 
 // Everything on screen follows the language at once: the screen is redrawn from data,
