@@ -1638,6 +1638,23 @@ def test_an_ipv6_48_holds_a_share_of_the_connections_not_all_of_them():
     assert proxy._cc_address == "::1" and proxy._cc_address in guard.trusted
 
 
+def _turns_of_20_and_600_s_dealt(tmp_path, now):
+    """Two tables against a computer, one with a 20 s turn and one with 600 s, dealt at
+    ``now`` and stored; the store closed (the server stopped)."""
+    from colorclash.server.rooms import Hub
+    from colorclash.store import open_store
+
+    url = _store(tmp_path)
+    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
+    short, _, _ = hub.create_private("Ana", seats=2, clock=20)
+    long, _, _ = hub.create_private("Bo", seats=2, clock=600)
+    for room in (short, long):
+        hub.lobby.seat_bot(room, 1, "easy")
+        hub.table.deal(room)
+    hub.store.close()
+    return url, short, long
+
+
 @pytest.mark.asyncio
 async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
     """A server down for 10 s in the middle of a 20 s turn came back with the turn spent
@@ -1648,15 +1665,8 @@ async def test_a_restart_gives_a_nearly_spent_clock_its_time_back(tmp_path):
     from colorclash.store import open_store
 
     now = [1000.0]
-    url = _store(tmp_path)
-    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
-    spent, _, _ = hub.create_private("Ana", seats=2, clock=20)
-    long, _, _ = hub.create_private("Bo", seats=2, clock=600)
-    for room in (spent, long):
-        hub.lobby.seat_bot(room, 1, "easy")
-        hub.table.deal(room)
+    url, spent, long = _turns_of_20_and_600_s_dealt(tmp_path, now)
     assert spent.clock["deadline"] == 1020.0 and long.clock["deadline"] == 1600.0
-    hub.store.close()
     now[0] = 1018.0  # the server comes back with 2 s of the 20 s turn left
     again = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
     assert again.load_room(spent.code).clock["deadline"] == 1018.0 + Hub.RESTORED_CLOCK_AT_LEAST
@@ -1676,14 +1686,7 @@ async def test_a_clock_loaded_again_never_has_more_than_its_length_left(tmp_path
     from colorclash.store import open_store
 
     now = [1000.0]
-    url = _store(tmp_path)
-    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
-    short, _, _ = hub.create_private("Ana", seats=2, clock=20)
-    long, _, _ = hub.create_private("Bo", seats=2, clock=600)
-    for room in (short, long):
-        hub.lobby.seat_bot(room, 1, "easy")
-        hub.table.deal(room)
-    hub.store.close()
+    url, short, long = _turns_of_20_and_600_s_dealt(tmp_path, now)
     now[0] = 400.0  # the clock stepped back 600 s
     again = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0])
     assert again.load_room(short.code).clock["deadline"] == 420.0

@@ -1017,6 +1017,22 @@ async def test_a_closed_lobby_left_stored_is_deleted_at_the_next_start(tmp_path,
         assert closed.value.code == "room_not_found" and "closed" in closed.value.message
 
 
+def _refuse_the_next_commit(srv) -> list[str]:
+    """The server's next group commit is refused (a full disk); the codes of the rooms it
+    held are put in the list returned."""
+    real = srv.hub.writer._save_many
+    refused: list[str] = []
+
+    def refuse_once(writes):
+        if not refused:
+            refused.extend(w[0] for w in writes)
+            raise StoreError("SQLite did not take 1 write(s): database or disk is full")
+        return real(writes)
+
+    srv.hub.writer._save_many = refuse_once
+    return refused
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("group_commit", [True, False])
 async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path, group_commit):
@@ -1028,18 +1044,10 @@ async def test_a_quick_match_seat_is_given_once_its_table_is_stored(tmp_path, gr
     closed, and the tickets waited in no queue: diff review)."""
     settings = Settings(**LIFTED_LIMITS, quick_match_wait=0.0, group_commit=group_commit)
     with InProcessServer(f"sqlite:///{tmp_path / 'q.sqlite3'}", settings) as srv:
-        refused: list[str] = []
         if group_commit:
-            real = srv.hub.writer._save_many
-
-            def refuse_the_first_table(writes):
-                if not refused:
-                    refused.extend(w[0] for w in writes)
-                    raise StoreError("SQLite did not take 1 write(s): database or disk is full")
-                return real(writes)
-
-            srv.hub.writer._save_many = refuse_the_first_table
+            refused = _refuse_the_next_commit(srv)
         else:
+            refused: list[str] = []
             real_one = srv.hub.store.save_room
 
             def refuse_the_first_room(code, *args, **kwargs):
@@ -1076,16 +1084,7 @@ async def test_a_quick_match_table_the_store_refused_is_tried_again_in_a_second(
             for t in waiting:
                 ws = await stack.enter_async_context(websockets.connect(base + t["ws"]))
                 assert json.loads(await ws.recv())["type"] == "queue"
-            real = srv.hub.writer._save_many
-            refused: list[str] = []
-
-            def refuse_the_first_table(writes):
-                if not refused:
-                    refused.extend(w[0] for w in writes)
-                    raise StoreError("SQLite did not take 1 write(s): database or disk is full")
-                return real(writes)
-
-            srv.hub.writer._save_many = refuse_the_first_table
+            refused = _refuse_the_next_commit(srv)
             pair = [await c.quick_match(game="rainbow") for _ in range(2)]  # a full table
             began = time.monotonic()
             matched = await asyncio.gather(*(c.wait_for_match(t["ticket"], timeout=6)
