@@ -726,6 +726,20 @@ async function boot() {
   render(SCENES[name]);
   window.__devReady = true;
   document.title = `${name} · ${t("app.name")}`;
+  // Another scene drawn in this page as a fresh page draws it (the browser tests' walk
+  // through every scene: a page load per scene was nearly all of its time)
+  window.__devShow = (next) => {
+    window.__devReady = false;
+    banners.clear();
+    document.getElementById("leave-table").hidden = true;
+    document.getElementById("rules-btn").hidden = true;
+    delete document.body.dataset.screen;
+    window.onresize = null;
+    const main = document.getElementById("main");
+    main.replaceChildren();
+    render(SCENES[next]);
+    window.__devReady = true;
+  };
 }
 
 window.__devScenes = Object.keys(SCENES);
