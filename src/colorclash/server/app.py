@@ -899,12 +899,12 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         if static is None or not index.exists():
             return JSONResponse({"error": {"code": "no_client", "message":
                                            "the browser client is not installed"}}, 404)
-        return client.response(request.headers)
+        return client.response(request.headers, static)
 
     def not_found_page(request: Request) -> Response:
         if static is None or not index.exists():
             return JSONResponse({"error": {"code": "not_found", "message": "Not Found"}}, 404)
-        return client.response(request.headers, status_code=404)
+        return client.response(request.headers, static, status_code=404)
 
     @app.get("/", include_in_schema=False)
     async def home_page(request: Request) -> Response:
