@@ -590,9 +590,16 @@ const noop = () => {};
 const acts = new Proxy({}, { get: () => noop });
 const banners = new Banners();
 
+// A scene drawn as a new page draws it, whatever was drawn before (window.__devShow)
 function render(scene) {
   const s = scene();
   const main = document.getElementById("main");
+  banners.clear();
+  document.getElementById("leave-table").hidden = true;
+  document.getElementById("rules-btn").hidden = true;
+  delete document.body.dataset.screen;
+  window.onresize = null;
+  main.replaceChildren();
   let nodes;
   if (s.screen === "home") {
     const key = s.game || GAMES_ANSWER.default;
@@ -730,13 +737,6 @@ async function boot() {
   // through every scene: a page load per scene was nearly all of its time)
   window.__devShow = (next) => {
     window.__devReady = false;
-    banners.clear();
-    document.getElementById("leave-table").hidden = true;
-    document.getElementById("rules-btn").hidden = true;
-    delete document.body.dataset.screen;
-    window.onresize = null;
-    const main = document.getElementById("main");
-    main.replaceChildren();
     render(SCENES[next]);
     window.__devReady = true;
   };

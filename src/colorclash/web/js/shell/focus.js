@@ -81,10 +81,9 @@ export function settleFocus(main, { newScreen = false } = {}) {
       if (!returnTo && a && a !== document.body && a !== main) {
         returnTo = { id: a.id || null, focusKey: a.dataset ? a.dataset.focusKey || null : null };
       }
-      // (one shown: the results' record link, folded away, came first and took nothing)
-      const first = [...dialog.querySelectorAll("button:not([disabled]), [href], input, select")]
-        .find(shown);
-      focusIn(dialog.querySelector("[data-autofocus]:not([disabled])") || first);
+      // (the first shown: the results' record link, folded away, came first and took nothing)
+      focusIn(dialog.querySelector("[data-autofocus]:not([disabled])") ||
+        [...dialog.querySelectorAll("button:not([disabled]), [href], input, select")].find(shown));
     }
     // (the dialog's control is what the focus is on now: when a press closes the dialog
     // with nothing to go back to (Play again, after the results took the focus from
