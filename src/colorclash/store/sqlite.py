@@ -98,12 +98,17 @@ class _Checkpointer:
         self._limit_pages = WAL_SIZE_LIMIT // db.execute("PRAGMA page_size").fetchone()[0]
         self._pending = threading.Event()
         self._stop = threading.Event()
+        self._count_lock = threading.Lock()
         self.checkpoints = 0
+        self.writes = 0  # commits told of by wrote() (the writer and the sweeper call it)
+        self.folded = 0  # of those, how many the database file holds (the WAL copied back)
         self._thread = threading.Thread(target=self._run, args=(db,),
                                         name="colorclash-checkpoint", daemon=True)
         self._thread.start()
 
     def wrote(self) -> None:
+        with self._count_lock:
+            self.writes += 1
         self._pending.set()
 
     def _run(self, db: sqlite3.Connection) -> None:
@@ -115,11 +120,15 @@ class _Checkpointer:
                 if self._stop.wait(self.PAUSE_S):
                     break
                 self._pending.clear()
-                self.checkpoint(db)
+                with self._count_lock:
+                    seen = self.writes  # (committed before this checkpoint starts)
+                if self.checkpoint(db):
+                    self.folded = seen
         finally:
             db.close()
 
-    def checkpoint(self, db: sqlite3.Connection) -> None:
+    def checkpoint(self, db: sqlite3.Connection) -> bool:
+        """One checkpoint; true when every page of the WAL is in the database file."""
         try:
             _busy, pages, done = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             if pages > self.RESTART_PAGES:
@@ -131,8 +140,9 @@ class _Checkpointer:
                 finally:
                     db.execute("PRAGMA busy_timeout=5000")
             self.checkpoints += 1
+            return done == pages
         except sqlite3.Error:  # (busy or locked: the next one will do it)
-            pass
+            return False
 
     def stop(self) -> None:
         self._stop.set()
