@@ -286,7 +286,8 @@ class RedisStore:
             renewed = left_before is not None and left > left_before + 100
             left_before = left if left > 0 else None
             if renewed or time.monotonic() >= deadline:  # (renewed: its holder lives)
-                refused = StoreError(f"{reason}. Several processes on one prefix all run "
+                alive = " (its lease was renewed while this one waited: it runs)" if renewed else ""
+                refused = StoreError(f"{reason}{alive}. Several processes on one prefix all run "
                                      "with COLORCLASH_CLUSTER=true (the default); or give "
                                      "each its own prefix: --store "
                                      "'redis://HOST:PORT/DB?prefix=NAME'")
