@@ -1460,12 +1460,14 @@ async def test_a_paused_redis_is_logged_as_health_says_and_its_pause_in_full(tmp
                 if any("answers again" in r.getMessage() for r in caplog.records):
                     break
         said = [r.getMessage() for r in caplog.records if r.name == "colorclash.server.cluster"]
-        # said within a beat and a lease of the pause (0.2 + 0.6 s), well before 5 s
-        assert said_at is not None and said_at < 1.6, (said_at, said)
+        # said within a beat and a lease of the pause (0.2 + 0.6 s), well before the 5 s
+        # of the socket timeout (the bound leaves a loaded machine room)
+        assert said_at is not None and said_at < 2.5, (said_at, said)
         assert sum("heartbeat: Redis does not answer (no answer in 0.6 s)" in m
                    for m in said) == 1, said
         back = [m for m in said if "answers again" in m]
-        assert len(back) == 1 and re.search(r"did not for 3 s", back[0]), said
+        # 3 s and a beat from Redis's last answer (counted from the failed beat: 2 s)
+        assert len(back) == 1 and re.search(r"did not for [34] s", back[0]), said
     finally:
         if rs.proc is not None and rs.proc.poll() is None:
             rs.proc.send_signal(signal.SIGCONT)

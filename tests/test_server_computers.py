@@ -253,7 +253,10 @@ def test_the_thinking_pool_starts_again_after_a_worker_died():
         assert action in game.legal_actions(seat)
         for pid in list(pool._pool._processes):
             os.kill(pid, signal.SIGKILL)
-        await asyncio.sleep(0.5)  # (the executor notices its dead worker)
+        for _ in range(200):  # (the executor notices its dead worker: 10 s at most)
+            if pool._pool._broken:
+                break
+            await asyncio.sleep(0.05)
         action, _ = await pool.think(bot, game.view(seat), [])
         assert action in game.legal_actions(seat) and pool.restarted == 1
 

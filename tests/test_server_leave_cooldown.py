@@ -5,11 +5,11 @@ out, so ``leave`` then a reconnection is not a way to have the computer choose t
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
 from colorclash.client import Client
+from colorclash.server.clocks import steady_wall
 from colorclash.server.config import Settings
 from colorclash.server.testing import LIFTED_LIMITS, InProcessServer
 from two_seats import two_people_dealt
@@ -40,7 +40,8 @@ async def test_a_seat_left_in_its_turn_is_played_when_the_turn_runs_out(server, 
         turn = a.state["view"]["turn"]
         leaver, other = (a, b) if turn == 0 else (b, a)
         token = host["token"] if turn == 0 else guest["token"]
-        deadline = time.monotonic() + a.state["clock"]["remaining_ms"] / 1000
+        # (the server's own deadline: now + remaining_ms is late by the state's age)
+        deadline = a.state["clock"]["deadline"] / 1000
         seq = other.state["seq"]
         await leaver.send("leave")
         await other.wait_state(lambda s: s["room"]["seats"][turn]["substitute"], timeout=5)
@@ -52,7 +53,7 @@ async def test_a_seat_left_in_its_turn_is_played_when_the_turn_runs_out(server, 
             e["type"] == "time_up" or (e.get("seat") == turn
                                        and e["type"] not in ("left", "substitute"))
             for e in s["events"]), timeout=10)
-        moved_at = time.monotonic()
+        moved_at = steady_wall()  # (the in-process server's own time)
         assert moved_at >= deadline - 0.2, (moved_at, deadline)
         assert st["room"]["seats"][turn]["substitute"]
         # the player comes back: the seat is theirs again

@@ -461,7 +461,9 @@ async def test_the_janitor_deletes_off_the_loop_in_batches_while_the_file_is_loc
     await ticking
     other.close()
     assert time.monotonic() - began >= 0.7  # (it waited for the lock)
-    assert max(gaps) < 0.3, max(gaps)        # and the loop went on meanwhile
+    # and the loop went on meanwhile (a delete on the loop would stop it for the lock's
+    # 0.8 s; the bound leaves a loaded machine's stalls room)
+    assert max(gaps) < 0.6, max(gaps)
     assert [n for _, n in calls] == [5, 5, 2]
     assert all(ident != threading.get_ident() for ident, _ in calls)
     assert set(hub.rooms) == {keep.code} and store.room_codes() == [keep.code]

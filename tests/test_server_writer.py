@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 
 import pytest
@@ -124,7 +125,7 @@ async def test_a_player_whose_action_the_store_refused_late_gets_time_to_play_ag
     """A store that stalls (Redis paused for 12 s), then refuses: the turn clock ran out
     meanwhile, and the player told "play again" was timed out in the same instant (a
     computer played the turn). The time goes back, as after a restart."""
-    scale = 0.1  # the 15 s clock lasts 1.5 s
+    scale = 0.2  # the 15 s clock lasts 3 s (the 0.8 s wait and a move fit in it)
     settings = Settings(**LIFTED_LIMITS, bot_delay=30.0, clock_scale=scale)
     with InProcessServer(f"sqlite:///{tmp_path / 's.sqlite3'}", settings) as srv:
         t, me, st = await _a_table_where_we_start(Client(srv.url), clock=15)
@@ -505,16 +506,27 @@ async def test_a_write_made_before_a_rebuild_neither_lands_nor_breaks_the_room_a
         writer, room = srv.hub.writer, srv.hub.rooms[t["code"]]
         real = writer._save_many
 
+        under_way, release = threading.Event(), threading.Event()
+
         def slow_failing(writes):
-            time.sleep(0.4)
+            under_way.set()
+            release.wait(10)
             raise OSError("disk full")
 
         before = srv.hub.store.load_room(t["code"])
         writer._save_many = slow_failing
         try:
             await me.act(st["view"]["legal"][0])
-            await asyncio.sleep(0.15)  # the action's commit is under way
-            writer._loop.call_soon_threadsafe(srv.hub.persist, room)  # queued behind it
+            assert await asyncio.to_thread(under_way.wait, 10)  # the action's commit
+            queued = threading.Event()
+
+            def persist():  # (on the server's loop)
+                srv.hub.persist(room)
+                queued.set()
+
+            writer._loop.call_soon_threadsafe(persist)  # queued behind it
+            assert await asyncio.to_thread(queued.wait, 10)
+            release.set()
             fresh = await me.wait_for(lambda m: m["type"] == "state", timeout=10)
             told = await me.wait_for(lambda m: m["type"] == "error", timeout=5)
         finally:
