@@ -95,32 +95,40 @@ def _try_click(locator) -> bool:
         return False
 
 
+#: what a player may do on the table, most pressing first: (selector, what is done)
+_STEPS = (
+    (".results-overlay[data-phase=game_over]", "results"),
+    (".results-overlay", "next"),  # round results of a multi-round match
+    (".color-overlay .color-btn", "colour"),
+    (".actions button.call", "call"),
+    (".actions button.catch", "catch"),
+    (".hand .card.playable", "play"),
+    (".actions button.primary", "play-drawn"),
+    (".actions button.take", "take"),
+    (".actions button.draw", "draw"),
+    (".actions button[data-focus-key='act:pass']", "pass"),
+)
+#: (one question to the page for the whole list: a count() each took most of a game's
+#: time on a loaded machine)
+_FIRST_THERE = "(sels) => sels.findIndex((s) => document.querySelector(s) !== null)"
+_NEXT = "button[data-focus-key='res:next']:not([disabled])"
+
+
 def step(page) -> str:
     """Do one thing a player would do on the table, by clicking. Returns what was done:
     "results" when the match results show, "" when there was nothing to do."""
-    if page.locator(".results-overlay[data-phase=game_over]").count():
-        return "results"
-    if page.locator(".results-overlay").count():  # round results of a multi-round match
-        nxt = page.locator("button[data-focus-key='res:next']:not([disabled])")
+    found = page.evaluate(_FIRST_THERE, [selector for selector, _ in _STEPS])
+    if found < 0:
+        return ""
+    selector, what = _STEPS[found]
+    if what == "results":
+        return what
+    if what == "next":
+        nxt = page.locator(_NEXT)
         if nxt.count():
-            return "next" if _try_click(nxt.first) else ""
+            return what if _try_click(nxt.first) else ""
         return ""  # ready: waiting for the next round
-    colour = page.locator(".color-overlay .color-btn")
-    if colour.count():
-        return "colour" if _try_click(colour.first) else ""
-    for selector, what in (
-        (".actions button.call", "call"),
-        (".actions button.catch", "catch"),
-        (".hand .card.playable", "play"),
-        (".actions button.primary", "play-drawn"),
-        (".actions button.take", "take"),
-        (".actions button.draw", "draw"),
-        (".actions button[data-focus-key='act:pass']", "pass"),
-    ):
-        loc = page.locator(selector)
-        if loc.count():
-            return what if _try_click(loc.first) else ""
-    return ""
+    return what if _try_click(page.locator(selector).first) else ""
 
 
 def play_to_results(pages, timeout: float = 150.0) -> dict:

@@ -204,26 +204,34 @@ def test_the_language_menu_walked_with_the_arrow_keys_switches_once_they_rest(op
     page.evaluate("""() => { window.__langs = [];
       new MutationObserver(() => window.__langs.push(document.documentElement.lang))
         .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] }); }""")
+    # The page's timers run when the test says (its clock stands still otherwise): "once
+    # they rest" and "at once" are told apart by the page's time, not the machine's speed.
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.focus("#lang-select")
     page.keyboard.press("ArrowDown")  # Español
     page.keyboard.press("ArrowDown")  # Türkçe
     assert page.input_value("#lang-select") == "tr"
-    page.wait_for_timeout(300)
+    page.clock.run_for(700)
+    page.wait_for_timeout(200)  # (a language taken would be on its way by now)
     assert page.get_attribute("html", "lang") == "en"
-    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=3000)
+    page.clock.run_for(200)  # the keys have rested
+    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=5000)
     assert page.evaluate("window.__langs") == ["tr"]  # not through Spanish
     assert page.inner_text("#btn-play-now").strip() == catalog("tr")["home.playNow"]
     page.keyboard.press("ArrowUp")
-    page.keyboard.press("Enter")
-    page.wait_for_function("document.documentElement.lang === 'es'", timeout=500)
+    page.keyboard.press("Enter")  # at once: no time passes on the page's clock
+    page.wait_for_function("document.documentElement.lang === 'es'", timeout=5000)
     page.reload()  # (remembered, as a choice of the pointer is)
     page.wait_for_selector("#btn-play-now")
     assert page.get_attribute("html", "lang") == "es"
     # a key that moves nothing (Shift of a Shift+Tab) does not delay a pointer's choice
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.focus("#lang-select")
     page.keyboard.press("Shift")
     page.select_option("#lang-select", "tr")
-    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=500)
+    page.wait_for_function("document.documentElement.lang === 'tr'", timeout=5000)
 
 
 CARD_NAMES = """async () => {

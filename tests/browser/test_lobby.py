@@ -671,18 +671,25 @@ def test_stepping_through_a_menu_with_the_keys_sends_one_change(open_page):
     create_room(page, "Host Hana")
     settings = lambda: [m["settings"] for m in page.evaluate("window.__sent")  # noqa: E731
                         if m.get("type") == "settings"]
+    # (the page's timers run when the test says: "resting" is the page's time, not the
+    # machine's speed)
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.focus("#set-preset")
     for _ in range(3):
         page.keyboard.press("ArrowDown")
-        page.wait_for_timeout(60)
+        page.clock.run_for(60)
     chosen = page.eval_on_selector("#set-preset", "e => e.value")
-    page.wait_for_timeout(200)
+    page.clock.run_for(500)  # (the last change came 60 or 120 ms in: 700 from it)
     assert settings() == [], settings()  # (still resting)
+    page.clock.run_for(300)
     page.wait_for_function(f"() => window.__cc.room.settings.preset === {chosen!r}")
     assert settings() == [{"preset": chosen}], settings()
-    page.select_option("#set-seats", "3")  # the pointer: at once
-    page.wait_for_function("() => window.__cc.room.settings.seats === 3", timeout=600)
-    assert settings()[-1] == {"seats": 3}
+    page.clock.resume()
+    page.wait_for_timeout(200)  # (the keys long at rest)
+    page.select_option("#set-seats", "3")  # the pointer: at once, sent as it is chosen
+    assert settings()[-1] == {"seats": 3}, settings()
+    page.wait_for_function("() => window.__cc.room.settings.seats === 3")
 
 
 def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page):
