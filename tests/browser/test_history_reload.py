@@ -41,8 +41,14 @@ def test_recent_moves_survive_a_reload_and_a_reconnection(open_page):
                 page.reload()
                 wait_table(page)
             else:
+                # (the bar shows 300 ms, until the first try again: seen by the page
+                # itself, which a poll of the selector could miss on a loaded machine)
+                page.evaluate("""() => { window.__barShown = false;
+                  const bar = document.getElementById('reconnect');
+                  new MutationObserver(() => { if (!bar.hidden) window.__barShown = true; })
+                    .observe(bar, { attributes: true }); }""")
                 page.evaluate("window.__cc.conn.ws.close()")
-                page.wait_for_selector("#reconnect:not([hidden])", timeout=3000)
+                page.wait_for_function("window.__barShown", timeout=5000)
                 page.wait_for_selector("#reconnect", state="hidden", timeout=10_000)
             page.wait_for_function(f"() => window.__cc.seq >= {seq}")
             after_seq, after = settle(page)

@@ -188,7 +188,8 @@ def test_a_host_who_sets_seats_as_told_can_start_at_once(open_page):
     host.select_option("#set-seats", "2")
     host.wait_for_function("() => document.querySelector('#btn-start')"
                            ".getAttribute('aria-disabled') !== 'true'")
-    assert guest.inner_text("#room-status") == EN["room.waitHostStart"]
+    # (the guest's page has the change by its own socket, a moment after the host's)
+    guest.wait_for_function(f"{status} === {EN['room.waitHostStart']!r}")
     assert not guest.locator(".toast").is_visible()
     host.click("#btn-start")
     host.wait_for_selector(".table-screen")
@@ -703,6 +704,10 @@ def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page
     create_room(page, "Host Hana")
     settings = lambda: [m["settings"] for m in page.evaluate("window.__sent")  # noqa: E731
                         if m.get("type") == "settings"]
+    # (the page's timers run when the test says: no change rests out by the machine's
+    # slowness between two steps)
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.focus("#set-clock")
     page.keyboard.press("ArrowDown")
     clock = page.eval_on_selector("#set-clock", "e => e.value")
@@ -710,6 +715,7 @@ def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page
     page.keyboard.press("ArrowDown")
     preset = page.eval_on_selector("#set-preset", "e => e.value")
     assert settings() == [{"clock": int(clock)}], settings()  # sent when the preset moved
+    page.clock.run_for(800)  # the preset's rest
     page.wait_for_function(f"() => window.__cc.room.settings.preset === {preset!r}")
     assert settings()[-1] == {"preset": preset}, settings()
     # Start: the resting change, then the start, in that order
@@ -727,7 +733,8 @@ def test_a_change_resting_under_the_keys_goes_no_further_than_its_room(open_page
     page.focus("#btn-leave")
     page.keyboard.press("Enter")
     page.wait_for_selector("#btn-create")
-    page.wait_for_timeout(1000)
+    page.clock.run_for(1000)  # (past the rest)
+    page.wait_for_timeout(300)
     assert len(settings()) == before and not page.locator(".toast:visible").count()
 
 
