@@ -870,6 +870,7 @@ async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_fl
            else request.getfixturevalue("redis_db"))
     with InProcessServer(url, Settings(**LIFTED_LIMITS)) as srv:
         c, t, me = await _alone_in_a_lobby(srv)
+        batches = srv.hub.writer.batches
         with _slow_commits(srv):  # the change's commit, still under way as the leave comes
             await me.send("settings", settings={"clock": 45})
             await asyncio.sleep(0.2)  # (its write taken by the thread, committing)
@@ -882,7 +883,13 @@ async def test_a_lobby_its_last_person_left_is_not_stored_again_by_a_write_in_fl
             assert closed.value.code == "room_not_found"
             with pytest.raises(websockets.ConnectionClosed):
                 await c.connect(t["code"], t["token"], reconnect=False)
-            await asyncio.sleep(2)  # (the delete follows the write)
+            # the change's commit done, and the delete after it (a write that landed
+            # after the delete would leave the room stored: this would time out)
+            deadline = time.monotonic() + 10
+            while (srv.hub.writer.batches == batches
+                   or srv.hub.store.load_room(t["code"]) is not None):
+                assert time.monotonic() < deadline, "the room is still stored"
+                await asyncio.sleep(0.05)
         assert t["code"] not in srv.hub.rooms
         assert srv.hub.store.load_room(t["code"]) is None
         assert not srv.hub.store.load_actions(t["code"], 0)
