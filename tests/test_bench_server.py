@@ -16,7 +16,7 @@ def test_the_server_benchmark_plays_rooms_and_measures_its_floors(tmp_path: Path
     out = tmp_path / "r.jsonl"
     proc = subprocess.run(
         [sys.executable, "-m", "colorclash.cli", "bench", "server", "--connections", "8",
-         "--pace", "full", "--duration", "3", "--warmup", "0.5", "--echo", "--room-echo",
+         "--pace", "full", "--duration", "1.5", "--warmup", "0.5", "--echo", "--room-echo",
          "--raw-room-echo", "--out", str(out), "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -38,7 +38,7 @@ def test_the_server_benchmark_plays_rooms_and_measures_its_floors(tmp_path: Path
 def test_repeated_pairs_alternate_and_give_the_median_ratio() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "colorclash.cli", "bench", "server", "--connections", "8",
-         "--pace", "full", "--duration", "2", "--warmup", "0.5", "--echo", "--repeat", "2",
+         "--pace", "full", "--duration", "1", "--warmup", "0.5", "--echo", "--repeat", "2",
          "--full-states", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
