@@ -1031,6 +1031,24 @@ async def _queue_and_other(site: Site, redis_db: str) -> tuple[ServerProcess, st
 
 
 @pytest.mark.asyncio
+async def test_a_quick_match_asked_as_its_leader_dies_is_answered_by_the_next(redis_db):
+    """A Quick Match asked just after the queue's process died (SIGKILL, its lease not
+    yet run out) went to the dead leader and, unanswered, was a 503 "try again" (CI saw
+    it behind nginx). By the time a call goes unanswered the lease has run out: the
+    process asks whoever leads now (itself here) and the person is queued."""
+    site = Site(redis_db, 2)
+    try:
+        queue_proc, other_url = await _queue_and_other(site, redis_db)
+        await asyncio.to_thread(queue_proc.kill)
+        mine = await Client(other_url).quick_match(game="rainbow")
+        assert mine["status"] == "waiting", mine
+        status = await Client(other_url).quick_match_status(mine["ticket"])
+        assert status["status"] == "waiting", status
+    finally:
+        site.stop()
+
+
+@pytest.mark.asyncio
 async def test_a_queued_person_over_the_look_up_budget_keeps_their_place(redis_db):
     """A ticket's socket costs a look-up (attacker review). Over the address's budget a
     process that does not hold the queue cannot tell a real ticket from a made-up one:

@@ -133,6 +133,13 @@ return 0
 """
 
 
+class Unanswered(ProtocolError):
+    """A call another process did not answer in time (it may have died): a 503."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("internal", message, status=503)
+
+
 class RemoteConn:
     """The owner's side of a player connected to another process: what the room sends it
     goes to that process, which writes it to the player's socket."""
@@ -936,8 +943,7 @@ class Cluster:
             self.calls.pop(call_id, None)
             holder = ("runs the Quick Match queue" if op.startswith("qm_")
                       else "holds this room")
-            raise ProtocolError("internal", f"the process that {holder} did not answer; "
-                                "try again", status=503) from None
+            raise Unanswered(f"the process that {holder} did not answer; try again") from None
         if not reply["ok"]:
             e = reply["error"]
             raise ProtocolError(e["code"], e["message"], status=e.get("status", 400),
@@ -1167,12 +1173,25 @@ class Cluster:
         return self.leader
 
     async def queue_op(self, op: str, *args: Any) -> Any:
-        leader = self.leader_id()
-        if leader is None:
-            leader = self.id if self.lead() else self.leader_id()
-        if leader == self.id or leader is None:
-            return await self.hub.local_op(op, None, *args)
-        return await self.call(leader, op, None, *args)
+        """``op`` of the Quick Match queue, on the process that leads it. A leader that
+        does not answer is asked no more once its lease has run out (it died: by the
+        call's timeout the lease is over), and whoever leads now is asked instead (this
+        process, if none: a person queueing as the queue's process died was told "try
+        again", a CI run behind nginx)."""
+        asked = None
+        while True:
+            leader = self.leader_id()
+            if leader is None:
+                leader = self.id if self.lead() else self.leader_id()
+            if leader == self.id or leader is None:
+                return await self.hub.local_op(op, None, *args)
+            if leader == asked:
+                raise Unanswered("the process that runs the Quick Match queue did not "
+                                 "answer; try again")
+            try:
+                return await self.call(leader, op, None, *args)
+            except Unanswered:
+                asked = leader
 
     def open_queue_proxy(self, ticket: str, conn: Any, leader: str) -> Proxy:
         proxy = Proxy(secrets.token_hex(CONN_ID_LEN // 2), "", None, conn, ticket=ticket)
