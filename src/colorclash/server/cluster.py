@@ -1178,7 +1178,7 @@ class Cluster:
         call's timeout the lease is over), and whoever leads now is asked instead (this
         process, if none: a person queueing as the queue's process died was told "try
         again", a CI run behind nginx)."""
-        asked = None
+        asked, unanswered = None, None
         while True:
             leader = self.leader_id()
             if leader is None:
@@ -1186,12 +1186,11 @@ class Cluster:
             if leader == self.id or leader is None:
                 return await self.hub.local_op(op, None, *args)
             if leader == asked:
-                raise Unanswered("the process that runs the Quick Match queue did not "
-                                 "answer; try again")
+                raise unanswered
             try:
                 return await self.call(leader, op, None, *args)
-            except Unanswered:
-                asked = leader
+            except Unanswered as exc:
+                asked, unanswered = leader, exc
 
     def open_queue_proxy(self, ticket: str, conn: Any, leader: str) -> Proxy:
         proxy = Proxy(secrets.token_hex(CONN_ID_LEN // 2), "", None, conn, ticket=ticket)
