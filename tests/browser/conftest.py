@@ -86,7 +86,8 @@ class PageErrors(list):
 # route, an init script, a fake clock, a listener, an emulated medium, its context asked
 # for (and whatever a test then does with it). Those calls mark the page (the patch of
 # Playwright's Page below), and a marked page's context is closed as before. A test that
-# must have a browser's first visit (nothing in its cache) asks ``open_page(fresh=True)``.
+# must have a browser's first visit (nothing in its cache) makes its own context
+# (tests/browser/test_page_load.py).
 
 _LEAVES_A_MARK = ("route", "route_web_socket", "route_from_har", "add_init_script",
                   "expose_function", "expose_binding", "emulate_media",
@@ -172,24 +173,22 @@ def pytest_runtest_makereport(item, call):  # noqa: ARG001
 
 @pytest.fixture
 def open_page(chromium, server, warm_pages, request):
-    """open_page(viewport=DESKTOP, locale="en-US", path="/", fresh=False) -> a Playwright
-    page.
+    """open_page(viewport=DESKTOP, locale="en-US", path="/") -> a Playwright page.
 
     Each page is its own browser context (its own localStorage: a separate player); a
     page may be one a passed test left as it found it (see WarmPages), its storage
-    cleared, unless ``fresh``. JavaScript errors on any page fail the test.
+    cleared. JavaScript errors on any page fail the test.
     """
     opened = []  # (kind, page, its error listener)
     errors = PageErrors()
 
-    def _open(viewport=None, locale="en-US", path="/", reduced_motion="reduce", csp=False,
-              fresh=False):
+    def _open(viewport=None, locale="en-US", path="/", reduced_motion="reduce", csp=False):
         # The site's Content-Security-Policy (scripts from the site only) forbids what
         # Playwright's wait_for_function does with its text (eval): bypassed, except
         # where a test checks the policy itself (csp=True; tests/browser/test_csp.py).
         viewport = viewport or DESKTOP
         kind = (server.url, locale, reduced_motion, csp)  # (a module may have its own server)
-        page = None if fresh else warm_pages.take(kind)
+        page = warm_pages.take(kind)
         if page is None:
             ctx = chromium.new_context(
                 viewport=viewport,
