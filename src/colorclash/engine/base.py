@@ -203,7 +203,9 @@ class Game:
         - ``{"kind": "next"}``: between rounds; the server applies ``{"type": "next"}``
           when every connected player is ready or after a pause.
         - any other kind with ``"seconds"``: a short clock fixed by the rules (Color
-          Clash's 3 s last-card window, its 6 s drawn-card choice).
+          Clash's 3 s last-card window, its 6 s drawn-card choice). With ``"silent": True``
+          it runs out without a word to the table (the window, which closes by itself);
+          otherwise its running out is told as a turn clock's is.
         - ``None``: nothing to wait for (the game is over).
 
         When a clock runs out the server applies ``{"type": "timeout"}`` for the seat if
@@ -258,7 +260,8 @@ def shown_value(value: Any) -> str:
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a room's host may set: its name, its choices and its default.
-    The client names it from its catalog (``option.<name>`` and ``option.<name>.<choice>``).
+    The client names it with the game's table module (its ``optionLabel`` and
+    ``choiceLabel``, from the game's catalog; the turn ``clock`` the shell names itself).
 
     ``facts``: what each choice means, as data, where its name alone says little
     (Coloretto's scoring side: the points it gives), so a client can show it without
@@ -298,12 +301,20 @@ class GameDefinition:
     server_actions: frozenset[str] = frozenset()
     #: seats of a Quick Match table (the smallest full table most players enjoy)
     quick_match_seats: int = 0
+    #: seats of a Play Now table, you and computer players (0: three, within the game's
+    #: seat range; ``table_for_play_now``)
+    play_now_seats: int = 0
     #: public facts about each preset for the lobby (e.g. what a timeout does), as data
     preset_info: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
     #: the version of the game's rules: raised by a change after which a log of the old
     #: rules may no longer replay (a record, a match stored at an upgrade); rooms and
     #: records carry it, so ``verify`` and a restore can say why (docs/engine.md)
     rules_version: int = 1
+
+    def table_for_play_now(self) -> int:
+        """The seats of Play Now's table: the game's own number, else three where the
+        game's range allows (you and two computer players), else its nearest bound."""
+        return self.play_now_seats or max(self.min_seats, min(3, self.max_seats))
 
     def options_for(self, preset: str | None) -> tuple[OptionSpec, ...]:
         return self.presets[preset or self.default_preset]
@@ -342,6 +353,7 @@ class GameDefinition:
             "seats": {"min": self.min_seats, "max": self.max_seats,
                       "default": self.default_seats},
             "default_preset": self.default_preset, "rules_version": self.rules_version,
+            "play_now_seats": self.table_for_play_now(),
             "presets": {p: {"options": [o.public() for o in opts],
                             **self.preset_info.get(p, {})}
                         for p, opts in self.presets.items()},

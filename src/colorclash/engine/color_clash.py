@@ -729,7 +729,8 @@ class ColorClash(Game):
             return {"kind": "next"}
         if phase == WINDOW:
             seat = self.window_seat if self.window_seat is not None else self.turn
-            return {"kind": "window", "seat": seat, "seconds": self.options.call_window}
+            return {"kind": "window", "seat": seat, "seconds": self.options.call_window,
+                    "silent": True}
         if phase == DRAWN:
             return {"kind": "drawn", "seat": self.turn, "key": self._turn_key,
                     "seconds": self.options.drawn_choice, "within_turn": True}

@@ -8,6 +8,8 @@
   person is ready, or when the pause is over.
 - any other kind: a short clock whose length the game gives (Color Clash's 3 s last-card
   window and 6 s drawn-card choice; settings of the same name override them for tests).
+  One the game marks ``"silent"`` (the call window) runs out without a word to the table;
+  any other that runs out is told as a turn's is (``time_up``).
   A short clock that follows a seat's turn clock (``within_turn``) never ends after it.
 
 When a clock runs out, the server applies ``{"type": "timeout"}`` for the seat where the
@@ -107,11 +109,15 @@ class Clocks:
                 room.clock["cut"] = True
             return
         if same:
+            if timer.get("silent"):
+                prev["silent"] = True  # (a clock stored before its game said so: an upgrade)
             return
         seconds = st.short_clock(room.game_key, kind,
                                  float(timer.get("seconds") or 0) or st.next_round_delay)
         clock: dict[str, Any] = {"kind": kind, "seat": seat, "key": key, "seconds": seconds,
                                  "deadline": now + seconds}
+        if timer.get("silent"):
+            clock["silent"] = True
         if timer.get("within_turn"):
             if prev.get("kind") == "turn" and prev.get("seat") == seat:
                 turn_deadline = prev["deadline"]
@@ -267,8 +273,10 @@ class Clocks:
             seat = game.to_act[0] if game.to_act else 0
         s = room.seats[seat] if 0 <= seat < len(room.seats) else None
         # The players are told whose time ran out (the move that follows was not theirs);
-        # the call window and the pause between rounds close without a word.
+        # the pause between rounds and a game's silent clocks (Color Clash's call window)
+        # close without a word.
         kind = room.clock.get("kind")
+        said = kind != "next" and not room.clock.get("silent")
         # Once per clock: a turn of several actions (Coloretto's draw, then place) runs out
         # once, though the table then makes each of its actions.
         told = (kind, seat, room.clock.get("key"), room.clock.get("deadline"))
@@ -280,14 +288,14 @@ class Clocks:
             s.missed += 1
         notice = None
         by_rule = "timeout" in self.hub.table.server_actions(room)
-        if kind not in ("window", "next") and first:
+        if said and first:
             # ``by``: the game's own timeout move (Standard draws a card) or a computer's
             # choice for the seat (the table presets): the history words the one as the
             # player's and the other as their substitute's
             notice = {"type": "time_up", "seat": seat, "clock": kind,
                       "by": "rule" if by_rule else "computer"}
             room.told_time_up = told
-        elif kind not in ("window", "next") and not by_rule:
+        elif said and not by_rule:
             # the same turn's next action, the computer's too (Coloretto's placing after
             # its draw): marked, not said again, so that the history does not word it as
             # the player's ("You put Blue in row 2": a diff review)

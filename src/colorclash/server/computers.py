@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from colorclash.server import games
 from colorclash.server.model import Room
 from colorclash.server.protocol import ProtocolError
-from colorclash.server.table import SERVER_ONLY
 
 if TYPE_CHECKING:
     from colorclash.server.hub import Hub
@@ -270,8 +269,9 @@ class Computers:
             except ProtocolError as exc:
                 log.warning("bot at seat %s sent an illegal action %s: %s", seat, action,
                             exc.message)
+        server_only = self.hub.table.server_actions(room)
         for fallback in view.get("legal") or []:
-            if fallback.get("type") in SERVER_ONLY:
+            if fallback.get("type") in server_only:
                 continue
             try:
                 self.hub.table.apply(room, seat, fallback, notice)

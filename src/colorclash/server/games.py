@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from colorclash.bots import default_level, levels
 from colorclash.engine import GAMES, GameDefinition
-from colorclash.engine.base import OptionTypeError
-from colorclash.server.protocol import ProtocolError, option_value
+from colorclash.engine.base import OptionSpec, OptionTypeError
+from colorclash.server.protocol import ProtocolError
 from colorclash.store import DamagedRoom
 
 if TYPE_CHECKING:
@@ -144,7 +144,8 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     if guest and seats > GUEST_MAX_SEATS:
         raise ProtocolError("guest_limit", f"a room opened without a host key holds at most "
                             f"{GUEST_MAX_SEATS} seats", status=422)
-    chosen = {k: option_value(k, v) for k, v in options.items() if v is not None}
+    specs = {o.name: o for o in d.options_for(preset)}
+    chosen = {k: as_choice(specs.get(k), v) for k, v in options.items() if v is not None}
     try:
         checked = d.check_options(preset, chosen)
     except OptionTypeError as exc:  # (a wrong type, as anywhere else in a message)
@@ -152,6 +153,16 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
     except ValueError as exc:
         raise ProtocolError("bad_settings", str(exc), status=422) from None
     return {"game": d.key, "preset": preset, "seats": seats, **checked}
+
+
+def as_choice(spec: OptionSpec | None, value: Any) -> Any:
+    """``value`` as the option ``spec`` holds it: a whole number given for an option whose
+    choices are text names the choice of that text (Color Clash's match lengths, ``3`` for
+    ``"3"``, as protocol v1 took them); anything else as it is (the game checks it)."""
+    if (spec is not None and isinstance(value, int) and not isinstance(value, bool)
+            and spec.choices and all(isinstance(c, str) for c in spec.choices)):
+        return str(value)
+    return value
 
 
 def check_level(game: str, level: str) -> str:

@@ -89,10 +89,10 @@ class Lobby:
         return room, 0, token
 
     def create_play_now(self, name: str, game: str | None) -> tuple[Room, int, str]:
-        """You and computer players at once: 2 of them where the game seats 3, else as
-        many as its smallest table needs."""
+        """You and computer players at once, at the game's Play Now table (three seats
+        where the game has no other: ``GameDefinition.table_for_play_now``)."""
         d = games.definition(game)
-        bots = 2 if d.max_seats >= 3 else d.min_seats - 1
+        bots = d.table_for_play_now() - 1
         return self.create_practice(name, d.key, bots, games.default_level(d.key), None, {},
                                     kind="play-now")
 

@@ -229,12 +229,14 @@ class SettingsPatch(_Strict):
             raise
 
 
-def option_value(name: str, value: Any) -> Any:
-    """An option's value as the room's settings hold it: a match length given as a number
-    (``3``) names the match ``"3"``; anything else as it is."""
-    if name == "match" and value is not None and not isinstance(value, bool):
-        return str(value)
-    return value
+def same_option_value(a: Any, b: Any) -> bool:
+    """Do two givings of one option agree? A whole number and its text do (``3`` and
+    ``"3"``: which of them the option takes is the game's, checked with the room)."""
+    if a == b:
+        return True
+    if any(isinstance(v, bool) for v in (a, b)):
+        return False
+    return {type(a), type(b)} == {int, str} and str(a) == str(b)
 
 
 def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[str, Any]:
@@ -248,7 +250,7 @@ def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[s
                                 "it beside options, not inside", status=422)
         given = merged.get(name)
         if (given is not None and value is not None
-                and option_value(name, value) != option_value(name, given)):
+                and not same_option_value(value, given)):
             raise ProtocolError("bad_settings", f"{name} is given twice, as {given!r} and "
                                 f"as options.{name} {value!r}: give it once", status=422)
         if value is not None or given is None:

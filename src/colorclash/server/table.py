@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("colorclash.server")
 
-#: what a player may never send, whatever the game (the server applies these itself)
-SERVER_ONLY = frozenset({"timeout", "next", "substitute"})
 #: seconds a person must have been away when the next match is dealt to get the away clock
 #: from their first turn: a second's blip of the network at the results cost a player back
 #: at once all but 5 s of their first turn (network review)
@@ -90,7 +88,8 @@ class Table:
         s = room.seats[seat]
         if room.status != "playing" or s.substitute or s.kind != "human":
             return []
-        return [a for a in legal if a.get("type") not in SERVER_ONLY]
+        server_only = self.server_actions(room)
+        return [a for a in legal if a.get("type") not in server_only]
 
     def human_action(self, room: Room, seat: int, action: dict[str, Any],
                      seq: int | None = None) -> None:
@@ -98,7 +97,7 @@ class Table:
         client says (refused as ``stale_action`` when the table has moved on since)."""
         if room.status != "playing" or room.game is None:
             raise ProtocolError("not_playing", "no game is running in this room", ref="action")
-        if action.get("type") in SERVER_ONLY:
+        if action.get("type") in self.server_actions(room):
             raise ProtocolError("illegal_action", f"{action['type']!r} is applied by the server "
                                 "only", ref="action")
         if room.seats[seat].substitute:

@@ -36,6 +36,7 @@ const GAMES_ANSWER = {
       bot_levels: ["random", "easy", "medium", "hard"],
       default_level: "easy",
       quick_match_seats: 4,
+      play_now_seats: 3,
       guest_max_seats: 4,
     },
     {
@@ -59,6 +60,7 @@ const GAMES_ANSWER = {
       bot_levels: ["random", "easy", "medium", "hard"],
       default_level: "easy",
       quick_match_seats: 4,
+      play_now_seats: 3,
       guest_max_seats: 4,
     },
   ],

@@ -197,11 +197,11 @@ export function renderHome(ctx, act) {
   if (def && form) {
     const levels = def.bot_levels || [];
     const botChoices = [];
-    for (let n = 1; n < def.seats.max; n += 1) botChoices.push(n);
+    for (let n = Math.max(1, def.seats.min - 1); n < def.seats.max; n += 1) botChoices.push(n);
     // (the match length too: a learner could not practise a match of several rounds)
     const practiceOptions = optionsOf(def, form.practicePreset);
     const roomOptions = optionsOf(def, form.roomPreset);
-    const playNowBots = Math.min(3, def.seats.max) - 1;
+    const playNowBots = def.play_now_seats - 1; // (the server's table: GET /api/games)
     panels = [
       h(
         "section.panel",

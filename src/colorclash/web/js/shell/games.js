@@ -8,9 +8,11 @@ import { h } from "../ui.js";
 
 const LAST_GAME_KEY = "cc.game";
 
-// Options the protocol carries at the top level of a request (docs/protocol.md); every
-// other option of a preset goes in "options".
-const TOP_LEVEL = new Set(["clock", "match"]);
+// Options sent at the top level of a request (docs/protocol.md): the turn clock, which
+// every game has; every other option of a preset goes in "options" (Color Clash's "match"
+// too: at the top level the protocol reads it as Color Clash's text, and another game's
+// "match" of numbers could not be chosen: a seam review).
+const TOP_LEVEL = new Set(["clock"]);
 
 // The games of the /api/games answer that this client can draw, in the server's order.
 export function playableGames(answer) {
@@ -93,7 +95,7 @@ export function choiceOf(option, raw) {
   return hit === undefined ? raw : hit;
 }
 
-// {clock: 30, match: "1", scoring: "grey"} -> {clock: 30, match: "1", options: {scoring: "grey"}}
+// {clock: 30, match: "1", scoring: "grey"} -> {clock: 30, options: {match: "1", scoring: "grey"}}
 export function requestOptions(values) {
   const out = {};
   const rest = {};
