@@ -613,3 +613,28 @@ def test_back_to_room_at_a_table_with_no_host_says_it_has_no_room(tmp_path):
         hub.lobby.reopen(room, seat)
     assert err.value.code == "not_private"
     store.close()
+
+
+def test_a_finished_quick_match_table_says_what_its_players_do_next(tmp_path):
+    """A finished Quick Match table has no host: a join there was told "its host can open
+    the free seats again", a start "only the host may", Back to room "Play again", none of
+    which anyone there can do (attacker review). Each now says it is no private room, or
+    has no host, and that the next game is Find new players."""
+    from colorclash.server.protocol import ProtocolError
+
+    store = SQLiteStore(tmp_path / "q.sqlite3", synchronous="normal")
+    hub = Hub(store, Settings())
+    room, seat, _ = hub.create_private("Ana")
+    room.kind, room.host, room.status = "quick-match", None, "finished"
+    with pytest.raises(ProtocolError) as join:
+        hub.lobby.join(room.code, "Bo")
+    assert join.value.code == "not_in_lobby"
+    assert join.value.message == "only private rooms can be joined"
+    for refused, code in ((lambda: hub.lobby.start(room, seat), "not_host"),
+                          (lambda: hub.lobby.reopen(room, seat), "not_private")):
+        with pytest.raises(ProtocolError) as err:
+            refused()
+        assert err.value.code == code
+        assert "Find new players" in err.value.message and "Play again" not in \
+            err.value.message and "only the host" not in err.value.message
+    store.close()

@@ -18,6 +18,10 @@ from colorclash.server.protocol import NAME_MAX, ProtocolError
 if TYPE_CHECKING:
     from colorclash.server.hub import Hub
 
+#: what a Quick Match table's players do for another game (no host deals one there)
+QUICK_MATCH_NEXT = ("its next game is Find new players: the Quick Match queue again "
+                    "(POST /api/quick-match)")
+
 
 class Lobby:
     def __init__(self, hub: Hub) -> None:
@@ -104,14 +108,14 @@ class Lobby:
         room = self.hub.get(code)
         if token is not None and (held := room.seat_of_token(token)) is not None:
             return room, held, token
+        if room.kind != "private":  # (first: a finished Quick Match table has no host)
+            raise ProtocolError("not_in_lobby", "only private rooms can be joined", status=409)
         if room.status == "finished":
             raise ProtocolError("not_in_lobby", "this room's game is over; its host can open "
                                 "the free seats again with Play again or Back to room",
                                 status=409)
         if room.status != "lobby":
             raise ProtocolError("not_in_lobby", "the game has already started", status=409)
-        if room.kind != "private":
-            raise ProtocolError("not_in_lobby", "only private rooms can be joined", status=409)
         if seat is None:
             free = [i for i, s in enumerate(room.seats) if s.kind == "empty"]
             if not free:
@@ -141,6 +145,9 @@ class Lobby:
     @classmethod
     def need_host(cls, room: Room, seat: int, what: str) -> None:
         if room.host != seat:
+            if room.kind == "quick-match":
+                raise ProtocolError("not_host", f"a Quick Match table has no host to "
+                                    f"{cls._HOST_COMMANDS[what]}; {QUICK_MATCH_NEXT}", ref=what)
             raise ProtocolError("not_host", f"only the host may {cls._HOST_COMMANDS[what]}",
                                 ref=what)
 
@@ -335,8 +342,10 @@ class Lobby:
         rooms' time, even once all have left (then whoever takes a seat by its link next
         hosts it)."""
         if room.kind != "private":  # (first: a Quick Match table has no host at all)
+            then = (QUICK_MATCH_NEXT if room.kind == "quick-match"
+                    else "this table's next game is Play again")
             raise ProtocolError("not_private", "only a private room has a room to go back "
-                                "to; this table's next game is Play again", ref="reopen")
+                                f"to; {then}", ref="reopen")
         self.need_host(room, seat, "reopen")
         if room.status != "finished":
             raise ProtocolError("not_finished", "the table goes back to the room only after "
