@@ -144,6 +144,9 @@ def test_names():
     "B○t", "B◯t", "B⭕t", "B°t", "B◌t", "Ƀot", "8ot", "Robot", "R0b0t", "ROBOTS 2",
     # a B with a hook, the German ß for a B, letters drawn with symbols (attacker QA)
     "ɓot", "ßot", "Bo+", "|3ot", "l3ot", "|3o+",
+    # one letter off a long word of the label (attacker review: these were taken)
+    "Conputer", "Computr", "Computor", "Compuuter", "Computadra", "Bilgisayr", "Ordenadr",
+    "Ana Komputr",
 ])
 def test_names_that_imitate_the_computer_label_are_refused(name):
     with pytest.raises(ValueError, match="computer players"):
@@ -160,7 +163,11 @@ def test_names_that_imitate_the_computer_label_are_refused(name):
     "Renk Kapışması", "RENK KAPIŞMASI", "renkkapismasi",
     # (attacker review: what the client writes for a seat with no name, the host's tag)
     "Seat 2", "seat 3", "Puesto 2", "Koltuk 4", "Asiento 5", "Host", "Anfitrión",
-    "Oda sahibi"])
+    "Oda sahibi",
+    # a seat's tag in brackets after a name (attacker review: "Ana (host)" was taken)
+    "Ana (host)", "Ana [Host]", "Bo (Anfitrión)", "Can (oda sahibi)", "Ana (you)",
+    "Bo {tú}", "Ali (Sen)", "Ana (away)", "Bo (Ausente)", "Can (Bağlı değil)", "Ana <left>",
+    "Ana（host）"])
 def test_names_that_pass_for_the_site_are_refused(name):
     """A player named "Admin", "System" or "Color Clash" could pass orders for the site's
     own (attacker QA: they were taken)."""
@@ -178,7 +185,10 @@ def test_names_that_pass_for_the_site_are_refused(name):
                                   "देवनागरी", "محمद", "Hana 🇹🇷", "pou", "Ŋoq",
                                   "Rob", "Roberto", "Model", "Bo8", "Leo 8", "25°C",
                                   "Robot Ninja", "Ross", "Jesse", "Issa", "C++ Fan", "Boss",
-                                  "Straße", "Seaton", "Hostess 2", "Koltukçu"])
+                                  "Straße", "Seaton", "Hostess 2", "Koltukçu",
+                                  # brackets that are no seat's tag; near no long word
+                                  "Ana (Madrid)", "Jo (she/her)", "Sen Gupta", "Tu Anh",
+                                  "Compton", "Computa", "Counter", "Ordena", "Bilge"])
 def test_ordinary_names_are_kept(name):
     assert clean_name(name) == name
 

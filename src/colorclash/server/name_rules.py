@@ -173,10 +173,27 @@ def imitates_computer(name: str) -> bool:
     it: "Bot1", "CPU 01"; upside down too), or wears the computer players' robot."""
     if any(c in _ROBOTS for c in name):
         return True
-    return any(any(part in "".join(words) for part in _LABEL_PARTS)
+    return any(any(_holds_nearly(part, "".join(words)) for part in _LABEL_PARTS)
                or _spells_a_word(words) or _spells_a_word(bare)
                or "".join(words) in _LABEL_NAMES or "".join(bare) in _LABEL_NAMES
                for words, bare in _label_words(name))
+
+
+def _holds_nearly(word: str, text: str) -> bool:
+    """Whether ``text`` holds ``word`` with at most one letter changed, added or left
+    out ("Conputer", "Computr", "Computor": attacker review). Only the label's long
+    words are so compared: a letter off "bot" is Bob, Dot or Boy."""
+    # the fewest edits that make ``word`` of some run of ``text`` (Sellers): a column of
+    # the edit table per letter of ``text``, a run free to start at any of them
+    column = list(range(len(word) + 1))
+    best = column[-1]
+    for letter in text:
+        row = [0]
+        for i, wanted in enumerate(word, 1):
+            row.append(min(column[i] + 1, row[i - 1] + 1, column[i - 1] + (wanted != letter)))
+        column = row
+        best = min(best, column[-1])
+    return best <= 1
 
 
 def _label_words(name: str) -> Iterator[tuple[list[str], list[str]]]:
@@ -207,9 +224,22 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
     "seat", "seats", "asiento", "puesto", "koltuk", "host", "anfitrion", "odasahibi"))
 
 
+# The tags the table writes beside a seat's name, in our languages (the host's, "you",
+# "away", "left"): in brackets after a name ("Ana (host)") a name passes for its seat's
+# tag (attacker review). The whole bracket's letters, as the site's names are compared.
+_SEAT_TAGS = frozenset(_label_form(w) for w in (
+    "host", "anfitrion", "odasahibi", "you", "tu", "sen", "away", "ausente", "baglidegil",
+    "left", "sefue", "ayrildi"))
+_BRACKETED = re.compile(r"[(\[{<«‹（［]([^)\]}>»›）］]*)[)\]}>»›）］]")
+
+
 def imitates_site(name: str) -> bool:
     """True when the letters of ``name`` spell one of the site's own names, nothing else
-    ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
+    ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet"), or it
+    writes a seat's tag in brackets ("Ana (host)", "Bo [you]")."""
+    if any(any("".join(words) in _SEAT_TAGS for words, _ in _label_words(inside))
+           for inside in _BRACKETED.findall(name)):
+        return True
     return any("".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES
                for words, bare in _label_words(name))
 
