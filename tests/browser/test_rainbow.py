@@ -374,6 +374,25 @@ def test_shadow_error_and_rainbow_banners_with_the_cards_marked(open_page):
     history = page.inner_text("#history")
     assert text(EN, "rainbow.say.you.play", face="Violet (cross)", place=6) in history
     shot(page, "rainbow-rainbow-phone")
+    # the next round's first card: the heading, now the previous round's and longest
+    # beside a row of six, is read whole on the phone (it ran off the screen's edge,
+    # "Previous round (5): Rainbo": a player review)
+    seat = page.evaluate("window.__cc.view.turn")
+    if seat == 0:
+        page.click(".rb-hand [data-hand='0']")
+        page.click("[data-focus-key='act:seen']")
+    else:
+        table.act(1, {"type": "play", "hand": 0, "turned": False})
+    table.wait_view()
+    head = last.locator(".rb-last-head")
+    assert head.inner_text().strip().endswith(EN["rainbow.kind.rainbow"])
+    assert EN["rainbow.pastRound"].split("(")[0].strip() in head.inner_text()
+    assert page.evaluate("""() => {
+      const h = document.querySelector('.rb-last-head');
+      const words = h.lastElementChild.getBoundingClientRect();
+      return h.scrollWidth <= h.clientWidth + 1 && words.right <= innerWidth
+        && words.right <= h.closest('.rb-last').getBoundingClientRect().right; }""")
+    shot(page, "rainbow-past-round-phone")
 
 
 def test_turning_a_table_card_over_before_a_second_card(open_page):
