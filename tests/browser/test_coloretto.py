@@ -462,6 +462,22 @@ def test_a_colour_with_jokers_in_it_counts_them_where_its_points_do(open_page):
     assert "Brown (triangle): 1 card, +1 point" in said, said
 
 
+def test_a_colour_scoring_minus_is_marked_where_a_touch_screen_shows_no_title(open_page):
+    """A colour that scores minus now was only dashed and dim, said in its title, which a
+    touch screen never shows (a player review): it carries a − mark, kept from a screen
+    reader (the tile's own text says its points), and the How to play says what it is."""
+    page = open_page(viewport=PHONE, path="/dev.html?scene=coloretto&lang=en")
+    page.wait_for_function("window.__devReady === true")
+    marks = page.evaluate("""() => [...document.querySelectorAll('.ct-tile')].map(e => ({
+        minus: e.classList.contains('minus'), mark: getComputedStyle(e, '::after').content,
+        title: e.getAttribute('title')}))""")
+    minus = [m for m in marks if m["minus"]]
+    assert minus and all(m["mark"].startswith('"−"') and "−" in m["title"] for m in minus), marks
+    assert all(m["mark"] == "none" for m in marks if not m["minus"]), marks
+    assert "a − mark" in all_catalogs("en")["coloretto.howto.best"]
+    shot(page, "coloretto-minus-marks-phone")
+
+
 def test_the_card_another_player_drew_does_not_tell_you_to_place_it(open_page):
     """While a computer placed its drawn card, the card's name said "Drawn card: Grey
     (diamond). Choose a row for it." to a screen reader's user who could do nothing."""
