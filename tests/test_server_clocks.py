@@ -572,3 +572,27 @@ async def test_a_card_drawn_in_a_turns_last_seconds_has_no_more_than_they(tmp_pa
             r.timer.cancel()
     await hub.shutdown()
     hub.store.close()
+
+
+def test_a_window_stored_before_games_marked_it_silent_closes_silently(tmp_path):
+    """Color Clash's call window was silent by its kind's name; now by the game's
+    ``"silent"`` mark. A window running when the server was upgraded was stored without
+    the mark: kept (the same clock), it takes the mark, so it still closes without a word."""
+    from colorclash.server.rooms import Hub
+    from colorclash.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "w.sqlite3", synchronous="normal")
+    hub = Hub(store, Settings())
+    room, _, _ = hub.create_private("Ana")
+    room.status = "playing"
+    room.game = new_game("color-clash", preset="standard", seats=2,
+                         setup=setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
+    room.game.apply(0, {"type": "play", "card": "R1"})  # one card left: the window opens
+    timer = room.game.timer()
+    assert timer["kind"] == "window" and timer["silent"]
+    stored = {"kind": "window", "seat": timer["seat"], "key": timer.get("key"),
+              "seconds": 3.0, "deadline": hub.now() + 3.0}
+    room.clock = dict(stored)
+    hub.clocks.update(room, 0, None)
+    assert room.clock == {**stored, "silent": True}
+    store.close()
