@@ -574,25 +574,42 @@ async def test_a_card_drawn_in_a_turns_last_seconds_has_no_more_than_they(tmp_pa
     hub.store.close()
 
 
-def test_a_window_stored_before_games_marked_it_silent_closes_silently(tmp_path):
+@pytest.mark.asyncio
+async def test_a_window_stored_before_games_marked_it_silent_closes_silently(tmp_path):
     """Color Clash's call window was silent by its kind's name; now by the game's
-    ``"silent"`` mark. A window running when the server was upgraded was stored without
-    the mark: kept (the same clock), it takes the mark, so it still closes without a word."""
+    ``"silent"`` mark, read from the game when the clock runs out. A window running when
+    the server was upgraded (stored by the older version, restored by the newer, or taken
+    over by another process) still closes without a word (a diff review: the mark was
+    kept on the stored clock, which a restored window lacked)."""
     from colorclash.server.rooms import Hub
-    from colorclash.store.sqlite import SQLiteStore
+    from colorclash.store import open_store
 
-    store = SQLiteStore(tmp_path / "w.sqlite3", synchronous="normal")
-    hub = Hub(store, Settings())
-    room, _, _ = hub.create_private("Ana")
-    room.status = "playing"
-    room.game = new_game("color-clash", preset="standard", seats=2,
-                         setup=setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
-    room.game.apply(0, {"type": "play", "card": "R1"})  # one card left: the window opens
-    timer = room.game.timer()
-    assert timer["kind"] == "window" and timer["silent"]
-    stored = {"kind": "window", "seat": timer["seat"], "key": timer.get("key"),
-              "seconds": 3.0, "deadline": hub.now() + 3.0}
-    room.clock = dict(stored)
-    hub.clocks.update(room, 0, None)
-    assert room.clock == {**stored, "silent": True}
-    store.close()
+    now = [1000.0]
+    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+
+    def rigged(*, preset, seats, seed, options):
+        return new_game("color-clash", preset=preset, seats=seats, options=options,
+                        setup=setup_for(["R1", "R2"], ["G5", "G6", "B1"]))
+
+    hub = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0],
+              game_factory=rigged)
+    room, _, _ = hub.create_private("Ana", preset="standard", seats=2)
+    hub.lobby.seat_bot(room, 1, "easy")
+    hub.table.deal(room)
+    hub.table.human_action(room, 0, {"type": "play", "card": "R1"})
+    assert room.clock["kind"] == "window"
+    room.clock = {k: v for k, v in room.clock.items() if k != "silent"}  # as stored before
+    hub.persist(room)
+    hub.store.close()
+    again = Hub(open_store(url), Settings(bot_delay=0), clock=lambda: now[0],
+                game_factory=rigged)
+    restored = again.load_room(room.code)
+    sent = []
+    broadcast = again.broadcast
+    again.broadcast = lambda r, events, *a, **k: sent.append(events) or broadcast(
+        r, events, *a, **k)
+    now[0] += 5  # the window is over
+    again.clocks.tick_room(restored)
+    assert restored.game.phase == "play"  # it closed...
+    assert not [e for events in sent for e in events if e.get("type") == "time_up"]  # silently
+    again.store.close()

@@ -109,15 +109,11 @@ class Clocks:
                 room.clock["cut"] = True
             return
         if same:
-            if timer.get("silent"):
-                prev["silent"] = True  # (a clock stored before its game said so: an upgrade)
             return
         seconds = st.short_clock(room.game_key, kind,
                                  float(timer.get("seconds") or 0) or st.next_round_delay)
         clock: dict[str, Any] = {"kind": kind, "seat": seat, "key": key, "seconds": seconds,
                                  "deadline": now + seconds}
-        if timer.get("silent"):
-            clock["silent"] = True
         if timer.get("within_turn"):
             if prev.get("kind") == "turn" and prev.get("seat") == seat:
                 turn_deadline = prev["deadline"]
@@ -274,9 +270,12 @@ class Clocks:
         s = room.seats[seat] if 0 <= seat < len(room.seats) else None
         # The players are told whose time ran out (the move that follows was not theirs);
         # the pause between rounds and a game's silent clocks (Color Clash's call window)
-        # close without a word.
+        # close without a word. Silent as the game says now (its timer is this clock's: no
+        # action came since): a clock stored before its game marked it, restored after an
+        # upgrade, is silent as well.
         kind = room.clock.get("kind")
-        said = kind != "next" and not room.clock.get("silent")
+        timer = game.timer() or {}
+        said = kind != "next" and not (timer.get("kind") == kind and timer.get("silent"))
         # Once per clock: a turn of several actions (Coloretto's draw, then place) runs out
         # once, though the table then makes each of its actions.
         told = (kind, seat, room.clock.get("key"), room.clock.get("deadline"))
