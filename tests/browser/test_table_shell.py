@@ -782,7 +782,7 @@ def test_the_move_history_lists_the_last_moves_in_the_current_language(open_page
 
 @pytest.mark.parametrize("lang,locale", [("en", "en-US"), ("es", "es-ES")])
 @pytest.mark.parametrize("name,reason", [("Computer", "computer"), ("Ana 👩🏽\u200d🚀", "invisible"),
-                                         ("Admin", "reserved")])
+                                         ("Admin", "reserved"), ("Ana (host)", "tag")])
 def test_a_refused_name_is_told_the_rule_it_broke(open_page, lang, locale, name, reason):
     """Every refused name read "A name has 1 to 20 characters", also "Computer" and a name
     with an emoji whose parts are joined by an invisible joiner: the server's error now

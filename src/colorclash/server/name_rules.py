@@ -173,7 +173,8 @@ def imitates_computer(name: str) -> bool:
     it: "Bot1", "CPU 01"; upside down too), or wears the computer players' robot."""
     if any(c in _ROBOTS for c in name):
         return True
-    return any(any(_holds_nearly(part, "".join(words)) for part in _LABEL_PARTS)
+    return any(any(part in "".join(words) or any(_holds_nearly(part, w) for w in words)
+                   for part in _LABEL_PARTS)
                or _spells_a_word(words) or _spells_a_word(bare)
                or "".join(words) in _LABEL_NAMES or "".join(bare) in _LABEL_NAMES
                for words, bare in _label_words(name))
@@ -182,7 +183,9 @@ def imitates_computer(name: str) -> bool:
 def _holds_nearly(word: str, text: str) -> bool:
     """Whether ``text`` holds ``word`` with at most one letter changed, added or left
     out ("Conputer", "Computr", "Computor": attacker review). Only the label's long
-    words are so compared: a letter off "bot" is Bob, Dot or Boy."""
+    words are so compared (a letter off "bot" is Bob, Dot or Boy), and within one word of
+    a name: across two, real names came near ("Lorena Dorado" holds "orenador", a
+    letter off "ordenador": a diff review)."""
     # the fewest edits that make ``word`` of some run of ``text`` (Sellers): a column of
     # the edit table per letter of ``text``, a run free to start at any of them
     column = list(range(len(word) + 1))
@@ -227,19 +230,24 @@ _SITE_NAMES = frozenset(_label_form(w) for w in (
 # The tags the table writes beside a seat's name, in our languages (the host's, "you",
 # "away", "left"): in brackets after a name ("Ana (host)") a name passes for its seat's
 # tag (attacker review). The whole bracket's letters, as the site's names are compared.
+# Not "tú" and "sen", which are names too: "Riya (Sen)", a maiden name "Ayşe (Şen)",
+# "Anh (Tú)" (a diff review).
 _SEAT_TAGS = frozenset(_label_form(w) for w in (
-    "host", "anfitrion", "odasahibi", "you", "tu", "sen", "away", "ausente", "baglidegil",
-    "left", "sefue", "ayrildi"))
+    "host", "anfitrion", "odasahibi", "you", "away", "ausente", "baglidegil", "left",
+    "sefue", "ayrildi"))
 _BRACKETED = re.compile(r"[(\[{<«‹（［]([^)\]}>»›）］]*)[)\]}>»›）］]")
+
+
+def writes_a_seat_tag(name: str) -> bool:
+    """True when ``name`` writes a seat's tag in brackets ("Ana (host)", "Bo [you]",
+    "Can (away)"), which the table draws beside a name as its own."""
+    return any(any("".join(words) in _SEAT_TAGS for words, _ in _label_words(inside))
+               for inside in _BRACKETED.findall(name))
 
 
 def imitates_site(name: str) -> bool:
     """True when the letters of ``name`` spell one of the site's own names, nothing else
-    ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet"), or it
-    writes a seat's tag in brackets ("Ana (host)", "Bo [you]")."""
-    if any(any("".join(words) in _SEAT_TAGS for words, _ in _label_words(inside))
-           for inside in _BRACKETED.findall(name)):
-        return True
+    ("Admin", "ADMIN 2", "Sy$tem", "Color Clash"; not "Adminton" or "Servet")."""
     return any("".join(words) in _SITE_NAMES or "".join(bare) in _SITE_NAMES
                for words, bare in _label_words(name))
 
@@ -262,4 +270,5 @@ def hidden_or_smeared(name: str) -> str | None:
     return None
 
 
-__all__ = ["hidden_or_smeared", "imitates_computer", "skeleton", "table_forms"]
+__all__ = ["hidden_or_smeared", "imitates_computer", "imitates_site", "skeleton",
+           "table_forms", "writes_a_seat_tag"]

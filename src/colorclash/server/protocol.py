@@ -25,7 +25,12 @@ from pydantic import (
     model_validator,
 )
 
-from colorclash.server.name_rules import hidden_or_smeared, imitates_computer, imitates_site
+from colorclash.server.name_rules import (
+    hidden_or_smeared,
+    imitates_computer,
+    imitates_site,
+    writes_a_seat_tag,
+)
 
 VERSION = 1
 NAME_MAX = 20
@@ -70,7 +75,8 @@ class BadName(ValueError):
     ``empty``, ``too_long``, ``invisible`` (control or format characters: a tab, a line
     break, the joiner inside some emoji), ``unreadable`` (blank letters, characters drawn
     many letters wide, stacked accents), ``computer`` (imitates the computer players),
-    ``reserved`` (could pass for the site's own: "Admin", "System", "Color Clash")."""
+    ``reserved`` (could pass for the site's own: "Admin", "System", "Color Clash"),
+    ``tag`` (a seat's tag in brackets: "Ana (host)")."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -102,6 +108,9 @@ def clean_name(value: str) -> str:
     if imitates_site(name):
         raise BadName("reserved", "that name could pass for the site's own (Admin, System, "
                       "Color Clash, Seat 2, Host, ...); choose another")
+    if writes_a_seat_tag(name):
+        raise BadName("tag", "a seat's tag in brackets (host, you, away, left) could pass "
+                      "for the table's own; choose another name")
     return name
 
 
