@@ -102,3 +102,16 @@ async def test_play_now_seats_the_games_own_table(server):
     assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
     colorclash = next(g for g in answer["games"] if g["key"] == "color-clash")
     assert colorclash["play_now_seats"] == 3
+
+
+@pytest.mark.asyncio
+async def test_a_number_for_an_option_of_words_is_of_the_wrong_kind(server):
+    # (only choices that are numbers written as text take a number: Coloretto's scoring
+    # side given 3 was told "must be one of brown, grey, not "3"", a value it never sent)
+    c = Client(server.url)
+    with pytest.raises(ClientError) as refused:
+        await c.create_room("Ana", game="coloretto", options={"scoring": 3})
+    assert refused.value.code == "bad_message"
+    assert refused.value.message.endswith("not 3")
+    room = await c.create_room("Ana", options={"match": 3}, preset="standard")
+    assert (await c.room(room["code"]))["settings"]["match"] == "3"

@@ -157,10 +157,12 @@ def check_settings(game: str | None, preset: str | None, seats: int | None,
 
 def as_choice(spec: OptionSpec | None, value: Any) -> Any:
     """``value`` as the option ``spec`` holds it: a whole number given for an option whose
-    choices are text names the choice of that text (Color Clash's match lengths, ``3`` for
-    ``"3"``, as protocol v1 took them); anything else as it is (the game checks it)."""
+    choices are numbers written as text names the choice of that text (Color Clash's
+    match lengths, ``3`` for ``"3"``, as protocol v1 took them); anything else as it is,
+    for the game to check (a number for Coloretto's scoring side is of the wrong kind)."""
     if (spec is not None and isinstance(value, int) and not isinstance(value, bool)
-            and spec.choices and all(isinstance(c, str) for c in spec.choices)):
+            and spec.choices
+            and all(isinstance(c, str) and c.isdigit() for c in spec.choices)):
         return str(value)
     return value
 
@@ -181,7 +183,7 @@ def games_public() -> dict[str, Any]:
         entry = d.public()
         entry["bot_levels"] = levels(key)
         entry["default_level"] = default_level(key)
-        entry["quick_match_seats"] = d.quick_match_seats or d.max_seats
+        entry["quick_match_seats"] = d.table_for_quick_match()
         entry["guest_max_seats"] = max_seats(key, guest=True)
         out.append(entry)
     return {"games": out, "default": DEFAULT_GAME}
