@@ -46,6 +46,9 @@ def test_the_definition_is_complete(key):
     d = GAMES[key]
     assert d.key == key and d.name
     assert 2 <= d.min_seats <= d.default_seats <= d.max_seats
+    # its Play Now and Quick Match tables are tables it has (else refused when asked for)
+    assert d.min_seats <= d.table_for_play_now() <= d.max_seats
+    assert d.min_seats <= d.table_for_quick_match() <= d.max_seats
     assert d.default_preset in d.presets
     for preset, options in d.presets.items():
         names = [o.name for o in options]

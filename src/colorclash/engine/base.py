@@ -311,6 +311,10 @@ class GameDefinition:
     #: records carry it, so ``verify`` and a restore can say why (docs/engine.md)
     rules_version: int = 1
 
+    def table_for_quick_match(self) -> int:
+        """The seats of a Quick Match table (its largest where the game names none)."""
+        return self.quick_match_seats or self.max_seats
+
     def table_for_play_now(self) -> int:
         """The seats of Play Now's table: the game's own number, else three where the
         game's range allows (you and two computer players), else its nearest bound."""

@@ -309,7 +309,7 @@ class QuickMatch:
         next_due: float | None = None
         for (game, preset), waiting in by_table.items():
             d = games.definition(game)
-            full = d.quick_match_seats or d.max_seats
+            full = d.table_for_quick_match()
             while True:
                 people = self._strangers(waiting, full)
                 if len(people) < full:

@@ -201,7 +201,9 @@ export function renderHome(ctx, act) {
     // (the match length too: a learner could not practise a match of several rounds)
     const practiceOptions = optionsOf(def, form.practicePreset);
     const roomOptions = optionsOf(def, form.roomPreset);
-    const playNowBots = def.play_now_seats - 1; // (the server's table: GET /api/games)
+    // (the server's table, GET /api/games; three where an older process left it out,
+    // as in a rolling upgrade: "NaN computer players" else)
+    const playNowBots = (def.play_now_seats || Math.min(3, def.seats.max)) - 1;
     panels = [
       h(
         "section.panel",
