@@ -468,6 +468,29 @@ def test_seats_that_would_take_away_a_taken_seat_are_not_offered(open_page):
                            arg=EN["error.bad_settings.seats_taken"])
 
 
+def test_the_host_is_not_told_to_set_seats_the_menu_does_not_offer(open_page):
+    """A seat freed in the middle (a guest who left, the host's own seat handed on): the
+    host read "or set Seats to 2 to play now", and 2 was greyed out in the Seats menu
+    (a lobby review). Told only when the empty seats are the last ones."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, deal=False, answer=False)
+    table.room.update(kind="private", host=0)
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True), _seat(1, "empty"),
+                           _seat(2, "human", "Bo", ready=True)]
+    table.send([])
+    page = table.page
+    status = page.wait_for_selector("#room-status")
+    assert status.inner_text() == _plural(EN["room.waitingSeats"], 1)
+    offered = page.eval_on_selector_all(
+        "#set-seats option", "os => os.map((o) => [o.value, o.disabled])")
+    assert offered == [["2", True], ["3", False], ["4", False]]  # (a guest's room: 4 at most)
+    # the same table with its free seat last: told, and 2 is offered
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True),
+                           _seat(1, "human", "Bo", ready=True), _seat(2, "empty")]
+    table.send([])
+    page.wait_for_function("(t) => document.querySelector('#room-status').textContent === t",
+                           arg=_fewer(1, 2))
+
+
 @pytest.mark.parametrize("selector", ["#invite-link", "#btn-leave"])
 def test_a_lobby_update_leaves_the_keyboard_where_it_was(open_page, selector):
     """Someone joins or gets ready while the host is on the invite link (selected, to copy

@@ -192,7 +192,10 @@ export function renderRoom(ctx, act) {
   // of the default four read "Waiting for 2 more players (or add computers)" and waited)
   const { def } = gameOfRoom(room, games);
   const taken = seats.length - empty;
-  if (empty && isHost && def && taken >= def.seats.min) statusText = t("room.waitingSeatsFewer", { n: empty, m: taken });
+  // (only when the empty seats are the last ones: the Seats menu takes away no taken
+  // seat, and the hint named a number greyed out there, a middle seat freed by a leave)
+  const lastEmpty = seats.slice(taken).every((s) => s.kind === "empty");
+  if (empty && isHost && def && taken >= def.seats.min && lastEmpty) statusText = t("room.waitingSeatsFewer", { n: empty, m: taken });
   else if (empty) statusText = t(isHost ? "room.waitingSeats" : "room.waitingSeatsGuest", { n: empty });
   // a guest who has not said ready is the one waited for: "Waiting for 1 player" was them
   else if (!isHost && mine.kind === "human" && !mine.ready) statusText = t("room.waitingForYou");
