@@ -812,6 +812,21 @@ def test_the_focus_goes_back_to_quick_match_when_its_dialog_closes(open_page, cl
     page.wait_for_function("() => document.activeElement.id === 'btn-quick'")
 
 
+def test_play_again_after_a_guest_left_tells_the_host_why_the_room_opened(open_page):
+    """Someone went home from the results: the host's Play again opens the room for a
+    new guest instead of dealing, and the host landed in the lobby without a word (a
+    lobby review): the host is told who left and what to do."""
+    host, guest = _hana_and_gus_at_a_table(open_page, DESKTOP, clock=30)
+    play_to_results([host, guest])
+    guest.click("button[data-focus-key='res:home']")
+    host.wait_for_function("() => window.__cc.room.seats[1].kind === 'empty'")
+    host.click("button[data-focus-key='res:again']")
+    host.wait_for_selector("#set-preset")
+    toast = host.locator(".toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == EN["room.backLeft"]["one"].replace("{name}", "Guest Gus")
+
+
 def test_back_to_room_takes_both_players_to_the_lobby_and_on_to_other_rules(open_page):
     """The host's Back to room after a game: the guest is told why the results went
     ("Host Hana took the table back to the room…"), lands in the lobby with nothing of the

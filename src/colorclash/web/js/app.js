@@ -813,6 +813,15 @@ function handleMessage(msg) {
     toast(() => t("room.backByHost", { name: seatName(msg.room, msg.room.host) }), 6000);
   }
   if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+      && prevRoom.status === "finished" && state.me != null && msg.room.host === state.me) {
+    // the host's Play again opened the room instead, as someone had left: said, with who
+    // (the host pressed Play again and landed in the lobby without a word: a lobby review)
+    // (a seat freed after the match keeps its player's name as `former` until then)
+    const gone = prevRoom.seats.filter((s, i) => (s.kind === "human" || s.former)
+      && msg.room.seats[i] && msg.room.seats[i].kind === "empty").map((s) => s.former || s.name);
+    if (gone.length) toast(() => t("room.backLeft", { name: gone.join(", "), n: gone.length }), 8000);
+  }
+  if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
       && prevRoom.status === "lobby" && state.me != null && msg.room.host !== state.me
       && prevRoom.seats[state.me] && prevRoom.seats[state.me].ready
       && msg.room.seats[state.me] && !msg.room.seats[state.me].ready
