@@ -780,3 +780,48 @@ def test_a_new_room_gives_the_focus_to_its_heading(open_page):
     guest.click("#btn-join-room")
     guest.wait_for_selector("#btn-ready")
     guest.wait_for_function("document.activeElement && document.activeElement.id === 'room-title'")
+
+
+def test_a_guest_seated_under_another_name_is_told_so(open_page):
+    """A name taken at the table (or one that reads the same) is seated as "Ana 2": the
+    joiner was not told, and read "Ana 2" as someone else (a lobby review)."""
+    host = open_page(DESKTOP)
+    code = create_room(host, "Ana")
+    guest = open_page(PHONE, locale="es-ES")
+    join_as_guest(guest, code, "Ana")
+    guest.wait_for_selector("#room-code")
+    toast = guest.locator(".toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == catalog("es")["room.renamed"].replace(
+        "{name}", "Ana").replace("{as}", "Ana 2")
+    # a name nobody has: no word
+    other = open_page(PHONE)
+    join_as_guest(other, code, "Bo")
+    other.wait_for_selector("#room-code")
+    other.wait_for_function("() => window.__cc.room.seats.some((s) => s.name === 'Bo')")
+    assert other.locator(".toast").count() == 0 or not other.locator(".toast").is_visible()
+
+
+def test_the_lobby_says_who_went_and_who_hosts_now(open_page):
+    """In the lobby a name went, or the Host tag moved to someone else, without a word
+    (a lobby review): each is said to the others."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, deal=False, answer=False)
+    table.room.update(kind="private", host=1)
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True),
+                           _seat(1, "human", "Bo", ready=True),
+                           _seat(2, "human", "Cem", ready=True)]
+    table.send([])
+    page = table.page
+    page.wait_for_selector("#room-status")
+    table.room["seats"][2] = _seat(2, "empty")
+    table.send([])
+    toast = page.locator(".toast")
+    page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t",
+                           arg=_plural(EN["room.gone"], 1).replace("{name}", "Cem"))
+    table.room["seats"][2] = _seat(2, "human", "Dan", ready=True)
+    table.send([])
+    table.room["host"] = 2
+    table.send([])
+    page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t",
+                           arg=EN["room.hostsNow"].replace("{name}", "Dan"))
+    assert toast.is_visible()

@@ -212,7 +212,19 @@ def test_the_host_removes_a_guest_from_the_lobby(open_page):
     assert "Eli" in button.get_attribute("aria-label")
     assert host.locator('[data-focus-key="seat:0:rm-player"]').count() == 0  # not yourself
     shot(host, "room-host-guest")
+    # asked first (a mis-tap on a phone took a friend off the table: a lobby review);
+    # Cancel, the dialog's first choice, keeps them
     button.click()
+    dialog = host.get_by_role("dialog")
+    dialog.wait_for()
+    assert dialog.inner_text().startswith(catalog("en")["room.removeTitle"].replace("{name}", "Eli"))
+    assert host.evaluate("document.activeElement.dataset.focusKey") == "remove:no"
+    shot(host, "room-remove-asked")
+    host.keyboard.press("Enter")
+    dialog.wait_for(state="detached")
+    assert host.locator('li.seat-row[data-seat="1"][data-kind="human"]').count() == 1
+    button.click()
+    host.click("[data-focus-key='remove:yes']")
     host.wait_for_selector('li.seat-row[data-seat="1"][data-kind="empty"]')
     guest.wait_for_function(
         "document.body.innerText.includes('El anfitrión te quitó de esta mesa')")

@@ -71,6 +71,9 @@ const state = {
   moments: [], // the events of the last few moments of this game (move history)
   historyOpen: false,
   confirmLeave: false,
+  confirmRemove: null, // the seat the host pressed Remove for, asked before it goes
+  askedName: null, // the name a join asked for, until the table's first state says the seat's
+  removedSeat: null, // the seat this host took someone off (not said back to them)
   unanswered: null, // the seq an action was sent on, until its answer
   refusalToast: null, // the id of the toast of an action refused, cleared at the next action
   cutSaid: false, // your turns' away clock (clock.cut) said, until a whole turn clock again
@@ -205,6 +208,35 @@ function leaveDialog() {
   });
 }
 
+// The host's Remove, asked first; gone by itself once the seat is no one's to remove.
+function removeDialog() {
+  const seat = state.confirmRemove;
+  const room = state.room;
+  const s = seat != null && room && room.seats[seat];
+  if (!s || s.kind !== "human" || room.host !== state.me || seat === state.me) {
+    state.confirmRemove = null;
+    return null;
+  }
+  const name = seatName(room, seat);
+  const close = () => {
+    state.confirmRemove = null;
+    render();
+  };
+  return confirmDialog({
+    title: t("room.removeTitle", { name }),
+    text: t("room.removeConfirm", { name }),
+    yes: t("room.removeBot"),
+    no: t("common.cancel"),
+    onYes: () => {
+      send({ type: "remove_player", seat });
+      state.removedSeat = seat; // (its emptying is not told back to the host)
+      close();
+    },
+    onNo: close,
+    key: "remove",
+  });
+}
+
 // The games' catalogs the screen needs (the home page lists every game).
 function neededCatalogs() {
   const s = state.screen;
@@ -296,6 +328,8 @@ function render() {
       },
       roomActs,
     );
+    const asking = removeDialog();
+    if (asking) nodes.push(asking);
   } else if (s === "table" && state.view) {
     nodes = gameOf(state.view).renderTable(tableModel(), tableActs);
     const screen = nodes[0];
@@ -793,6 +827,14 @@ function handleMessage(msg) {
   };
   const turnMsgBefore = turnMsg();
   render();
+  if (state.askedName && state.me != null && msg.room.seats[state.me]) {
+    // a name someone at the table has, or one that reads the same, is seated as "Ana 2":
+    // the joiner was not told (a lobby review)
+    const seated = msg.room.seats[state.me].name || "";
+    const asked = state.askedName;
+    state.askedName = null;
+    if (seated !== asked && /\s\d+$/.test(seated)) toast(() => t("room.renamed", { name: asked, as: seated }), 7000);
+  }
   if (state.screen === "table" && wasScreen !== "table" && newMatch && msg.room.kind === "quick-match") {
     // strangers see this player under an animal name: say which, as the queue did
     const mine = msg.room.seats[state.me];
@@ -844,6 +886,20 @@ function handleMessage(msg) {
       && msg.room.host === state.me && state.me != null) {
     // the host left or was away between games: their powers passed to this player
     toast(() => t("room.hostNow"), 6000);
+  } else if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+      && prevRoom.status === "lobby" && state.me != null) {
+    // in the lobby, someone's seat emptied (they left, or the host took them off) or the
+    // host's part passed: the others saw a name go, or the Host tag move, without a word
+    // (a lobby review); not told to the host who pressed Remove
+    const gone = prevRoom.seats.filter((s, i) => s.kind === "human" && i !== state.me
+      && i !== state.removedSeat && msg.room.seats[i] && msg.room.seats[i].kind === "empty")
+      .map((s) => s.name);
+    const removed = state.removedSeat != null && msg.room.seats[state.removedSeat];
+    if (removed && removed.kind === "empty") state.removedSeat = null; // (done: said by no one)
+    if (gone.length) toast(() => t("room.gone", { name: gone.join(", "), n: gone.length }), 6000);
+    else if (msg.room.host != null && prevRoom.host !== msg.room.host && msg.room.host !== state.me) {
+      toast(() => t("room.hostsNow", { name: seatName(msg.room, msg.room.host) }), 6000);
+    }
   }
   if (state.screen === "table") {
     const game = gameOf(view);
@@ -1087,8 +1143,10 @@ const joinActs = {
     state.joinError = null;
     render();
     try {
-      const ticket = await api("POST", `/api/rooms/${state.code}/join`, { name: playerName() });
+      const asked = playerName();
+      const ticket = await api("POST", `/api/rooms/${state.code}/join`, { name: asked });
       saveTicket(ticket);
+      state.askedName = asked; // (told if the table seats them under another: Ana 2)
       state.busy = false;
       state.me = ticket.seat;
       state.screen = "loading";
@@ -1198,7 +1256,11 @@ const roomActs = {
   settings: (settings) => changeSettings(settings),
   addBot: (seat) => send({ type: "add_bot", seat, ...(roomLevel() ? { level: roomLevel() } : {}) }),
   removeBot: (seat) => send({ type: "remove_bot", seat }),
-  removePlayer: (seat) => send({ type: "remove_player", seat }),
+  // (asked first: a mis-tap on a phone took a friend off the table: a lobby review)
+  removePlayer(seat) {
+    state.confirmRemove = seat;
+    render();
+  },
   ready: (ready) => send({ type: "ready", ready }),
   start() {
     // a change still resting goes first, and the start after it: the Start button drawn
