@@ -189,7 +189,6 @@ class Lobby:
         if room.host_away is None:
             room.host_away = room.host
         room.host = seat
-        room.stand_in_ready = room.seats[seat].ready  # (their own word, kept for later)
         room.seats[seat].ready = True
         self.hub.persist(room)
         self.hub.broadcast(room, [])
@@ -198,17 +197,15 @@ class Lobby:
     def host_back(room: Room, seat: int) -> bool:
         """``seat`` opened the room again: if its host part passed while it was away
         (``pass_host``), it is its own again, and True (the room is to be stored). The one
-        who hosted meanwhile was ready by hosting: in a lobby they are ready again as they
-        had said before (a Ready said and then lost without a word: a lobby review), else
-        they say it (the room could start without their word)."""
+        who hosted meanwhile was ready only by hosting, so in a lobby says Ready again
+        (else the room could start without their word)."""
         if room.host_away != seat:
             return False
         stand_in, room.host, room.host_away = room.host, seat, None
-        said, room.stand_in_ready = bool(room.stand_in_ready), None
         room.seats[seat].ready = True
         if room.status == "lobby" and stand_in is not None and stand_in != seat \
                 and 0 <= stand_in < len(room.seats) and room.seats[stand_in].kind == "human":
-            room.seats[stand_in].ready = said
+            room.seats[stand_in].ready = False
         return True
 
     def ready(self, room: Room, seat: int, ready: bool) -> None:
@@ -256,7 +253,6 @@ class Lobby:
             room.seats.extend(Seat() for _ in range(n - len(room.seats)))
         room.settings = checked
         if not only_fewer:
-            room.stand_in_ready = False  # (a new table: their Ready was for the old one)
             for i, s in enumerate(room.seats):
                 if s.kind == "human":
                     s.ready = self.counts_ready(room, i)

@@ -89,9 +89,6 @@ class Room:
     # (``Lobby.pass_host``): nobody may take them off the table, and they host again when
     # they come back
     host_away: int | None = None
-    # the Ready the person hosting meanwhile had said before the host part came to them
-    # (hosting counts as ready): theirs again when the host is back (``Lobby.host_back``)
-    stand_in_ready: bool | None = None
     # the version of the game's rules the current match's log was written under
     # (``GameDefinition.rules_version``; None: stored before rooms carried it)
     rules_version: int | None = None
@@ -142,7 +139,7 @@ class Room:
 
     DATA_FIELDS = ("code", "kind", "settings", "status", "host", "match_no", "seed",
                    "commitment", "options", "clock", "result", "created", "finished_at", "guest",
-                   "history", "host_away", "stand_in_ready", "rules_version")
+                   "history", "host_away", "rules_version")
 
     def to_data(self) -> dict[str, Any]:
         """The room's document: written with every action, so without ``history`` (the
