@@ -825,3 +825,45 @@ def test_the_lobby_says_who_went_and_who_hosts_now(open_page):
     page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t",
                            arg=EN["room.hostsNow"].replace("{name}", "Dan"))
     assert toast.is_visible()
+    # the host leaves: both are said (the second went unsaid: a diff review)
+    table.room["seats"][2] = _seat(2, "empty")
+    table.room["host"] = 1
+    table.send([])
+    both = (_plural(EN["room.gone"], 1).replace("{name}", "Dan") + " "
+            + EN["room.hostsNow"].replace("{name}", "Bo"))
+    page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t", arg=both)
+
+
+def test_a_stand_in_host_is_told_to_say_ready_when_the_host_is_back(open_page):
+    """A guest who hosted while the host was away is ready only by hosting: when the host
+    comes back their Ready goes, and it went without a word while the host's Start waited
+    for them (a lobby review)."""
+    table = ScriptedTable(open_page, preset="standard", seats=2, deal=False, answer=False)
+    table.room.update(kind="private", host=0, host_away=1)
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True),
+                           _seat(1, "human", "Bo", ready=True)]
+    table.send([])
+    page = table.page
+    page.wait_for_selector("#room-status")
+    table.room.update(host=1, host_away=None)
+    table.room["seats"][0] = _seat(0, "human", "Ana", ready=False)
+    table.send([])
+    page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t",
+                           arg=EN["room.hostBack"].replace("{name}", "Bo"))
+
+
+def test_the_remove_dialog_goes_when_its_person_is_gone(open_page):
+    """The host's Remove asked of Eli; Eli left and Fay took the seat meanwhile: Yes would
+    have removed Fay (a diff review). The dialog is of the person, and goes with them."""
+    table = ScriptedTable(open_page, preset="standard", seats=3, deal=False, answer=False)
+    table.room.update(kind="private", host=0)
+    table.room["seats"] = [_seat(0, "human", "Ana", ready=True), _seat(1, "human", "Eli"),
+                           _seat(2, "empty")]
+    table.send([])
+    page = table.page
+    page.click('[data-focus-key="seat:1:rm-player"]')
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    table.room["seats"][1] = _seat(1, "human", "Fay")
+    table.send([])
+    dialog.wait_for(state="detached")

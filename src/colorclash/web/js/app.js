@@ -74,6 +74,7 @@ const state = {
   confirmRemove: null, // the seat the host pressed Remove for, asked before it goes
   askedName: null, // the name a join asked for, until the table's first state says the seat's
   removedSeat: null, // the seat this host took someone off (not said back to them)
+  playedAgain: false, // this page pressed Play again (a room opened instead is explained)
   unanswered: null, // the seq an action was sent on, until its answer
   refusalToast: null, // the id of the toast of an action refused, cleared at the next action
   cutSaid: false, // your turns' away clock (clock.cut) said, until a whole turn clock again
@@ -208,12 +209,21 @@ function leaveDialog() {
   });
 }
 
+// Names listed in the page's language ("Ana and Bo", "Ana y Bo").
+function names(list) {
+  return new Intl.ListFormat(getLang(), { type: "conjunction" }).format(list);
+}
+
 // The host's Remove, asked first; gone by itself once the seat is no one's to remove.
 function removeDialog() {
-  const seat = state.confirmRemove;
+  const asked = state.confirmRemove;
   const room = state.room;
-  const s = seat != null && room && room.seats[seat];
-  if (!s || s.kind !== "human" || room.host !== state.me || seat === state.me) {
+  const seat = asked ? asked.seat : null;
+  const s = asked && room && room.seats[seat];
+  // (the person asked about, not whoever sits there now: one left and another took the
+  // seat while the dialog stood, and Yes would have removed them)
+  if (!s || s.kind !== "human" || s.name !== asked.name || room.host !== state.me
+      || seat === state.me) {
     state.confirmRemove = null;
     return null;
   }
@@ -228,8 +238,8 @@ function removeDialog() {
     yes: t("room.removeBot"),
     no: t("common.cancel"),
     onYes: () => {
-      send({ type: "remove_player", seat });
-      state.removedSeat = seat; // (its emptying is not told back to the host)
+      // (its emptying is not told back to the host who asked for it)
+      if (send({ type: "remove_player", seat })) state.removedSeat = seat;
       close();
     },
     onNo: close,
@@ -500,6 +510,9 @@ function leaveTableState() {
     moments: [],
     historyOpen: false,
     confirmLeave: false,
+    confirmRemove: null,
+    removedSeat: null,
+    playedAgain: false,
     rules: null,
     gameUi: {},
   });
@@ -831,7 +844,8 @@ function handleMessage(msg) {
     // a name someone at the table has, or one that reads the same, is seated as "Ana 2":
     // the joiner was not told (a lobby review)
     const seated = msg.room.seats[state.me].name || "";
-    const asked = state.askedName;
+    // (as the server writes it: runs of spaces made one, "Agent  7" is no "Agent 7" renamed)
+    const asked = state.askedName.replace(/\s+/g, " ").trim();
     state.askedName = null;
     if (seated !== asked && /\s\d+$/.test(seated)) toast(() => t("room.renamed", { name: asked, as: seated }), 7000);
   }
@@ -855,14 +869,16 @@ function handleMessage(msg) {
     toast(() => t("room.backByHost", { name: seatName(msg.room, msg.room.host) }), 6000);
   }
   if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
-      && prevRoom.status === "finished" && state.me != null && msg.room.host === state.me) {
+      && prevRoom.status === "finished" && state.me != null && msg.room.host === state.me
+      && state.playedAgain) {
     // the host's Play again opened the room instead, as someone had left: said, with who
     // (the host pressed Play again and landed in the lobby without a word: a lobby review)
     // (a seat freed after the match keeps its player's name as `former` until then)
     const gone = prevRoom.seats.filter((s, i) => (s.kind === "human" || s.former)
       && msg.room.seats[i] && msg.room.seats[i].kind === "empty").map((s) => s.former || s.name);
-    if (gone.length) toast(() => t("room.backLeft", { name: gone.join(", "), n: gone.length }), 8000);
+    if (gone.length) toast(() => t("room.backLeft", { name: names(gone), n: gone.length }), 8000);
   }
+  if (msg.room.status !== "finished") state.playedAgain = false;
   if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
       && prevRoom.status === "lobby" && state.me != null && msg.room.host !== state.me
       && prevRoom.seats[state.me] && prevRoom.seats[state.me].ready
@@ -896,10 +912,20 @@ function handleMessage(msg) {
       .map((s) => s.name);
     const removed = state.removedSeat != null && msg.room.seats[state.removedSeat];
     if (removed && removed.kind === "empty") state.removedSeat = null; // (done: said by no one)
-    if (gone.length) toast(() => t("room.gone", { name: gone.join(", "), n: gone.length }), 6000);
-    else if (msg.room.host != null && prevRoom.host !== msg.room.host && msg.room.host !== state.me) {
-      toast(() => t("room.hostsNow", { name: seatName(msg.room, msg.room.host) }), 6000);
+    const hostMoved = msg.room.host != null && prevRoom.host !== msg.room.host;
+    const said = [];
+    if (gone.length) said.push(() => t("room.gone", { name: names(gone), n: gone.length }));
+    const mineBefore = prevRoom.host === state.me;
+    if (hostMoved && !mineBefore) {
+      said.push(() => t("room.hostsNow", { name: seatName(msg.room, msg.room.host) }));
     }
+    if (hostMoved && mineBefore && msg.room.seats[state.me]
+        && msg.room.seats[state.me].kind === "human" && !msg.room.seats[state.me].ready) {
+      // the host came back: the one who hosted meanwhile says Ready again (their Ready
+      // was taken back without a word, and the host's Start waited for them: a review)
+      said.push(() => t("room.hostBack", { name: seatName(msg.room, msg.room.host) }));
+    }
+    if (said.length) toast(() => said.map((say) => say()).join(" "), 7000);
   }
   if (state.screen === "table") {
     const game = gameOf(view);
@@ -1147,6 +1173,7 @@ const joinActs = {
       const ticket = await api("POST", `/api/rooms/${state.code}/join`, { name: asked });
       saveTicket(ticket);
       state.askedName = asked; // (told if the table seats them under another: Ana 2)
+      state.room = null; // (a room of before, a seat lost and joined again, is not compared)
       state.busy = false;
       state.me = ticket.seat;
       state.screen = "loading";
@@ -1258,7 +1285,8 @@ const roomActs = {
   removeBot: (seat) => send({ type: "remove_bot", seat }),
   // (asked first: a mis-tap on a phone took a friend off the table: a lobby review)
   removePlayer(seat) {
-    state.confirmRemove = seat;
+    const s = state.room && state.room.seats[seat];
+    state.confirmRemove = s ? { seat, name: s.name } : null;
     render();
   },
   ready: (ready) => send({ type: "ready", ready }),
@@ -1379,6 +1407,7 @@ const tableActs = {
     }
   },
   playAgain() {
+    state.playedAgain = true; // (if the room opens instead, its host is told why)
     sendOnce("start");
   },
   // the room's lobby again, everyone in their seats (protocol.md `reopen`)
