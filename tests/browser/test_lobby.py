@@ -832,6 +832,14 @@ def test_the_lobby_says_who_went_and_who_hosts_now(open_page):
     both = (_plural(EN["room.gone"], 1).replace("{name}", "Dan") + " "
             + EN["room.hostsNow"].replace("{name}", "Bo"))
     page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t", arg=both)
+    # ...and to the one who hosts now, who left as well as their new part
+    table.room["seats"][2] = _seat(2, "human", "Eva", ready=True)
+    table.send([])
+    table.room["seats"][1] = _seat(1, "empty")
+    table.room["host"] = 0
+    table.send([])
+    mine = _plural(EN["room.gone"], 1).replace("{name}", "Bo") + " " + EN["room.hostNow"]
+    page.wait_for_function("(t) => document.querySelector('.toast')?.innerText === t", arg=mine)
 
 
 def test_a_stand_in_host_is_told_to_say_ready_when_the_host_is_back(open_page):

@@ -71,7 +71,7 @@ const state = {
   moments: [], // the events of the last few moments of this game (move history)
   historyOpen: false,
   confirmLeave: false,
-  confirmRemove: null, // the seat the host pressed Remove for, asked before it goes
+  confirmRemove: null, // {seat, name}: whom the host pressed Remove for, asked before it goes
   askedName: null, // the name a join asked for, until the table's first state says the seat's
   removedSeat: null, // the seat this host took someone off (not said back to them)
   playedAgain: false, // this page pressed Play again (a room opened instead is explained)
@@ -898,18 +898,22 @@ function handleMessage(msg) {
     }
     state.cutSaid = cut;
   }
+  const lobbyChanged = prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+    && prevRoom.status === "lobby" && state.me != null;
+  // in the lobby, someone's seat emptied (they left, or the host took them off): the
+  // others saw a name go without a word (a lobby review); not told to the host who
+  // pressed Remove
+  const gone = !lobbyChanged ? [] : prevRoom.seats.filter((s, i) => s.kind === "human"
+    && i !== state.me && i !== state.removedSeat && msg.room.seats[i]
+    && msg.room.seats[i].kind === "empty").map((s) => s.name);
   if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
       && msg.room.host === state.me && state.me != null) {
-    // the host left or was away between games: their powers passed to this player
-    toast(() => t("room.hostNow"), 6000);
-  } else if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
-      && prevRoom.status === "lobby" && state.me != null) {
-    // in the lobby, someone's seat emptied (they left, or the host took them off) or the
-    // host's part passed: the others saw a name go, or the Host tag move, without a word
-    // (a lobby review); not told to the host who pressed Remove
-    const gone = prevRoom.seats.filter((s, i) => s.kind === "human" && i !== state.me
-      && i !== state.removedSeat && msg.room.seats[i] && msg.room.seats[i].kind === "empty")
-      .map((s) => s.name);
+    // the host left or was away between games: their powers passed to this player (and,
+    // when the host left the lobby, who went)
+    const went = gone.length ? `${t("room.gone", { name: names(gone), n: gone.length })} ` : "";
+    toast(() => `${went}${t("room.hostNow")}`, 7000);
+  } else if (lobbyChanged) {
+    // ...or the Host tag moved to someone else
     const removed = state.removedSeat != null && msg.room.seats[state.removedSeat];
     if (removed && removed.kind === "empty") state.removedSeat = null; // (done: said by no one)
     const hostMoved = msg.room.host != null && prevRoom.host !== msg.room.host;
