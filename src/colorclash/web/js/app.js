@@ -209,6 +209,14 @@ function leaveDialog() {
   });
 }
 
+// The names of the people whose seats `room` has empty and `prev` had taken (a seat
+// freed after a match keeps its player's name as `former` until the room reopens), but
+// the seats `skip` passes over.
+function seatsEmptied(prev, room, skip = () => false) {
+  return prev.seats.filter((s, i) => (s.kind === "human" || s.former) && !skip(i)
+    && room.seats[i] && room.seats[i].kind === "empty").map((s) => s.former || s.name);
+}
+
 // Names listed in the page's language ("Ana and Bo", "Ana y Bo").
 function names(list) {
   return new Intl.ListFormat(getLang(), { type: "conjunction" }).format(list);
@@ -874,8 +882,7 @@ function handleMessage(msg) {
     // the host's Play again opened the room instead, as someone had left: said, with who
     // (the host pressed Play again and landed in the lobby without a word: a lobby review)
     // (a seat freed after the match keeps its player's name as `former` until then)
-    const gone = prevRoom.seats.filter((s, i) => (s.kind === "human" || s.former)
-      && msg.room.seats[i] && msg.room.seats[i].kind === "empty").map((s) => s.former || s.name);
+    const gone = seatsEmptied(prevRoom, msg.room);
     if (gone.length) toast(() => t("room.backLeft", { name: names(gone), n: gone.length }), 8000);
   }
   if (msg.room.status !== "finished") state.playedAgain = false;
@@ -903,9 +910,8 @@ function handleMessage(msg) {
   // in the lobby, someone's seat emptied (they left, or the host took them off): the
   // others saw a name go without a word (a lobby review); not told to the host who
   // pressed Remove
-  const gone = !lobbyChanged ? [] : prevRoom.seats.filter((s, i) => s.kind === "human"
-    && i !== state.me && i !== state.removedSeat && msg.room.seats[i]
-    && msg.room.seats[i].kind === "empty").map((s) => s.name);
+  const gone = !lobbyChanged ? []
+    : seatsEmptied(prevRoom, msg.room, (i) => i === state.me || i === state.removedSeat);
   if (prevRoom && prevRoom.code === msg.room.code && prevRoom.host !== state.me
       && msg.room.host === state.me && state.me != null) {
     // the host left or was away between games: their powers passed to this player (and,
