@@ -188,6 +188,11 @@ def test_alone_with_computers_the_rounds_results_can_be_held(open_page):
     shot(page, "round-results-hold")
     hold.click()
     assert {"v": 1, "type": "ready", "ready": False} in table.sent
+    # Next round says ready, and the button waits for the others
+    page.click("button[data-focus-key='res:next']")
+    assert {"v": 1, "type": "ready", "ready": True} in table.sent
+    nxt = page.locator("button[data-focus-key='res:next']")
+    assert nxt.is_disabled() and nxt.inner_text().strip() == EN["results.waitingOthers"]
     # another person at the table, connected: nobody holds them up (no `hold`)
     table.room["seats"][1].update(kind="human", name="Bo", connected=True)
     table.room["seats"][1].pop("label", None)
