@@ -270,6 +270,25 @@ def test_timeout_of_the_first_wild_choice_picks_a_colour_then_draws():
     assert g.color == "B" and g.turn == 1 and len(g.hands[0]) == 4
 
 
+@pytest.mark.parametrize("preset, top", [
+    ("classic-table", "W"), ("siege", "W"), ("family", "W"), ("standard", "W+4"),
+    ("classic-table", "W+4")])
+def test_a_setup_with_a_wild_on_top_and_no_colour_has_the_first_player_choose(preset, top):
+    """contract.md: the `color` action is for 'a Wild as the first card'. A given position
+    with a wild on top was a ValueError in every preset but `standard` (whose deal turns
+    one up; a W+4 there too), an exception where a puzzle or a check expected a game: the
+    first player chooses the colour (nobody draws for a W+4 turned up), then plays."""
+    g = table(preset, [["B1", "G1"], ["G2", "R2"]], top, FILLER, first=1)
+    assert g.to_act == [1] and g.color is None
+    assert g.legal_actions(1) == [{"type": "color", "color": c} for c in "RBYG"]
+    assert g.legal_actions(0) == []
+    g.apply(1, {"type": "color", "color": "G"})
+    assert g.color == "G" and g.turn == 1 and len(g.hands[1]) == 2
+    assert {"type": "play", "card": "G2"} in g.legal_actions(1)
+    given = table(preset, [["B1", "G1"], ["G2", "R2"]], top, FILLER, first=1, color="Y")
+    assert given.color == "Y" and given.phase == "play"
+
+
 def test_timeout_only_for_seats_that_may_act():
     g = table("standard", [["B1"], ["G1"]], "R5", FILLER)
     with pytest.raises(IllegalAction):
@@ -527,8 +546,8 @@ def test_bad_new_game_arguments():
         new_game("chess", seats=2, seed=1)
     with pytest.raises(ValueError, match="unknown card"):
         table("standard", [["R1"], ["X9"]], "R5")
-    with pytest.raises(ValueError, match="color"):
-        table("classic-table", [["R1"], ["G9"]], "W")
+    with pytest.raises(ValueError, match="setup 'color' must be one of"):
+        table("classic-table", [["R1"], ["G9"]], "W", color="X")
 
 
 @pytest.mark.parametrize("game", list(GAMES))

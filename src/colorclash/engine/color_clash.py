@@ -327,8 +327,6 @@ class ColorClash(Game):
         self.turn = self.first
         self.phase = PLAY
         self._start_events = events + self._first_card_effect()
-        if self.color is None and self.phase != COLOR:  # a setup with a wild on top
-            raise ValueError("setup with a wild on top needs 'color'")
 
     def _setup_from(self, setup: dict[str, Any]) -> None:
         """A position given by a test or a puzzle: hands, top, draw pile, first seat."""
@@ -403,10 +401,16 @@ class ColorClash(Game):
             tries += 1
 
     def _first_card_effect(self) -> list[Event]:
-        """Action cards turned first take effect in `standard` (spec 5.2)."""
+        """Action cards turned first take effect in `standard` (spec 5.2). A wild on top
+        with no colour yet (a `standard` deal, or any preset's given position: a `W+4` is
+        never returned from a setup) has the first player choose its colour, then play."""
         events: list[Event] = [{"type": "deal", "round": self.round_no, "first": self.first,
                                 "top": self.top_face}]
         face = FACES[self.top_face]
+        if self.color is None:
+            self.phase = COLOR
+            self._color_then = "play"
+            return events
         if self.options.first_card != "actions" or face.kind == NUMBER:
             return events
         first = self.first
@@ -421,9 +425,6 @@ class ColorClash(Game):
             self._draw_cards(first, face.penalty, events, reason=face.name)
             events.append({"type": "skip", "seat": first})
             self.turn = self._next_seat(first)
-        elif face.kind == WILD and self.color is None:
-            self.phase = COLOR
-            self._color_then = "play"
         return events
 
     @property
