@@ -1519,6 +1519,14 @@ async def test_rest_bodies_are_as_strict_as_the_documentation_says(tmp_path):
         status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A","preset":"family",'
                                    b'"match":"3","options":{"match":3}}')
         assert status == 201 and ticket["code"], ticket
+        # a null inside options is the option left out, as at the top ("not NoneType")
+        for body, clock in ((b'{"name":"A","options":{"clock":null}}', 30),
+                            (b'{"name":"A","clock":60,"options":{"clock":null}}', 60)):
+            status, ticket = _post_raw(srv.url + "/api/rooms", body)
+            assert status == 201, ticket
+            room = json.loads(urllib.request.urlopen(
+                f"{srv.url}/api/rooms/{ticket['code']}", timeout=5).read())
+            assert room["settings"]["clock"] == clock, room["settings"]
         # a +json type (RFC 6839) is JSON, with or without parameters
         for ctype in ("application/vnd.api+json", "Application/JSON; charset=utf-8"):
             status, ticket = _post_raw(srv.url + "/api/rooms", b'{"name":"A"}', ctype)

@@ -187,9 +187,10 @@ _JSON_KINDS = {list: "a list", dict: "an object", float: "a decimal number"}
 
 def _option_value(value: Any) -> str | int | bool:
     """An option's value as a message may give it: a word, a whole number, true or false
-    (what the option takes is the game's to check). One sentence for anything else, where
-    pydantic's union listed three ("clock.constrained-str: … clock.int: … clock.bool: …")."""
-    if isinstance(value, bool | int):
+    (what the option takes is the game's to check), or null: the option left out. One
+    sentence for anything else, where pydantic's union listed three ("clock.constrained-str:
+    … clock.int: … clock.bool: …")."""
+    if value is None or isinstance(value, bool | int):
         return value
     if isinstance(value, str):
         if len(value) > OPTION_TEXT_MAX:
@@ -251,19 +252,20 @@ def same_option_value(a: Any, b: Any) -> bool:
 def merge_options(top: dict[str, Any], options: dict[str, Any] | None) -> dict[str, Any]:
     """``top`` (fields given at the top of a request) with the game's ``options`` merged
     in. An option given at the top too must have the same value (``bad_settings``); a null
-    in ``options`` keeps the top one; ``preset`` and ``seats`` are no options."""
+    in ``options`` is the option left out (as at the top); ``preset`` and ``seats`` are no
+    options."""
     merged = dict(top)
     for name, value in (options or {}).items():
         if name in ("preset", "seats"):
             raise ProtocolError("bad_settings", f"{name} is not an option of the game: give "
                                 "it beside options, not inside", status=422)
+        if value is None:
+            continue
         given = merged.get(name)
-        if (given is not None and value is not None
-                and not same_option_value(value, given)):
+        if given is not None and not same_option_value(value, given):
             raise ProtocolError("bad_settings", f"{name} is given twice, as {given!r} and "
                                 f"as options.{name} {value!r}: give it once", status=422)
-        if value is not None or given is None:
-            merged[name] = value
+        merged[name] = value
     return merged
 
 
