@@ -72,6 +72,37 @@ def test_an_ipv6_48_makes_no_more_rooms_than_sixteen_homes(kind):
     limits.take(kind, person_address("2001:db8:8::1"))  # another /48 has its own
 
 
+def _spend_without_debt(limits: AddressLimits, address: str) -> None:
+    """An address that spent its budget on requests never refused (a Quick Match leave)
+    and on misses: the requests never refused stop at zero, a miss's debt stands."""
+    for _ in range(30):
+        limits.charge("lookup", address, 1, debt=False)
+    with pytest.raises(ProtocolError) as err:
+        limits.take("lookup", address)
+    assert err.value.retry_after == 60  # a minute for one token, not 30 minutes of debt
+    limits.charge("lookup", address, MISS_COST - 1)  # a miss still goes into debt
+    limits.charge("lookup", address, 1, debt=False)  # and a leave leaves the debt as it is
+    with pytest.raises(ProtocolError) as err:
+        limits.take("lookup", address)
+    assert err.value.retry_after == 60 * MISS_COST
+
+
+def test_a_charge_never_refused_spends_the_budget_but_runs_up_no_debt():
+    """150 Quick Match leaves (never refused) took an address 60 below zero: its look-ups
+    and joins were refused for two minutes (an attacker review)."""
+    _spend_without_debt(AddressLimits(SETTINGS, clock=lambda: 0.0), "198.51.100.4")
+
+
+def test_a_charge_never_refused_runs_up_no_debt_over_redis_either(redis_db):
+    import redis
+
+    r = redis.Redis.from_url(redis_db)
+    try:
+        _spend_without_debt(SharedLimits(SETTINGS, r, "cc:debt:"), "198.51.100.4")
+    finally:
+        r.close()
+
+
 def test_the_network_budget_is_shared_over_redis(redis_db):
     import redis
 

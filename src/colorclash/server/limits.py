@@ -115,12 +115,14 @@ class AddressLimits:
             self._take_one(f"{kind}_net", net, cost, "network")
         self._take_one(kind, address, cost, "address")
 
-    def charge(self, kind: str, address: str, cost: float) -> None:
-        """Spend tokens after the fact (may go below zero: the next request waits)."""
+    def charge(self, kind: str, address: str, cost: float, *, debt: bool = True) -> None:
+        """Spend tokens after the fact, never refused. With ``debt`` the bucket may go
+        below zero (a miss: the next request waits); without, it stops at zero (a request
+        that must never be refused must not lock its address out of the others either)."""
         net = network_of(address) if kind in NETWORK_SHARE else None
         if net is not None:
-            self._charge_one(f"{kind}_net", net, cost)
-        self._charge_one(kind, address, cost)
+            self._charge_one(f"{kind}_net", net, cost, debt)
+        self._charge_one(kind, address, cost, debt)
 
     @staticmethod
     def _refuse(tokens: float, cost: float, rate: float, whose: str) -> ProtocolError:
@@ -135,9 +137,9 @@ class AddressLimits:
             return
         raise self._refuse(b.tokens, cost, rate, whose)
 
-    def _charge_one(self, kind: str, key: str, cost: float) -> None:
+    def _charge_one(self, kind: str, key: str, cost: float, debt: bool) -> None:
         b, burst, _rate = self._bucket(kind, key)
-        b.tokens = max(-burst, b.tokens - cost)
+        b.tokens = max(-burst if debt else min(b.tokens, 0.0), b.tokens - cost)
 
     def _sweep(self, now: float) -> None:
         self._last_sweep = now
@@ -147,7 +149,8 @@ class AddressLimits:
                 del self.buckets[key]
 
 
-# KEYS: the bucket; ARGV: burst, rate per s, cost, mode ("take" | "charge")
+# KEYS: the bucket; ARGV: burst, rate per s, cost, mode ("take" | "charge": down to
+# -burst | "spend": down to zero, or where it already was below)
 _BUCKET = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -160,8 +163,10 @@ tokens = math.min(burst, tokens + (now - ts) * rate)
 local ok = 1
 if ARGV[4] == 'take' then
   if tokens >= cost then tokens = tokens - cost else ok = 0 end
-else
+elseif ARGV[4] == 'charge' then
   tokens = math.max(-burst, tokens - cost)
+else
+  tokens = math.max(math.min(tokens, 0), tokens - cost)
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
 local full = 1000
@@ -192,8 +197,8 @@ class SharedLimits(AddressLimits):
         if not ok:
             raise self._refuse(tokens, cost, self.rules[kind][1], whose)
 
-    def _charge_one(self, kind: str, key: str, cost: float) -> None:
-        self._run(kind, key, cost, "charge")
+    def _charge_one(self, kind: str, key: str, cost: float, debt: bool) -> None:
+        self._run(kind, key, cost, "charge" if debt else "spend")
 
 
 __all__ = ["AddressLimits", "MISS_COST", "SharedLimits"]
