@@ -411,3 +411,17 @@ def test_no_client(tmp_path, monkeypatch):
             urllib.request.urlopen(req, timeout=5)
         assert e.value.code == 404
         assert json.loads(e.value.read())["error"]["code"] == "no_client"
+
+
+def test_the_security_headers_are_those_the_document_names():
+    """The document named a Content-Security-Policy of six directives; the server sent
+    nine (default-src, style-src, img-src too: an attacker review)."""
+    from colorclash.server.web_guard import SECURITY_HEADERS
+
+    text = " ".join(DOC.split())
+    named = re.search(r"`Content-Security-Policy: ([^`]+)`", text).group(1)
+    assert named.replace(" 'sha256-…'", "") == dict(SECURITY_HEADERS)[
+        b"content-security-policy"].decode()
+    for header, value in SECURITY_HEADERS:
+        if header != b"content-security-policy":
+            assert f"`{header.decode()}: {value.decode()}`".lower() in text.lower(), header
