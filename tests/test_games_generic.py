@@ -260,13 +260,17 @@ def test_a_field_only_other_actions_of_its_type_have_is_refused(key):
 @pytest.mark.parametrize("seat", [True, False, 1.0, "0", -1, 99])
 def test_a_seat_is_a_whole_number_of_the_table(key, seat):
     """True == 1 in Python, but a bool (or 1.0, or "0") is not a seat: every game refuses
-    it alike, in apply, legal_actions and view."""
+    it alike, in apply, legal_actions and view (legal_actions answered [] to a seat not at
+    the table, a bot's off-by-one read as "nothing to do": a contract review); a
+    spectator, None, has nothing to do."""
     g = new_game(key, seats=GAMES[key].min_seats, seed=5)
     before = json.dumps(g.view(None), sort_keys=True)
     action = g.legal_actions(g.to_act[0])[0]
     with pytest.raises(IllegalAction):
         g.apply(seat, action)
-    assert g.legal_actions(seat) == []
+    with pytest.raises(ValueError, match="there is no seat"):
+        g.legal_actions(seat)
+    assert g.legal_actions(None) == []
     with pytest.raises(ValueError):
         g.view(seat)
     assert json.dumps(g.view(None), sort_keys=True) == before

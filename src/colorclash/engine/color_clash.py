@@ -632,8 +632,11 @@ class ColorClash(Game):
         return deepcopy(self._result)  # a copy: changing it never changes the game
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat.__class__ is not int:
-            return []  # (True == 1, but a bool is not a seat)
+        if seat.__class__ is not int or not 0 <= seat < self.n:  # (True == 1: not a seat)
+            if seat is None:
+                return []  # a spectator
+            # (as view(): a bot's off-by-one was told "nothing to do")
+            raise ValueError(f"there is no seat {seat!r} at this table")
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
@@ -679,7 +682,7 @@ class ColorClash(Game):
         elif phase == COLOR:
             return [{"type": "color", "color": c} for c in COLORS] if seat == self.turn else []
         elif phase == ROUND_OVER:
-            return [{"type": "next"}] if 0 <= seat < self.n else []
+            return [{"type": "next"}]
         else:
             return []
         if self._manual_call and len(self.hands[seat]) == 2 and not self.called[seat]:

@@ -360,7 +360,11 @@ class Coloretto(Game):
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.phase == GAME_OVER or seat.__class__ is not int or seat != self.turn:
-            return []  # (True == 1, but a bool is not a seat)
+            if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.n):
+                # (True == 1, but a bool is not a seat; as view(): a bot's off-by-one
+                # was told "nothing to do")
+                raise ValueError(f"there is no seat {seat!r} at this table")
+            return []
         if self.phase == PLACE:
             return [{"type": "place", "row": i} for i in self._open_rows()]
         out: list[Action] = [{"type": "draw"}] if self.can_draw() else []

@@ -312,7 +312,11 @@ class Rainbow(Game):
 
     def legal_actions(self, seat: int | None) -> list[Action]:
         if self.phase == GAME_OVER or seat.__class__ is not int or seat != self.turn:
-            return []  # (True == 1, but a bool is not a seat)
+            if seat is not None and (seat.__class__ is not int or seat not in (0, 1)):
+                # (True == 1, but a bool is not a seat; as view(): a bot's off-by-one
+                # was told "nothing to do")
+                raise ValueError(f"there is no seat {seat!r} at this table")
+            return []
         if self.phase == PLAY:
             return [{"type": "play", "hand": i, "turned": t}
                     for i in range(len(self.hands[seat])) for t in (False, True)]
