@@ -423,6 +423,8 @@ def test_a_substitute_taking_or_giving_back_another_seat_keeps_the_turns_clock()
     ({"type": "play", "card": "W", "color": None}, "a play's 'color' is R, B, Y or G, not null"),
     ({"type": "play", "card": "W"}, "a wild needs a colour"),
     ({"type": "catch", "target": "1"}, "'target': a seat number, not \"1\""),
+    ({"type": "catch", "target": 5}, "'target': there is no seat 5 at this table"),
+    ({"type": "catch", "target": -1}, "'target': there is no seat -1 at this table"),
     ({"type": "color", "color": 5}, "a colour is R, B, Y or G, not 5"),
     ({"type": "color", "color": "x" * 1000}, "a colour is R, B, Y or G, not \"x{20}\\.\\.\\.$"),
 ])

@@ -1205,6 +1205,9 @@ class ColorClash(Game):
         if target.__class__ is not int:
             raise IllegalAction(f"a 'catch' names its 'target': a seat number, not "
                                 f"{_shown(target)}")
+        if not 0 <= target < self.n:
+            raise IllegalAction(f"a 'catch' names its 'target': there is no seat {target} "
+                                "at this table")
         if self.phase != WINDOW:
             self._refuse_after_game()
             raise IllegalAction("there is nobody to catch")
