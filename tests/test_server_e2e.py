@@ -740,11 +740,33 @@ async def test_an_option_of_the_wrong_type_is_a_bad_message_in_the_json_sent(ser
             assert (err.value.status, err.value.code) == (422, "bad_message"), body
             assert err.value.message == says or says in err.value.message, err.value.message
             assert "Input should be" not in err.value.message
+    # a game's option beside options, and a field no body has, in words (pydantic's
+    # "Extra inputs are not permitted": a contract review)
+    for path, body, says in (
+            ("/api/rooms", {"game": "coloretto", "scoring": "grey"},
+             'scoring: an option of the game: give it inside "options"'),
+            ("/api/practice", {"game": "coloretto", "scoring": "grey"},
+             'scoring: an option of the game: give it inside "options"'),
+            ("/api/play-now", {"preset": "siege"}, "preset: no such field in this message"),
+            ("/api/rooms", {"colour": "R"}, "colour: no such field in this message")):
+        with pytest.raises(ClientError) as err:
+            await c.request("POST", path, {"name": "Ana", **body})
+        assert (err.value.status, err.value.code) == (422, "bad_message"), body
+        assert err.value.message == says, err.value.message
     t = await c.create_room("Ana")
     async with await c.connect(t["code"], t["token"]) as me:
         await me.send("settings", settings={"options": {"match": True}})
         err = await me.wait_for(lambda m: m.get("type") == "error")
         assert err["code"] == "bad_message" and "not true" in err["message"], err
+        # the settings message says it as the bodies do
+        for settings, says in (({"match": 5}, 'settings.match: in settings it is text ("5")'),
+                               ({"scoring": "grey"}, 'settings.scoring: an option of the '
+                                                     'game: give it inside "options"')):
+            seq = me.state["seq"]
+            await me.send("settings", settings=settings)
+            err = await me.wait_for(lambda m, says=says: m.get("type") == "error"
+                                    and says in m["message"])
+            assert err["code"] == "bad_message" and me.state["seq"] == seq, err
     assert (await c.room(t["code"]))["settings"]["match"] == "1"
 
 

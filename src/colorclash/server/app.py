@@ -422,9 +422,10 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             return JSONResponse(status_code=400, content={"error": {
                 "code": "bad_json", "message": not_json}})
         reason = None
+        takes_options = request.url.path in ("/api/rooms", "/api/practice")
         for err in errors[:3]:
             loc = [str(x) for x in err.get("loc", ()) if x != "body"]
-            parts.append(f"{'.'.join(loc) or 'body'}: {error_text(err)}")
+            parts.append(f"{'.'.join(loc) or 'body'}: {error_text(err, takes_options)}")
             if loc == ["name"] and err.get("type") == "value_error":
                 code = "bad_name"  # a text that is not an acceptable name (clean_name);
                 # a name of the wrong JSON type (123, null) stays bad_message

@@ -208,10 +208,14 @@ def _top_match(value: Any) -> str | bool:
     a number names a match length only inside ``options`` (the REST bodies took one at
     the top too, which protocol.md and the settings message refuse: a contract check)."""
     value = _option_value(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        raise ValueError(f'at the top of a body it is text ("{value}"); a number names '
-                         "a match length only inside options")
+    _no_match_number(value, "at the top of a body")
     return value
+
+
+def _no_match_number(value: Any, where: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(f'{where} it is text ("{value}"); a number names a match length '
+                         "only inside options")
 
 
 TopMatch = Annotated[Any, PlainValidator(_top_match)]
@@ -226,6 +230,13 @@ class SettingsPatch(_Strict):
     # any other option of the room's game and preset (GET /api/games), e.g. "scoring"
     options: Annotated[dict[Annotated[str, Field(max_length=30)], OptionValue],
                        Field(max_length=16)] | None = None
+
+    @field_validator("match", mode="before")
+    @classmethod
+    def _match_text(cls, v: Any) -> Any:
+        # (said as the REST bodies say it: "Input should be a valid string" here)
+        _no_match_number(v, "in settings")
+        return v
 
     def to_patch(self) -> dict[str, Any]:
         """The flat patch (``clock`` and ``match`` may also come inside ``options``: in
@@ -346,11 +357,28 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
 }
 
 
-def error_text(err: Any) -> str:
+def _game_option_names() -> frozenset[str]:
+    from colorclash.engine import GAMES  # (the engine imports nothing of the server)
+
+    return frozenset(o.name for d in GAMES.values() for p in d.presets
+                     for o in d.options_for(p))
+
+
+def error_text(err: Any, takes_options: bool = False) -> str:
     """What one of pydantic's errors says, without its "Value error, " prefix (our own
-    checks' messages are written for people already)."""
+    checks' messages are written for people already). A field no message of its kind
+    has is told so, and where to put it if it is a game's option (pydantic's "Extra
+    inputs are not permitted" for a Coloretto ``scoring`` sent beside ``options``) where
+    the message has ``options`` (a lobby's settings; ``takes_options``: a REST body)."""
+    kind = err.get("type")
+    if kind == "extra_forbidden":
+        loc = [str(x) for x in err.get("loc", ()) if x != "body"]
+        beside = loc[:1] == ["settings"] and len(loc) == 2 or takes_options and len(loc) == 1
+        if beside and loc[-1] in _game_option_names() - {"clock", "match"}:
+            return "an option of the game: give it inside \"options\""
+        return "no such field in this message"
     msg = str(err.get("msg") or "invalid")
-    return msg.removeprefix("Value error, ") if err.get("type") == "value_error" else msg
+    return msg.removeprefix("Value error, ") if kind == "value_error" else msg
 
 
 def _describe(exc: ValidationError) -> str:
