@@ -1124,3 +1124,14 @@ async def test_a_socket_without_a_token_is_told_it_has_none(server):
         async with websockets.connect(path) as ws:
             msg = json.loads(await ws.recv())
         assert msg["code"] == "bad_token" and says in msg["message"], (path, msg)
+    # the queue's socket too ("no such Quick Match ticket": a contract review)
+    queue = server.url.replace("http", "ws") + "/ws/quick-match"
+    for path, says in ((queue, "no ticket: open /ws/quick-match?ticket=TICKET"),
+                       (queue + "?ticket=", "no ticket"),
+                       (queue + "?ticket=nope", "no such Quick Match ticket")):
+        async with websockets.connect(path) as ws:
+            msg = json.loads(await ws.recv())
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+        assert msg["code"] == "ticket_not_found" and says in msg["message"], (path, msg)
+        assert ws.close_code == 4404
