@@ -1443,7 +1443,7 @@ async def test_a_redis_outage_writes_each_kind_of_line_once_and_says_when_it_is_
         assert sum("subscription lost" in m for m in said) == 1, said
         assert sum("heartbeat: Redis does not answer" in m for m in said) == 1, said
         back = [m for m in said if "answers again" in m]
-        assert len(back) == 1 and re.search(r"did not for [2-7] s; \d+ warning lines", back[0]), said
+        assert len(back) == 1 and re.search(r"did not for [2-7] s; \d+ warning lines? about it w", back[0]), said
     finally:
         await hub.cluster.stop()
         hub.store.close()

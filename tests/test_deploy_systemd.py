@@ -42,3 +42,16 @@ def test_the_units_and_env_files_settings_are_the_servers():
     assert "ExecStart=/opt/colorclash/.venv/bin/colorclash serve\n" in unit  # no --store
     assert "EnvironmentFile=/etc/colorclash.env" in unit and "LimitNOFILE=" in unit
     assert "COLORCLASH_STORE=sqlite:////var/lib/colorclash/rooms.sqlite3" in env
+
+
+def test_the_documents_name_the_units_the_example_ships():
+    """The restore steps said `systemctl stop colorclash`, a unit that does not exist (the
+    example's are colorclash@PORT): the stop failed and the next line moved the store from
+    under the running server (an operator review)."""
+    root = DEPLOY.parent.parent
+    texts = [p.read_text() for p in (root / "README.md", *sorted((root / "docs").glob("*.md")),
+                                     UNIT)]
+    named = {m for t in texts for m in re.findall(
+        r"systemctl (?:[a-z-]+ )+(?:--now )?'?(colorclash[^\s`'.,)]*)", t)}
+    assert named, "no systemctl line found: the pattern is wrong"
+    assert all(re.fullmatch(r"colorclash@(\d+|\*)", n) for n in named), named

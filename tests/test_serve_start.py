@@ -465,3 +465,19 @@ def test_a_stop_says_the_rooms_of_a_store_in_memory_are_lost() -> None:
         out = proc.communicate(timeout=30)[0]
     assert "stopped: 1 room(s) lost with the store, which was in memory" in out, out
     assert "kept in the store" not in out, out
+
+
+def test_a_server_on_every_interface_says_how_other_machines_open_it(tmp_path):
+    """``--host 0.0.0.0`` printed only "open http://127.0.0.1:PORT/", an address no other
+    machine opens (an operator review)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorclash.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+         "--store", f"sqlite:///{tmp_path / 'rooms.sqlite3'}"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        port = re.search(r"open http://127\.0\.0\.1:(\d+)/", line).group(1)
+        assert f"from another machine: http://THIS-MACHINE'S-ADDRESS:{port}/" in line, line
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -1740,6 +1740,14 @@ def test_the_lines_of_a_store_away_are_written_once_a_while_and_counted_at_its_e
         assert trouble.over() == 29 + 1  # the room lines, and the last subscription line
         trouble.warning(logger, "subscription lost")  # a new trouble: written at once
         assert buf.getvalue().splitlines()[-1] == "subscription lost"
+        # the end's words, one line or more ("1 warning lines": an operator review)
+        assert trouble.over_note() == ""
+        for _ in range(2):  # (the first written at once: a new trouble)
+            trouble.warning(logger, "subscription lost")
+        assert trouble.over_note() == "; 1 warning line about it was left out of the log"
+        for _ in range(3):
+            trouble.warning(logger, "subscription lost")
+        assert trouble.over_note() == "; 2 warning lines about it were left out of the log"
     finally:
         logger.removeHandler(handler)
 

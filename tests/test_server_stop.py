@@ -24,8 +24,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_stop_signal_closes_the_store(tmp_path, stop):
+    """SIGHUP (a terminal closed under a server started from it) ended the process at
+    once without a word in the log (an operator review): it stops as SIGTERM does."""
     db = tmp_path / "site.sqlite3"
     port = _free_port()
     proc = subprocess.Popen(
@@ -52,10 +54,40 @@ def test_a_stop_signal_closes_the_store(tmp_path, stop):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert not (tmp_path / "site.sqlite3-wal").exists(), proc.stderr.read()
+    log = proc.stderr.read()
+    assert not (tmp_path / "site.sqlite3-wal").exists(), log
     assert not (tmp_path / "site.sqlite3-shm").exists()
     rooms = sqlite3.connect(db).execute("SELECT code FROM rooms").fetchall()
     assert (code,) in rooms
+    if stop == signal.SIGHUP:
+        assert "SIGHUP (the terminal closed): stopping as for SIGTERM" in log, log
+        assert proc.returncode == 0
+
+
+def test_a_server_under_nohup_is_not_stopped_by_sighup(tmp_path):
+    """nohup ignores SIGHUP so that a server outlives its terminal: it still does."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["nohup", sys.executable, "-m", "colorclash.cli", "serve", "--port", str(port),
+         "--store", f"sqlite:///{tmp_path / 'site.sqlite3'}"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        url = f"http://127.0.0.1:{port}/healthz"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+                time.sleep(0.2)
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(1.5)
+        assert proc.poll() is None
+        assert json.loads(urllib.request.urlopen(url, timeout=5).read())["ok"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_the_tests_server_processes_stop_when_paused_or_left_running(tmp_path):

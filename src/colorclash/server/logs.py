@@ -237,7 +237,11 @@ class TroubleLines:
         """:meth:`over`, worded for the line that says the trouble ended ("" if nothing
         was left out)."""
         left_out = self.over()
-        return f"; {left_out} warning lines about it were left out of the log" if left_out else ""
+        if not left_out:
+            return ""
+        lines = "1 warning line about it was" if left_out == 1 else \
+            f"{left_out} warning lines about it were"
+        return f"; {lines} left out of the log"
 
     def over(self) -> int:
         """The trouble is over: how many lines were left out since each kind's last."""

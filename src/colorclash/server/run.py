@@ -18,8 +18,6 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     """Serve the site. ``listen_fd``: a socket already bound (to ``host:port``), inherited
     from whoever started this process (the tests' ``ServerProcess``), instead of binding
     one here."""
-    import uvicorn
-
     from colorclash.server.app import create_app
     from colorclash.store import StoreError, open_store, shown_url, sqlite_path
 
@@ -64,8 +62,12 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     path = getattr(store, "path", None)
     where = (f", the file {os.path.abspath(path)}"
              if path and path != ":memory:" and not os.path.isabs(path) else "")
+    others = ""
+    if host in ("0.0.0.0", "::", ""):  # (127.0.0.1 opens only on this machine)
+        others = (f"; from another machine: http://THIS-MACHINE'S-ADDRESS:{port}/, every "
+                  "interface listens")
     print(f"Color Clash {version_line()} is starting: open http://{shown}:{port}/  "
-          f"(store: {shown_url(store_url)}{where}{public})", flush=True)
+          f"(store: {shown_url(store_url)}{where}{public}{others})", flush=True)
     try:  # (uvicorn applies log_config as it is configured, before anything is logged)
         config = uvicorn_config(app, settings, host, port, log_level="info",
                                 access_log=settings.access_log, log_config=log_config())
@@ -73,9 +75,46 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
         if cap < settings.max_connections:
             print(file_limit_warning(cap, settings.max_connections), file=sys.stderr,
                   flush=True)
-        uvicorn.Server(config).run(sockets=[sock])
+        _hangup_server_class()(config).run(sockets=[sock])
     finally:
         store.close()  # (if the app's shutdown did not: closing twice is harmless)
+
+
+def _hangup_server_class() -> type:
+    import contextlib
+    import logging
+    import signal
+    import threading
+
+    import uvicorn
+
+    class StoppedByHangupToo(uvicorn.Server):
+        """SIGHUP (the terminal a server was started from closed) stops it as SIGTERM
+        does: its rooms kept, the WAL folded in, a line in the log. It ended the process
+        at once, with no word (an operator could not tell it from a crash). Under
+        ``nohup``, which ignores it, it is still ignored."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Any:
+            hup = getattr(signal, "SIGHUP", None)
+            previous = None
+            if (hup is not None and threading.current_thread() is threading.main_thread()
+                    and signal.getsignal(hup) is not signal.SIG_IGN):
+                previous = signal.signal(hup, self._hangup)
+            try:
+                with super().capture_signals():
+                    yield
+            finally:
+                if previous is not None:
+                    signal.signal(hup, previous)
+
+        def _hangup(self, sig: int, frame: Any) -> None:
+            logging.getLogger("colorclash.server").warning(
+                "SIGHUP (the terminal closed): stopping as for SIGTERM; start the server "
+                "under systemd or nohup to keep it running")
+            self.should_exit = True
+
+    return StoppedByHangupToo
 
 
 def _loopback(host: str) -> bool:
