@@ -481,3 +481,15 @@ def test_a_server_on_every_interface_says_how_other_machines_open_it(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_store_password_on_the_command_line_is_warned_of():
+    """Every user of the machine reads a command line (ps): a Redis password given there
+    was taken without a word (an operator review); given in the variable, it is not."""
+    url = "redis://:s3cret@127.0.0.1:1/0"  # (no Redis there: the start stops after)
+    out = _serve("--port", "0", "--store", url)
+    assert out.returncode == 2
+    assert "warning: the store's password was given on the command line" in out.stderr
+    assert "s3cret" not in out.stderr + out.stdout
+    out = _serve("--port", "0", env={"COLORCLASH_STORE": url})
+    assert out.returncode == 2 and "password was given on the command line" not in out.stderr

@@ -29,6 +29,11 @@ def run_server(host: str = "127.0.0.1", port: int = 8000,
     for warning in Settings.unknown_env() + Settings.store_env_warnings(
             redis=sqlite_path(store_url) is None):
         print(warning, file=sys.stderr)
+    if _password_in_arguments(store_url):
+        print("warning: the store's password was given on the command line, where every "
+              "user of this machine reads it (ps): give the URL in COLORCLASH_STORE instead "
+              "(a systemd EnvironmentFile readable by root only; docs/deployment.md)",
+              file=sys.stderr)
     # The port first, then the store: a server that cannot listen, or whose SQLite file
     # another server holds, stops before it restores a room or runs a clock.
     try:
@@ -115,6 +120,17 @@ def _hangup_server_class() -> type:
             self.should_exit = True
 
     return StoppedByHangupToo
+
+
+def _password_in_arguments(store_url: str) -> bool:
+    """A store URL with a password that came from the command line (not the variable)."""
+    from urllib.parse import urlsplit
+
+    try:
+        password = urlsplit(store_url).password
+    except ValueError:
+        return False
+    return bool(password) and os.environ.get("COLORCLASH_STORE") != store_url
 
 
 def _loopback(host: str) -> bool:
