@@ -430,14 +430,20 @@ WHOLE_ON_A_PHONE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [SMALL_PHONE, {"width": 375, "height": 667}, {"width": 390, "height": 844}])
+@pytest.mark.parametrize("size", [SMALL_PHONE, {"width": 375, "height": 667}, {"width": 390, "height": 844},
+                                  {"width": 1366, "height": 768}, {"width": 1024, "height": 768}])
 @pytest.mark.parametrize("lang", ["en", "es", "tr"])
 def test_every_opponent_shows_whole_on_a_small_phone(open_page, size, lang):
     """Five players at 360×640: the other players' chips scrolled sideways, the fourth cut
     in half and the fifth unseen; now they wrap, each whole on the screen. The name on a
-    taken row broke mid-word ("Bilgisay / ar 3"), the last move was cut to one line."""
+    taken row broke mid-word ("Bilgisay / ar 3"), the last move was cut to one line; on a
+    desktop too ("Computado / ra 1": a player review)."""
     page = open_page(viewport=size, path=f"/dev.html?scene=coloretto&lang={lang}")
     page.wait_for_function("window.__devReady === true")
+    # the longest word a computer player's label has ("Computadora 1"; the scene's taker
+    # is "Çağla Yıldırım", whose words are shorter)
+    page.evaluate("""() => { for (const e of document.querySelectorAll('.ct-row-hint.taken'))
+        e.firstChild.textContent = 'Computadora 1'; }""")
     got = page.evaluate(WHOLE_ON_A_PHONE)
     assert got["players"] == 4, got
     assert not got["cut"], got
