@@ -64,6 +64,7 @@ def test_a_banner_never_lags_behind_the_table(open_page):
     page.evaluate(BANNER_LOG)
     table.act(2, {"type": "play", "card": "R+2"})
     page.wait_for_function("document.querySelector('#banner-layer .banner') !== null")
+    # (a first +2 is a stack of one: "+N STACKED!" as spec section 6 announces every stack)
     assert EN["banner.stacked"].format(n=2) in banner_text(page)
     # the stack is taken a moment later: the "+2 STACKED!" banner goes with it at once
     table.act(0, {"type": "take"})
@@ -74,6 +75,19 @@ def test_a_banner_never_lags_behind_the_table(open_page):
     # every banner shown belonged to the state on screen when it showed
     log = page.evaluate("window.__banners")
     assert all("STACKED" not in b["text"] or b["seq"] == 1 for b in log), log
+
+
+def test_a_draw_card_on_another_says_the_whole_stack(open_page):
+    """A card onto a waiting stack announces the whole of it: "+4 STACKED!"."""
+    setup = {"hands": [["R+2", "B7", "G1"], ["Y1", "Y2", "Y3"], ["G+2", "Y4", "Y5"]],
+             "top": "G3", "draw": ["Y6", "Y7", "Y8", "Y9", "B2", "B3"], "first": 2}
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=setup)
+    page = table.page
+    table.act(2, {"type": "play", "card": "G+2"})
+    table.wait_view()
+    page.click(".hand .card[data-card='R+2']")
+    page.wait_for_function("(t) => document.querySelector('#banner-layer').innerText"
+                           ".includes(t)", arg=EN["banner.stacked"].format(n=4))
 
 
 def test_a_stack_a_shield_blocks_at_once_says_blocked_not_stacked(open_page):
