@@ -293,6 +293,15 @@ def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
       const r = m.getBoundingClientRect();
       return m.scrollHeight <= m.clientHeight + 1 && m.scrollWidth <= m.clientWidth + 1
         && r.top >= 0 && r.bottom <= innerHeight; }""")  # the whole of it, on the screen
+    # the End button warns too, and says what it costs (it was the plain grey of every
+    # turn: a player review)
+    end = page.locator("[data-focus-key='act:end']")
+    assert "rb-end-loses" in end.get_attribute("class")
+    assert end.get_attribute("aria-label") == f"{cat['rainbow.endTurn']}: {cat['rainbow.endTurnLoses']}"
+    assert cat["rainbow.endTurnLoses"] in end.inner_text()
+    assert page.evaluate("""() => { const b = document.querySelector("[data-focus-key='act:end']");
+      const r = b.getBoundingClientRect();
+      return b.scrollWidth <= b.clientWidth + 1 && r.right <= innerWidth && r.bottom <= innerHeight; }""")
     shot(page, f"rainbow-end-loses-{locale}")
     page.click(".rb-place[data-place='2'] .rb-flippable")  # the black turned over: red
     table.wait_view()

@@ -346,7 +346,18 @@ function actionButtons(model, act) {
   }
   const end = endAction(view);
   if (end) {
-    btns.push(actionButton(".rb-end", "act:end", t("rainbow.endTurn"), () => act.action(end), { kbd: "E", rank: 3 }));
+    // Ending now loses the round (the check's shadow or error): the button says so as the
+    // turn message does (it stayed the plain grey of every turn: a player review)
+    const kind = view.check && view.check.kind;
+    const loses = kind === "shadow" || kind === "error";
+    const content = loses ? [h("span", t("rainbow.endTurn")), h("span.rb-end-cost", t("rainbow.endTurnLoses"))] : t("rainbow.endTurn");
+    btns.push(
+      actionButton(loses ? ".rb-end.rb-end-loses" : ".rb-end", "act:end", content, () => act.action(end), {
+        kbd: "E",
+        rank: 3,
+        label: loses ? `${t("rainbow.endTurn")}: ${t("rainbow.endTurnLoses")}` : null,
+      }),
+    );
   }
   // (a named group only with something in it: an empty "Your actions" was read between turns)
   return h("div.actions.rb-actions", btns.length ? { role: "group", "aria-label": t("table.actions") } : {}, btns);
