@@ -4,7 +4,7 @@ turned off (shell/keys.js; WCAG 2.1.4), no empty named group, a focus ring never
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, dev_scene, focus_ring, ring_shows_after_a_key
+from browser_helpers import DESKTOP, dev_scene, focus_ring, ring_shows_after_a_key, shot
 from scripted import ScriptedTable
 
 pytestmark = pytest.mark.browser
@@ -190,6 +190,42 @@ def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, s
         table.wait_view()
         page.evaluate("document.querySelector('.rb-hand .rb-card').focus()")
         ring_shows_after_a_key(page, ".rb-card")
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_chosen_rainbow_card_stands_out_on_a_touch_screen(chromium, server):
+    """The chosen card was told from the others by a few pixels of lift alone on a phone:
+    the touch screens' focus rule took its ring away (a player review). It wears a white
+    ring inside the yellow one, and the other cards that may be played dim a little."""
+    contexts = []
+
+    def touch_page(viewport=None, locale="en-US", path="/"):
+        ctx = chromium.new_context(viewport=viewport or {"width": 390, "height": 844},
+                                   locale=locale, base_url=server.url, has_touch=True,
+                                   is_mobile=True, bypass_csp=True, reduced_motion="reduce")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.goto(path)
+        return page
+
+    try:
+        table = ScriptedTable(touch_page, game="rainbow", preset="standard", seats=2, seed=4)
+        page = table.page
+        table.others()
+        table.wait_view()
+        page.locator(".rb-hand .rb-card.playable").first.tap()
+        page.wait_for_selector(".rb-hand .rb-card.picked")
+        got = page.evaluate("""() => {
+            const picked = document.querySelector('.rb-hand .rb-card.picked');
+            const other = document.querySelector('.rb-hand .rb-card.playable:not(.picked)');
+            return {focused: document.activeElement === picked,
+                    ring: getComputedStyle(picked).boxShadow,
+                    other: other && getComputedStyle(other).filter}; }""")
+        assert "rgb(255, 255, 255) 0px 0px 0px 3px" in got["ring"], got
+        assert got["other"] is None or got["other"] != "none", got
+        shot(page, "rainbow-chosen-touch")
     finally:
         for ctx in contexts:
             ctx.close()
