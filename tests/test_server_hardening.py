@@ -364,11 +364,26 @@ async def test_guessing_quick_match_tickets_runs_dry_fast(tmp_path):
         await c.request("DELETE", f"/api/quick-match/{mine['ticket']}")  # never refused
     with InProcessServer(_store(tmp_path, "leave.sqlite3"), settings) as srv:
         c = Client(srv.url)
-        for i in range(20):  # each charged: the budget of 20 is spent
+        for i in range(40):  # each charged: the budget of 20 is spent, and no more
             await c.request("DELETE", f"/api/quick-match/made-up-{i}")
         with pytest.raises(ClientError) as err:
             await c.room("ZZZZZZ")
         assert err.value.code == "rate_limited"
+        # a minute for the next token, not 21 (the 20 leaves past the budget went into
+        # debt: 150 of them locked an address out for two minutes, an attacker review)
+        assert re.search(r"try again in (59|60) s", err.value.message), err.value.message
+    with InProcessServer(_store(tmp_path, "none.sqlite3"), settings) as srv:
+        # no ticket at all is said so, and is a miss as a made-up one (it went uncharged)
+        url = srv.url.replace("http", "ws") + "/ws/quick-match"
+        closes = []
+        for _ in range(6):
+            async with websockets.connect(url) as ws:
+                msg = json.loads(await ws.recv())
+                with pytest.raises(websockets.ConnectionClosed):
+                    await ws.recv()
+                closes.append((msg["code"], ws.close_code))
+        assert closes == [("ticket_not_found", 4404)] * 4 + [("rate_limited", 1013)] * 2, \
+            closes
 
 
 def _queue(url: str, address: str, game: str = "rainbow") -> dict:

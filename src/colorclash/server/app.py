@@ -737,11 +737,6 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
         # socket opens: there a stream of made-up tickets was charged nothing, let
         # through and sent on to the queue for ever (attacker review).
         address = client_address(ws.client)
-        if not ticket:  # (said as such: "no such ticket" read as if one were given)
-            await refuse(ws, ProtocolError("ticket_not_found", "no ticket: open "
-                         "/ws/quick-match?ticket=TICKET with the ticket POST "
-                         "/api/quick-match gave"), 4404)
-            return
         over_budget = lookup_budget(address)
 
         def charge_miss() -> None:
@@ -749,6 +744,13 @@ def create_app(store_url: str | None = None, settings: Settings | None = None,
             (over it, the opening was charged and refused or let through already)."""
             if over_budget is None:
                 limits_now().charge("lookup", address, MISS_COST - 1)
+
+        if not ticket:  # a miss, said as such ("no such ticket" read as if one were given)
+            charge_miss()
+            await refuse(ws, over_budget or ProtocolError(
+                "ticket_not_found", "no ticket: open /ws/quick-match?ticket=TICKET with the "
+                "ticket POST /api/quick-match gave"), 1013 if over_budget else 4404)
+            return
 
         try:
             if leader is None:
