@@ -635,8 +635,7 @@ class ColorClash(Game):
         if seat.__class__ is not int or not 0 <= seat < self.n:  # (True == 1: not a seat)
             if seat is None:
                 return []  # a spectator
-            # (as view(): a bot's off-by-one was told "nothing to do")
-            raise ValueError(f"there is no seat {seat!r} at this table")
+            self._require_seat(seat)  # (as view(): a bot's off-by-one read "nothing to do")
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
