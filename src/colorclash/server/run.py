@@ -124,10 +124,11 @@ def _hangup_server_class() -> type:
 
 def _password_in_arguments(store_url: str) -> bool:
     """A store URL with a password that came from the command line (not the variable)."""
-    from urllib.parse import urlsplit
+    from urllib.parse import parse_qs, urlsplit
 
     try:
-        password = urlsplit(store_url).password
+        url = urlsplit(store_url)
+        password = url.password or parse_qs(url.query).get("password")
     except ValueError:
         return False
     return bool(password) and os.environ.get("COLORCLASH_STORE") != store_url
