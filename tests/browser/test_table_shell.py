@@ -77,6 +77,23 @@ def test_a_banner_never_lags_behind_the_table(open_page):
     assert all("STACKED" not in b["text"] or b["seq"] == 1 for b in log), log
 
 
+def test_a_stack_on_you_says_answer_it_only_when_a_card_can(open_page):
+    """"+2 waits on you: answer it or take it" with every card dimmed sent a player looking
+    for an answer that was not there (a player review)."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup())
+    page = table.page
+    table.act(2, {"type": "play", "card": "R+2"})
+    table.wait_view()
+    assert page.inner_text("#turn-msg").strip() == EN["table.stackOnYouTake"].format(n=2)
+    setup = stack_setup()
+    setup["hands"][0][0] = "G+2"  # an answer in hand
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=setup)
+    page = table.page
+    table.act(2, {"type": "play", "card": "R+2"})
+    table.wait_view()
+    assert page.inner_text("#turn-msg").strip() == EN["table.stackOnYou"].format(n=2)
+
+
 def test_a_draw_card_on_another_says_the_whole_stack(open_page):
     """A card onto a waiting stack announces the whole of it: "+4 STACKED!"."""
     setup = {"hands": [["R+2", "B7", "G1"], ["Y1", "Y2", "Y3"], ["G+2", "Y4", "Y5"]],

@@ -377,7 +377,12 @@ function turnMessage(model) {
     if (Array.isArray(view.substitutes) && view.substitutes.includes(model.me)) return t("table.substituteTurn");
     if (view.phase === "color") return t("table.chooseColor");
     if (view.phase === "drawn") return t("table.playOrKeep");
-    if (view.stack) return t("table.stackOnYou", { n: view.stack });
+    if (view.stack) {
+      // (with no card to answer it, "answer it or take it" sent a player looking for one:
+      // a player review)
+      const canAnswer = (view.legal || []).some((a) => a.type === "play");
+      return t(canAnswer ? "table.stackOnYou" : "table.stackOnYouTake", { n: view.stack });
+    }
     return t("table.yourTurn");
   }
   if (view.turn === null || view.turn === undefined) return "";
