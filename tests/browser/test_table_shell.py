@@ -2033,3 +2033,18 @@ def test_your_turns_cut_to_the_away_clock_are_said_once(open_page, lang):
     table.send([])
     table.wait_view()
     page.wait_for_function(f"({toast})() === {json.dumps(said)}")
+
+
+def test_your_whole_name_shows_on_a_desktop(open_page):
+    """Your name under your picture was cut to 6.5 rem on a desktop with half the bar
+    empty ("Ñandú Güeñe…"; a Quick Match's animal name never read whole: a player
+    review)."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                          viewport={"width": 1366, "height": 768})
+    page = table.page
+    table.room["seats"][0]["name"] = "Ñandú Güeñes Peñalos"
+    table.send([])
+    page.wait_for_function("document.querySelector('.me-name').textContent.startsWith('Ñandú')")
+    assert page.evaluate("""() => { const n = document.querySelector('.me-name');
+        return n.scrollWidth <= n.clientWidth + 1; }""")
+    shot(page, "me-name-desktop")
