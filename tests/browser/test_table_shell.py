@@ -2048,3 +2048,31 @@ def test_your_whole_name_shows_on_a_desktop(open_page):
     assert page.evaluate("""() => { const n = document.querySelector('.me-name');
         return n.scrollWidth <= n.clientWidth + 1; }""")
     shot(page, "me-name-desktop")
+
+
+def test_a_long_banner_stays_off_the_side_panel_on_a_desktop(open_page):
+    """A banner was centred on the window: on a desktop a long one ("RELOJ DE MEDIANOCHE EN
+    MARCHA") ran over the panel of recent moves beside the table, hiding the line that
+    said what it was (a player review). It is centred on the table's column and no wider
+    than it."""
+    table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                          viewport={"width": 1366, "height": 768})
+    page = table.page
+
+    def longer(route):  # the Spanish stack banner as long as the longest banner there is
+        words = json.loads(route.fetch().text())
+        words["banner.stacked"] = "RELOJ DE MEDIANOCHE EN MARCHA · ¡+{n} ACUMULADO!"
+        route.fulfill(json=words)
+
+    page.route("**/i18n/es.json*", longer)
+    page.select_option("#lang-select", "es")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    table.act(2, {"type": "play", "card": "R+2"})
+    page.wait_for_selector("#banner-layer .banner")
+    page.wait_for_timeout(100)
+    got = page.evaluate("""() => {
+        const b = document.querySelector('#banner-layer .banner').getBoundingClientRect();
+        const side = document.querySelector('#history').getBoundingClientRect();
+        return {right: b.right, left: b.left, side: side.left}; }""")
+    assert got["left"] >= 0 and got["right"] <= got["side"], got
+    shot(page, "banner-long-desktop")
