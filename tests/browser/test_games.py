@@ -739,6 +739,9 @@ def test_a_long_quick_match_wait_offers_the_computer(open_page, lang):
     page.wait_for_selector(".queue-box")
     # alone: not "1 person waiting", which read as someone else there
     assert cat["quick.waitingAlone"] in page.inner_text(".queue-box")
+    # the table waited for is named ("Quick Match" alone: a player review)
+    assert page.inner_text(".queue-box .queue-table").strip() == \
+        f"{cat['game.color-clash.name']} · {cat['preset.siege']}"
     others = page.evaluate("""async () => {
         const { queueDialog } = await import('/js/home.js');
         return queueDialog({ waiting: 3 }, {}).textContent; }""")

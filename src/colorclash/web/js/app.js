@@ -27,6 +27,7 @@ import {
   playableGames,
   rememberGame,
   requestOptions,
+  tableTitle,
 } from "./shell/games.js";
 import { historyPanel, historyToggle, recall, remember } from "./shell/history.js";
 import { isShortcut, keysButton, keysOn, showKeysState } from "./shell/keys.js";
@@ -318,7 +319,12 @@ function render() {
   }
   if (s === "home") {
     nodes = renderHome(homeContext(), homeActs);
-    if (state.queue) nodes.push(queueDialog(state.queue, homeActs));
+    if (state.queue) {
+      // (which table is waited for, in the page's language: "Color Clash · Siege")
+      const q = state.queue;
+      const title = q.game ? tableTitle(moduleOf(q.game), definitionOf(state.games, q.game), q.preset) : "";
+      nodes.push(queueDialog({ ...q, title }, homeActs));
+    }
   } else if (s === "rules") {
     const game = moduleOf(state.rulesGame);
     nodes = rulesPage(game, state.rulesPage, (path) => navigate(path), (p) => rulesPath(game.key, p),
@@ -1102,7 +1108,7 @@ const homeActs = {
       return;
     }
     state.busy = false;
-    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting, long: false };
+    state.queue = { ticket: q.ticket, name: q.name, waiting: q.waiting, long: false, game: state.game, preset };
     // After a while alone in the queue, the panel offers the computer instead (two people
     // from one address are never matched together: each would wait there forever).
     const queue = state.queue;

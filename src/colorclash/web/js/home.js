@@ -374,7 +374,7 @@ function resumePanel(resume, act) {
 }
 
 // long: waited a while (app.js): matching can take time; the computer is offered instead.
-export function queueDialog({ waiting, name, long = false }, act) {
+export function queueDialog({ waiting, name, long = false, title = "" }, act) {
   return h(
     "div.overlay",
     { style: "position:fixed" },
@@ -394,6 +394,8 @@ export function queueDialog({ waiting, name, long = false }, act) {
         },
       },
       h("h2", { id: "q-title" }, t("quick.title")),
+      // the table waited for (it said only "Quick Match": a player review)
+      title ? h("p.queue-table", title) : null,
       h("div.spinner", { "aria-hidden": "true" }),
       // no table yet: the name is the one you will play under ("At this table" read oddly)
       name ? h("p", t("quick.yourNameQueue", { name: animalName(name) })) : null,
