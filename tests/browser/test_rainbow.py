@@ -274,6 +274,22 @@ def lose_to_shadow(open_page, **kw) -> ScriptedTable:
     return table
 
 
+def test_the_warning_end_button_is_two_lines_on_a_desktop(open_page):
+    """On a desktop the key hint of the warning End turn made a third line (70 px; the
+    hand below jumped as it came and went: a diff review): the name and its key share the
+    first line, what it costs is the second."""
+    table = rb_table(open_page, shadow_setup(), viewport=DESKTOP, locale="en-US")
+    page = table.page
+    page.click(".rb-hand [data-hand='0']")
+    page.click("[data-focus-key='act:seen']")
+    table.wait_view()
+    rows = page.evaluate("""() => { const b = document.querySelector("[data-focus-key='act:end']");
+        const tops = [...b.children].map((c) => Math.round(c.getBoundingClientRect().top));
+        return {tops, loses: b.classList.contains('rb-end-loses')}; }""")
+    tops = sorted(rows["tops"])
+    assert rows["loses"] and tops[1] - tops[0] <= 6 < tops[2] - tops[1], rows  # two lines
+
+
 @pytest.mark.parametrize("locale", ["en-US", "es-ES", "tr-TR"])
 def test_the_turn_says_when_ending_it_now_loses_the_round(open_page, locale):
     """A player ended a turn with a black face showing and lost the round with no word

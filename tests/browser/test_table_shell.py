@@ -2076,3 +2076,32 @@ def test_a_long_banner_stays_off_the_side_panel_on_a_desktop(open_page):
         return {right: b.right, left: b.left, side: side.left}; }""")
     assert got["left"] >= 0 and got["right"] <= got["side"], got
     shot(page, "banner-long-desktop")
+
+
+@pytest.mark.parametrize("game", ["color-clash", "coloretto"])
+def test_a_banner_on_a_phone_held_sideways_is_not_squeezed(open_page, game):
+    """Fitted to the room beside a narrow column's banner spot, a banner on a phone held
+    sideways was squeezed into a tower 200 px wide and 274 px tall (a diff review)."""
+    if game == "color-clash":
+        table = ScriptedTable(open_page, preset="classic-table", seats=3, setup=stack_setup(),
+                              viewport={"width": 640, "height": 360}, locale="es-ES")
+        move = (2, {"type": "play", "card": "R+2"})
+    else:
+        table = ScriptedTable(open_page, game="coloretto", preset="standard", seats=3, seed=3,
+                              viewport={"width": 640, "height": 360}, locale="es-ES")
+        table.others()
+        table.wait_view()
+        seat = table.game.to_act[0]
+        move = (seat, next(a for a in table.game.legal_actions(seat) if a["type"] == "take")
+                if any(a["type"] == "take" for a in table.game.legal_actions(seat))
+                else table.game.legal_actions(seat)[0])
+    page = table.page
+    page.evaluate("""() => { window.__bannerBoxes = [];
+        new MutationObserver(() => { const b = document.querySelector('#banner-layer .banner');
+            if (b) requestAnimationFrame(() => { const r = b.getBoundingClientRect();
+                window.__bannerBoxes.push({w: r.width, h: r.height}); }); })
+        .observe(document.getElementById('banner-layer'), {childList: true}); }""")
+    table.act(*move)
+    page.wait_for_function("window.__bannerBoxes.length > 0", timeout=5000)
+    box = page.evaluate("window.__bannerBoxes[0]")
+    assert box["h"] < 150 and box["w"] > 2 * box["h"], box

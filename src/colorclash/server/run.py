@@ -124,11 +124,10 @@ def _hangup_server_class() -> type:
 
 def _password_in_arguments(store_url: str) -> bool:
     """A store URL with a password that came from the command line (not the variable)."""
-    from urllib.parse import parse_qs, urlsplit
+    from urllib.parse import urlsplit
 
     try:
-        url = urlsplit(store_url)
-        password = url.password or parse_qs(url.query).get("password")
+        password = urlsplit(store_url).password  # (a ?password= is refused by the store)
     except ValueError:
         return False
     return bool(password) and os.environ.get("COLORCLASH_STORE") != store_url

@@ -96,26 +96,25 @@ export class Banners {
 // ([data-banner-floor]: your own bar) and the band between them holds the banner, it
 // stands in that band, under the line: over it, "Colour: Red" hid "… You draw 4 cards"
 // for its 1.4 s (a player review). Else it is centred on the spot.
-// Across, it is centred on the spot too, no wider than the room on both sides of it: on
-// a desktop the spot is the middle of the table's column, and a banner centred on the
-// window ran over the side panel of recent moves ("RELOJ DE MEDIANOCHE EN MARCHA" hid the
-// very line that said what it was: a player review).
+// Across, where the panel of recent moves stands beside the table (a desktop), the banner
+// stays left of it, centred on the spot as far as it can: centred on the window, a long
+// one ran over the panel ("RELOJ DE MEDIANOCHE EN MARCHA" hid the very line that said
+// what it was: a player review). Elsewhere (a phone, its panel a drawer) it stays centred
+// on the window: fitted to a narrow column, it was squeezed into a tower.
 function place(layer, banner) {
   layer.style.paddingTop = "";
-  banner.style.maxWidth = "";
-  banner.style.justifySelf = "";
-  banner.style.marginLeft = "";
   const spot = document.querySelector("main [data-banner-spot]");
   if (!spot) return;
   const r = spot.getBoundingClientRect();
   if (!r.height && !r.width) return;
+  const side = document.getElementById("history");
+  const p = side ? side.getBoundingClientRect() : null;
   const cx = r.left + r.width / 2;
-  const room = 2 * Math.min(cx, window.innerWidth - cx) - 16;
-  if (room < window.innerWidth * 0.92) {
-    banner.style.maxWidth = `${Math.max(room, 200)}px`;
+  if (p && p.width && p.height && p.left > cx && p.left < window.innerWidth && p.left - 16 >= 320) {
+    banner.style.maxWidth = `${p.left - 16}px`;
     banner.style.justifySelf = "start";
     const width = banner.offsetWidth;
-    banner.style.marginLeft = `${Math.max(8, Math.min(cx - width / 2, window.innerWidth - width - 8))}px`;
+    banner.style.marginLeft = `${Math.max(8, Math.min(cx - width / 2, p.left - 8 - width))}px`;
   }
   const height = banner.offsetHeight;
   let top = r.top + r.height / 2 - height / 2;
