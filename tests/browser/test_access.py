@@ -3,6 +3,9 @@ turned off (shell/keys.js; WCAG 2.1.4), no empty named group, a focus ring never
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from browser_helpers import DESKTOP, dev_scene, focus_ring, ring_shows_after_a_key, shot
 from scripted import ScriptedTable
@@ -169,9 +172,9 @@ def test_a_touch_screen_shows_no_ring_on_the_coloretto_row_it_focused(chromium, 
                 assert page.evaluate(focus_ring(".ct-row")) == "solid"
 
 
-def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, server):
-    """So at Rainbow's table (its card's focus rule outweighed the site's rule for touch
-    screens)."""
+@contextmanager
+def rainbow_on_a_touch_phone(chromium, server) -> Iterator:
+    """A scripted Rainbow table (seed 4) at your turn, on a touch phone (390x844)."""
     contexts = []
 
     def touch_page(viewport=None, locale="en-US", path="/"):
@@ -185,36 +188,27 @@ def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, s
 
     try:
         table = ScriptedTable(touch_page, game="rainbow", preset="standard", seats=2, seed=4)
-        page = table.page
         table.others()
         table.wait_view()
-        page.evaluate("document.querySelector('.rb-hand .rb-card').focus()")
-        ring_shows_after_a_key(page, ".rb-card")
+        yield table.page
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_touch_screen_shows_no_ring_on_the_rainbow_card_it_focused(chromium, server):
+    """So at Rainbow's table (its card's focus rule outweighed the site's rule for touch
+    screens)."""
+    with rainbow_on_a_touch_phone(chromium, server) as page:
+        page.evaluate("document.querySelector('.rb-hand .rb-card').focus()")
+        ring_shows_after_a_key(page, ".rb-card")
 
 
 def test_a_chosen_rainbow_card_stands_out_on_a_touch_screen(chromium, server):
     """The chosen card was told from the others by a few pixels of lift alone on a phone:
     the touch screens' focus rule took its ring away (a player review). It wears a white
     ring inside the yellow one, and the other cards that may be played dim a little."""
-    contexts = []
-
-    def touch_page(viewport=None, locale="en-US", path="/"):
-        ctx = chromium.new_context(viewport=viewport or {"width": 390, "height": 844},
-                                   locale=locale, base_url=server.url, has_touch=True,
-                                   is_mobile=True, bypass_csp=True, reduced_motion="reduce")
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.goto(path)
-        return page
-
-    try:
-        table = ScriptedTable(touch_page, game="rainbow", preset="standard", seats=2, seed=4)
-        page = table.page
-        table.others()
-        table.wait_view()
+    with rainbow_on_a_touch_phone(chromium, server) as page:
         page.locator(".rb-hand .rb-card.playable").first.tap()
         page.wait_for_selector(".rb-hand .rb-card.picked")
         got = page.evaluate("""() => {
@@ -227,6 +221,3 @@ def test_a_chosen_rainbow_card_stands_out_on_a_touch_screen(chromium, server):
         assert got["focused"] and "rgb(255, 255, 255) 0px 0px 0px 3px" in got["ring"], got
         assert got["other"] not in (None, "none"), got
         shot(page, "rainbow-chosen-touch")
-    finally:
-        for ctx in contexts:
-            ctx.close()
