@@ -892,8 +892,10 @@ function handleMessage(msg) {
     if (gone.length) toast(() => t("room.backLeft", { name: names(gone), n: gone.length }), 8000);
   }
   if (msg.room.status !== "finished") state.playedAgain = false;
-  if (prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
-      && prevRoom.status === "lobby" && state.me != null && msg.room.host !== state.me
+  // a lobby's state after another of the same lobby, this page seated
+  const lobbyChanged = prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
+    && prevRoom.status === "lobby" && state.me != null;
+  if (lobbyChanged && msg.room.host !== state.me
       && prevRoom.seats[state.me] && prevRoom.seats[state.me].ready
       && msg.room.seats[state.me] && !msg.room.seats[state.me].ready
       && JSON.stringify(prevRoom.settings) !== JSON.stringify(msg.room.settings)) {
@@ -911,8 +913,6 @@ function handleMessage(msg) {
     }
     state.cutSaid = cut;
   }
-  const lobbyChanged = prevRoom && prevRoom.code === msg.room.code && msg.room.status === "lobby"
-    && prevRoom.status === "lobby" && state.me != null;
   // in the lobby, someone's seat emptied (they left, or the host took them off): the
   // others saw a name go without a word (a lobby review); not told to the host who
   // pressed Remove
